@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The EC transport (user-space thinkpad_ec): row requests and reads over LPC channel 3 with the
+ * H8S STR3 handshake, bounded retries, prefetch, and the firmware-bug rule that the EC is never left
+ * before it has started replying. All functions return 0 or a negative errno; the transport itself
+ * only logs at debug level: the caller decides and logs once, using ec_row_describe().
+ *
+ * Single owner: one Ec per process, used from one thread. Every transaction (the hdaps poller, raw
+ * ReadRow from D-Bus clients, the self-test) is a call into this object and runs to completion
+ * before the next starts; that is the arbitration (see ec-arbiter.h for fairness between users). */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "macros.h"
+#include "port.h"
+
+#define EC_ROW_LEN 16
+
+/* H8S STR3 flags ("H8S/2104B Group Hardware Manual" p.549, via the seeds' thinkpad_ec.c). */
+#define H8S_STR3_IBF3B 0x80 /* bidirectional data register input buffer full */
+#define H8S_STR3_OBF3B 0x40 /* bidirectional data register output buffer full */
+#define H8S_STR3_MWMF  0x20 /* master write mode flag */
+#define H8S_STR3_SWMF  0x10 /* slave write mode flag */
+#define H8S_STR3_MASK  0xF0 /* the bits the protocol uses */
+
+/* Row masks: bit i selects TWRi. Bit 0 (TWR0, the function code) is mandatory in requests. If bit 15
+ * is clear in a request, TWR15 is written as EC_ROW_ARG15_DEFAULT. */
+#define EC_ROW_MASK_ARG0     0x0001u
+#define EC_ROW_MASK_ARG15    0x8000u
+#define EC_ROW_ARG15_DEFAULT 0x01u
+
+/* Retries and delays: seeds (TPC_READ_RETRIES 150 x 500 ns, TPC_PREFETCH_TIMEOUT HZ/10) and tp_smapi
+ * 0.30 (TPC_REQUEST_RETRIES 100 -> 1000, 10 ns apart). */
+#define EC_REQUEST_RETRIES  1000
+#define EC_REQUEST_DELAY_NS 10
+#define EC_READ_RETRIES     150
+#define EC_READ_DELAY_NS    500
+#define EC_PREFETCH_VALID_NS (100 * NSEC_PER_MSEC)
+
+/* tp_smapi 0.30: TWR15 reading 0x80 after a read means the EC may lock up. */
+#define EC_TWR15_LOCKUP_WARNING 0x80
+
+typedef struct EcRow {
+        uint16_t mask;
+        uint8_t val[EC_ROW_LEN];
+} EcRow;
+
+typedef struct EcStats {
+        uint64_t requests, reads, busy_retries, errors, prefetch_hits, stale_endings;
+        uint8_t last_str3; /* STR3 seen at the last failure */
+} EcStats;
+
+typedef struct Ec Ec;
+
+/* Takes ownership of port. */
+int ec_new(PortIO *port, Ec **ret);
+Ec *ec_free(Ec *ec);
+DEFINE_TRIVIAL_CLEANUP_FUNC(Ec *, ec_free);
+
+PortIO *ec_port(Ec *ec);
+const EcStats *ec_stats(const Ec *ec);
+/* The STR3 value seen when the last transaction failed (for log lines). */
+uint8_t ec_last_str3(const Ec *ec);
+
+/* Reads a row: requests it (unless it was prefetched and is still valid), retrying -EBUSY
+ * EC_READ_RETRIES times EC_READ_DELAY_NS apart, then reads the bytes selected by data->mask (TWR0 and
+ * TWR15 always), with the same retries. Returns 0, -EINVAL (bad mask), -EBUSY (still busy after the
+ * retries) or -EIO (EC off protocol). The prefetch is junked afterwards. */
+int ec_read_row(Ec *ec, const EcRow *args, EcRow *data);
+
+/* Reads a prefetched row once, without requesting or retrying. Returns 0, -ENODATA (not prefetched,
+ * or older than EC_PREFETCH_VALID_NS), -EBUSY (not ready yet; the prefetch stays valid), -EIO. */
+int ec_try_read_row(Ec *ec, const EcRow *args, EcRow *data);
+
+/* Requests a row without reading it, so that a later read is quick. Returns 0, -EBUSY, -EIO. */
+int ec_prefetch_row(Ec *ec, const EcRow *args);
+
+/* Forgets any prefetch. */
+void ec_invalidate(Ec *ec);
+
+/* Checks args for a request: 16 bytes, bit 0 of mask set. Returns 0 or -EINVAL. */
+int ec_row_validate_request(const EcRow *args);
+
+/* Formats "(0xAA:0xFF)" from arg0 and arg15 of a request, for log lines. buf must hold 16 bytes. */
+const char *ec_row_describe(const EcRow *args, char buf[static 16]);

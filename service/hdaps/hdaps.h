@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The hdaps device layer: the accelerometer behind the EC (seeds PATCH 02..12/12, tp_smapi 0.43).
+ * Init and shutdown sequences, readouts into one cached state, deferred calibration, axis
+ * orientation, and the configuration commands with the EC's return codes mapped to errno:
+ *   -EINVAL  value out of range (checked here first, or EC return code 0x03)
+ *   -EBUSY   EC busy / configuration change pending (0x06) / no readout yet
+ *   -ENODEV  no accelerometer (mode latch 0, or check failed)
+ *   -EOPNOTSUPP the EC answered "not implemented"
+ *   -EIO     EC off protocol or another nonzero return code
+ * Nothing here logs above debug level except hdaps_init(), which says why a device is refused. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ec.h"
+#include "hdaps-models.h"
+
+typedef struct HdapsConfig {
+        unsigned sampling_rate;      /* readouts per second, HDAPS_SAMPLING_RATE_MIN..MAX */
+        unsigned oversampling_ratio; /* EC samples per readout; EC rate = rate x ratio <= EC_RATE_MAX */
+        unsigned filter_order;       /* EC running-average filter order, 1..8 */
+        bool fake_data_mode;         /* EC answers an incrementing counter instead of data */
+} HdapsConfig;
+
+#define HDAPS_CONFIG_DEFAULT                                                                                 \
+        ((HdapsConfig){                                                                                      \
+                .sampling_rate = HDAPS_DEFAULT_SAMPLING_RATE,                                                \
+                .oversampling_ratio = HDAPS_DEFAULT_OVERSAMPLING_RATIO,                                      \
+                .filter_order = HDAPS_DEFAULT_FILTER_ORDER,                                                  \
+        })
+
+/* One 0x11 reply, parsed and axis-corrected. */
+typedef struct HdapsReadout {
+        uint64_t time_ns;   /* port-clock time of the read */
+        int x, y;           /* latest readout */
+        int temperature;    /* degrees C */
+        unsigned readouts;  /* readouts in this reply: 1, or 2 when one was missed */
+        int missed_x, missed_y; /* the older readout, valid when readouts >= 2 */
+        unsigned queued;    /* readouts still queued in the EC after this reply */
+        bool keyboard, mouse; /* KMACT flags of this reply */
+} HdapsReadout;
+
+/* The cached device state that readers see. */
+typedef struct HdapsState {
+        int x, y;            /* latest axis-corrected position */
+        int rest_x, rest_y;  /* calibrated rest position */
+        int temperature;
+        bool keyboard_activity, mouse_activity; /* within HDAPS_ACTIVITY_REMEMBER_MS */
+        uint64_t last_readout_ns, last_keyboard_ns, last_mouse_ns;
+        uint64_t n_readouts; /* readouts seen, including missed ones */
+        bool valid;          /* at least one readout since init */
+        bool calibration_pending;
+        uint8_t mode;        /* EC mode latch seen at init */
+} HdapsState;
+
+typedef struct HdapsDevice HdapsDevice;
+
+/* Creates a device on ec (borrowed; must outlive the device) with the axis code to use. */
+int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret);
+HdapsDevice *hdaps_free(HdapsDevice *d);
+DEFINE_TRIVIAL_CLEANUP_FUNC(HdapsDevice *, hdaps_free);
+
+/* Init (also after resume): mode (must be nonzero), check, power on, rate/filter configuration,
+ * fake-data mode, then a prefetch of the first readout (no long wait). Arms deferred calibration
+ * unless a rest position was set with hdaps_set_rest(). */
+int hdaps_init(HdapsDevice *d, const HdapsConfig *config);
+
+/* Power off (0x14 0) and stop EC sampling (0x10 with 0, 1). Both are tried; returns the first error. */
+int hdaps_power_off(HdapsDevice *d);
+
+/* The poll tick: reads the prefetched readout row once (or does a full read if none is prefetched),
+ * then always prefetches the next one. Updates the cache. Returns 0 with *ret filled, -EBUSY (no new
+ * readout yet: keep the cached values), or another negative errno. */
+int hdaps_poll(HdapsDevice *d, HdapsReadout *ret);
+
+/* On-demand refresh for readers when nobody polls: if the cache is younger than 0.9 / sampling_rate it
+ * is kept; otherwise reads, retrying -EBUSY every HDAPS_READ_RETRY_MS for up to HDAPS_READ_TIMEOUT_MS. */
+int hdaps_update(HdapsDevice *d);
+
+/* Marks the cache stale (a poll tick or a configuration change does this). */
+void hdaps_invalidate_cache(HdapsDevice *d);
+
+const HdapsState *hdaps_get_state(const HdapsDevice *d);
+const HdapsConfig *hdaps_get_config(const HdapsDevice *d);
+
+/* Takes the next good readout as the rest position (deferred calibration, seeds PATCH 07/12). */
+void hdaps_calibrate(HdapsDevice *d);
+void hdaps_set_rest(HdapsDevice *d, int rest_x, int rest_y);
+
+/* Axis orientation code 0..7 (tp_smapi 0.33 scheme, see hdaps-models.h). A change recalibrates. */
+int hdaps_set_axis_code(HdapsDevice *d, unsigned code);
+unsigned hdaps_get_axis_code(const HdapsDevice *d);
+
+/* Configuration: validated here (-EINVAL naming nothing: callers know the ranges from
+ * hdaps_config_validate()), then sent to the EC. On any error the old configuration stays. */
+int hdaps_set_sampling_rate(HdapsDevice *d, unsigned rate);
+int hdaps_set_oversampling_ratio(HdapsDevice *d, unsigned ratio);
+int hdaps_set_filter_order(HdapsDevice *d, unsigned order);
+int hdaps_set_fake_data_mode(HdapsDevice *d, bool on);
+
+/* Asks the EC for its configuration (0x17/0x82). -ENXIO when polling is not enabled, -EBUSY when a
+ * change is pending. */
+int hdaps_get_ec_config(HdapsDevice *d, unsigned *ret_ec_rate, unsigned *ret_order);
+
+/* Checks a configuration against the limits. On failure returns -EINVAL and, if ret_msg is not NULL,
+ * a static message naming the field and its valid range. */
+int hdaps_config_validate(const HdapsConfig *c, const char **ret_msg);

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The EC emulator: a port-level model of the H8S LPC channel 3 with the accelerometer behind it,
+ * exposed as the "sim" port backend. It is not a row-level shortcut: STR3 walks the same sequence as
+ * the hardware (idle 0x00; after TWR0 is written MWMF; after TWR15 is written IBF3B|MWMF, then SWMF,
+ * then OBF3B|SWMF once the reply is ready; reading TWR15 ends the read and returns to idle), with a
+ * configurable reply latency, and TWR reads and writes behave as on the hardware.
+ *
+ * Behind the channel: commands 0x01 (battery status), 0x10, 0x11, 0x13, 0x14, 0x17/0x81/0x82/0x83
+ * (service/shared/ec-protocol.h). The accelerometer samples its motion source at the EC rate
+ * (sampling rate x oversampling ratio), applies the running-average filter, and queues one readout
+ * per oversampling_ratio samples; 0x11 pops the latest readout and the one before it.
+ *
+ * Time: either the real CLOCK_MONOTONIC (the daemon) or a virtual clock that only delay_ns() and
+ * ec_sim_advance_ns() move (deterministic tests and benchmarks). */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "port.h"
+#include "trace.h"
+
+typedef enum SimFaultKind {
+        SIM_FAULT_BUSY,       /* the EC stays busy: STR3 shows SWMF and never gets to OBF3B */
+        SIM_FAULT_SILENT,     /* the EC never replies: STR3 stays IBF3B|MWMF after TWR15 */
+        SIM_FAULT_BAD_STATUS, /* STR3 shows an unexpected value */
+        SIM_FAULT_RETVAL,     /* 0x11 answers a nonzero RETVAL */
+        SIM_FAULT_PENDING,    /* 0x10 answers 0x06 (change pending) */
+        SIM_FAULT_ABSENT,     /* mode latch 0x00: no accelerometer */
+        _SIM_FAULT_MAX,
+} SimFaultKind;
+
+typedef struct SimFault {
+        SimFaultKind kind;
+        double probability; /* per transaction, 0..1 */
+} SimFault;
+
+#define SIM_FAULTS_MAX 16
+
+typedef struct SimOptions {
+        const char *trace_path;     /* NULL: the built-in demo motion */
+        bool trace_loop;            /* restart the trace after its last row instead of holding it */
+        SimFault faults[SIM_FAULTS_MAX];
+        unsigned n_faults;
+        bool virtual_time;
+        uint64_t reply_latency_ns; /* TWR15 written -> OBF3B|SWMF; 0 = default */
+        uint32_t seed;             /* for fault and demo randomness; 0 = fixed default */
+        uint8_t mode;              /* mode latch to report; 0 = default (1) */
+        bool check_t61;            /* answer 0x17/0x81 with 01 00 00 like a T61 */
+        int temperature;           /* degrees C; 0 = default (38) */
+} SimOptions;
+
+/* Parses "KIND[:PROBABILITY]" (KIND: busy, silent, bad-status, retval, pending, absent; probability
+ * 0..1, default 1). Returns 0 or -EINVAL with *ret_error set to a message (free it). */
+int sim_fault_parse(const char *s, SimFault *ret, char **ret_error);
+const char *sim_fault_kind_to_string(SimFaultKind k);
+
+/* Creates the emulator as a port backend. Loads the trace if set: a bad file gives -EINVAL with
+ * *ret_error "FILE:LINE: reason". */
+int port_open_sim(const SimOptions *o, PortIO **ret, char **ret_error);
+
+/* Introspection for tests and benchmarks; p must come from port_open_sim(). */
+typedef struct EcSimStatus {
+        uint8_t str3;          /* STR3 as a read would see it now (without advancing anything) */
+        bool idle;             /* no transaction in progress: not mid-transaction */
+        bool powered;
+        unsigned ec_rate, filter_order;
+        bool fake_data_mode;
+        uint64_t transactions;  /* requests completed (TWR15 written) */
+        uint64_t readouts_made; /* readouts the EC queued */
+        uint64_t readouts_lost; /* readouts dropped because the queue overflowed */
+        uint64_t readouts_delivered;
+        unsigned queue_len;
+        uint64_t faults_injected;
+        uint8_t last_command;  /* TWR0 of the last request */
+        bool battery_row_0b_requested; /* the forbidden row was requested */
+} EcSimStatus;
+
+void ec_sim_get_status(PortIO *p, EcSimStatus *ret);
+/* Virtual time only: moves the clock forward. */
+void ec_sim_advance_ns(PortIO *p, uint64_t ns);
+/* Enables or disables fault injection at run time (the soak test). */
+void ec_sim_set_faults(PortIO *p, const SimFault *faults, unsigned n);
+bool port_is_sim(const PortIO *p);
