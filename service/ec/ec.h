@@ -33,10 +33,10 @@
 
 /* Retries and delays: seeds (TPC_READ_RETRIES 150 x 500 ns, TPC_PREFETCH_TIMEOUT HZ/10) and tp_smapi
  * 0.30 (TPC_REQUEST_RETRIES 100 -> 1000, 10 ns apart). */
-#define EC_REQUEST_RETRIES  1000
-#define EC_REQUEST_DELAY_NS 10
-#define EC_READ_RETRIES     150
-#define EC_READ_DELAY_NS    500
+#define EC_REQUEST_RETRIES   1000
+#define EC_REQUEST_DELAY_NS  10
+#define EC_READ_RETRIES      150
+#define EC_READ_DELAY_NS     500
 #define EC_PREFETCH_VALID_NS (100 * NSEC_PER_MSEC)
 
 /* tp_smapi 0.30: TWR15 reading 0x80 after a read means the EC may lock up. */

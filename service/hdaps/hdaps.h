@@ -24,35 +24,35 @@ typedef struct HdapsConfig {
         bool fake_data_mode;         /* EC answers an incrementing counter instead of data */
 } HdapsConfig;
 
-#define HDAPS_CONFIG_DEFAULT                                                                                 \
-        ((HdapsConfig){                                                                                      \
-                .sampling_rate = HDAPS_DEFAULT_SAMPLING_RATE,                                                \
-                .oversampling_ratio = HDAPS_DEFAULT_OVERSAMPLING_RATIO,                                      \
-                .filter_order = HDAPS_DEFAULT_FILTER_ORDER,                                                  \
+#define HDAPS_CONFIG_DEFAULT                                                                                \
+        ((HdapsConfig){                                                                                     \
+                .sampling_rate = HDAPS_DEFAULT_SAMPLING_RATE,                                               \
+                .oversampling_ratio = HDAPS_DEFAULT_OVERSAMPLING_RATIO,                                     \
+                .filter_order = HDAPS_DEFAULT_FILTER_ORDER,                                                 \
         })
 
 /* One 0x11 reply, parsed and axis-corrected. */
 typedef struct HdapsReadout {
-        uint64_t time_ns;   /* port-clock time of the read */
-        int x, y;           /* latest readout */
-        int temperature;    /* degrees C */
-        unsigned readouts;  /* readouts in this reply: 1, or 2 when one was missed */
+        uint64_t time_ns;       /* port-clock time of the read */
+        int x, y;               /* latest readout */
+        int temperature;        /* degrees C */
+        unsigned readouts;      /* readouts in this reply: 1, or 2 when one was missed */
         int missed_x, missed_y; /* the older readout, valid when readouts >= 2 */
-        unsigned queued;    /* readouts still queued in the EC after this reply */
-        bool keyboard, mouse; /* KMACT flags of this reply */
+        unsigned queued;        /* readouts still queued in the EC after this reply */
+        bool keyboard, mouse;   /* KMACT flags of this reply */
 } HdapsReadout;
 
 /* The cached device state that readers see. */
 typedef struct HdapsState {
-        int x, y;            /* latest axis-corrected position */
-        int rest_x, rest_y;  /* calibrated rest position */
+        int x, y;           /* latest axis-corrected position */
+        int rest_x, rest_y; /* calibrated rest position */
         int temperature;
         bool keyboard_activity, mouse_activity; /* within HDAPS_ACTIVITY_REMEMBER_MS */
         uint64_t last_readout_ns, last_keyboard_ns, last_mouse_ns;
         uint64_t n_readouts; /* readouts seen, including missed ones */
         bool valid;          /* at least one readout since init */
         bool calibration_pending;
-        uint8_t mode;        /* EC mode latch seen at init */
+        uint8_t mode; /* EC mode latch seen at init */
 } HdapsState;
 
 typedef struct HdapsDevice HdapsDevice;

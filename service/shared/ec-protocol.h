@@ -6,26 +6,26 @@
  * (which answers it), so the two can never disagree. Sources for each value: docs/PROTOCOL.md. */
 
 /* Battery status row, read by the EC self-test (thinkpad_ec_test in seed PATCH 01/12). */
-#define EC_CMD_BATTERY_STATUS 0x01
+#define EC_CMD_BATTERY_STATUS     0x01
 #define EC_BATTERY_SELFTEST_ARG15 0x00 /* battery 0 */
 /* Row 0x0B exists but hangs old EC firmware (tp_smapi 0.30); tpaccel never requests it. */
 #define EC_CMD_BATTERY_FORBIDDEN 0x0B
 
 /* Accelerometer commands (hdaps.c in seeds PATCH 02..10/12, tp_smapi 0.43). */
-#define EC_CMD_ACCEL_CONFIG  0x10 /* [1..2] EC rate LE16, [3] running-average filter order */
-#define EC_CMD_ACCEL_READOUT 0x11 /* readout row, layout below */
-#define EC_CMD_ACCEL_MODE    0x13 /* [1] mode latch; 0 = no accelerometer */
-#define EC_CMD_ACCEL_POWER   0x14 /* [1] 1 on, 0 off */
-#define EC_CMD_ACCEL_EXT     0x17 /* [1] selects a sub-command: */
+#define EC_CMD_ACCEL_CONFIG     0x10 /* [1..2] EC rate LE16, [3] running-average filter order */
+#define EC_CMD_ACCEL_READOUT    0x11 /* readout row, layout below */
+#define EC_CMD_ACCEL_MODE       0x13 /* [1] mode latch; 0 = no accelerometer */
+#define EC_CMD_ACCEL_POWER      0x14 /* [1] 1 on, 0 off */
+#define EC_CMD_ACCEL_EXT        0x17 /* [1] selects a sub-command: */
 #define EC_SUB_ACCEL_CHECK      0x81 /* reply [1..3] = 00 60 00 (spec) or 01 00 00 (T61, tp_smapi 0.35) */
 #define EC_SUB_ACCEL_GET_CONFIG 0x82 /* reply [1] status bits, [2..3] EC rate LE16, [4] filter order */
 #define EC_SUB_ACCEL_FAKE_DATA  0x83 /* [2] 1 on, 0 off: a counter instead of data */
 
 /* Every reply's return code is in TWR15. */
-#define EC_IDX_RETVAL 0xF
-#define EC_RETVAL_OK              0x00
-#define EC_RETVAL_OUT_OF_RANGE    0x03 /* 0x10: parameter out of range */
-#define EC_RETVAL_CHANGE_PENDING  0x06 /* 0x10: a configuration change is already pending */
+#define EC_IDX_RETVAL            0xF
+#define EC_RETVAL_OK             0x00
+#define EC_RETVAL_OUT_OF_RANGE   0x03 /* 0x10: parameter out of range */
+#define EC_RETVAL_CHANGE_PENDING 0x06 /* 0x10: a configuration change is already pending */
 
 /* 0x10 argument indices. */
 #define EC_CONFIG_IDX_RATE_LO 0x1
@@ -42,15 +42,15 @@
 #define EC_POWER_IDX_ON 0x1
 
 /* 0x17 argument and reply indices. */
-#define EC_EXT_IDX_SUB         0x1
-#define EC_FAKE_DATA_IDX_ON    0x2
-#define EC_CHECK_IDX_FIRST     0x1 /* three bytes [1..3] */
-#define EC_GETCFG_IDX_STATUS   0x1
-#define EC_GETCFG_IDX_RATE_LO  0x2
-#define EC_GETCFG_IDX_RATE_HI  0x3
-#define EC_GETCFG_IDX_ORDER    0x4
-#define EC_GETCFG_POLLING      0x01 /* status bit: accelerometer polling enabled */
-#define EC_GETCFG_PENDING      0x02 /* status bit: configuration change pending */
+#define EC_EXT_IDX_SUB        0x1
+#define EC_FAKE_DATA_IDX_ON   0x2
+#define EC_CHECK_IDX_FIRST    0x1 /* three bytes [1..3] */
+#define EC_GETCFG_IDX_STATUS  0x1
+#define EC_GETCFG_IDX_RATE_LO 0x2
+#define EC_GETCFG_IDX_RATE_HI 0x3
+#define EC_GETCFG_IDX_ORDER   0x4
+#define EC_GETCFG_POLLING     0x01 /* status bit: accelerometer polling enabled */
+#define EC_GETCFG_PENDING     0x02 /* status bit: configuration change pending */
 
 /* 0x11 readout row. Two readouts at most: the latest, and the one before it that was missed. */
 #define EC_READOUT_IDX_READOUTS 0x1 /* readouts in this reply: 0 = none yet, try later */

@@ -8,26 +8,26 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define _cleanup_(f) __attribute__((cleanup(f)))
-#define _unused_     __attribute__((unused))
-#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _cleanup_(f)         __attribute__((cleanup(f)))
+#define _unused_             __attribute__((unused))
+#define _printf_(a, b)       __attribute__((format(printf, a, b)))
 #define _warn_unused_result_ __attribute__((warn_unused_result))
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 
 /* Hand ownership of *p to the caller and leave NULL behind, so a cleanup attribute does not free it. */
-#define TAKE_PTR(p)                                                                                          \
-        ({                                                                                                   \
-                __typeof__(p) _p_ = (p);                                                                     \
-                (p) = NULL;                                                                                  \
-                _p_;                                                                                         \
+#define TAKE_PTR(p)                                                                                         \
+        ({                                                                                                  \
+                __typeof__(p) _p_ = (p);                                                                    \
+                (p) = NULL;                                                                                 \
+                _p_;                                                                                        \
         })
 
-#define TAKE_FD(fd)                                                                                          \
-        ({                                                                                                   \
-                int _fd_ = (fd);                                                                             \
-                (fd) = -1;                                                                                   \
-                _fd_;                                                                                        \
+#define TAKE_FD(fd)                                                                                         \
+        ({                                                                                                  \
+                int _fd_ = (fd);                                                                            \
+                (fd) = -1;                                                                                  \
+                _fd_;                                                                                       \
         })
 
 static inline void freep(void *p)
@@ -52,11 +52,11 @@ static inline void fclosep(FILE **f)
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
 /* Define a cleanup function "namep" that calls "func" on a non-NULL pointer. */
-#define DEFINE_TRIVIAL_CLEANUP_FUNC(type, func)                                                              \
-        static inline void func##p(type *p)                                                                  \
-        {                                                                                                    \
-                if (*p)                                                                                      \
-                        func(*p);                                                                            \
+#define DEFINE_TRIVIAL_CLEANUP_FUNC(type, func)                                                             \
+        static inline void func##p(type *p)                                                                 \
+        {                                                                                                   \
+                if (*p)                                                                                     \
+                        func(*p);                                                                           \
         }
 
 #define CLAMP(x, lo, hi) ((x) < (lo) ? (lo) : (x) > (hi) ? (hi) : (x))

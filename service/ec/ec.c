@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* EC transport: the H8S LPC channel 3 handshake. Protocol facts: docs/PROTOCOL.md, "EC transport". */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ec.h"
+#include "log.h"
+
+typedef enum PrefetchState {
+        PREFETCH_NONE,  /* nothing requested in advance */
+        PREFETCH_VALID, /* a request for (arg0, arg15) was made at prefetch_ns */
+        PREFETCH_JUNK,  /* something happened since: do not trust any pending reply */
+} PrefetchState;
+
+struct Ec {
+        PortIO *port;
+        PrefetchState prefetch;
+        uint8_t prefetch_arg0, prefetch_arg15;
+        uint64_t prefetch_ns;
+        EcStats stats;
+};
+
+int ec_new(PortIO *port, Ec **ret)
+{
+        Ec *ec = calloc(1, sizeof(*ec));
+        if (!ec)
+                return -ENOMEM;
+        ec->port = port;
+        ec->prefetch = PREFETCH_NONE;
+        *ret = ec;
+        return 0;
+}
+
+Ec *ec_free(Ec *ec)
+{
+        if (!ec)
+                return NULL;
+        port_free(ec->port);
+        free(ec);
+        return NULL;
+}
+
+PortIO *ec_port(Ec *ec)
+{
+        return ec->port;
+}
+
+const EcStats *ec_stats(const Ec *ec)
+{
+        return &ec->stats;
+}
+
+uint8_t ec_last_str3(const Ec *ec)
+{
+        return ec->stats.last_str3;
+}
+
+const char *ec_row_describe(const EcRow *args, char buf[static 16])
+{
+        uint8_t arg15 = (args->mask & EC_ROW_MASK_ARG15) ? args->val[0xF] : EC_ROW_ARG15_DEFAULT;
+        snprintf(buf, 16, "(0x%02x:0x%02x)", args->val[0], arg15);
+        return buf;
+}
+
+int ec_row_validate_request(const EcRow *args)
+{
+        return (args->mask & EC_ROW_MASK_ARG0) ? 0 : -EINVAL;
+}
+
+static uint8_t read_str3(Ec *ec)
+{
+        return port_inb(ec->port, EC_PORT_STR3) & H8S_STR3_MASK;
+}
+
+/* "Normal progress" while the EC takes in a request: any subset of IBF3B|MWMF, including 0x00, which
+ * cannot be told apart from an idle EC (tp_smapi 0.31 relaxed the seeds' exact list to this). */
+static bool str3_in_progress(uint8_t str3)
+{
+        return (str3 & ~(H8S_STR3_IBF3B | H8S_STR3_MWMF)) == 0;
+}
+
+static int fail(Ec *ec, uint8_t str3, int r)
+{
+        ec->stats.last_str3 = str3;
+        if (r != -EBUSY)
+                ec->stats.errors++;
+        return r;
+}
+
+/* Ends whatever the EC is doing after a failed transaction: reading TWR15 marks the end of a
+ * transaction (seeds, thinkpad_ec_request_row), so the next one starts from idle. */
+static void end_transaction(Ec *ec)
+{
+        (void) port_inb(ec->port, EC_PORT_TWR15);
+        ec->stats.stale_endings++;
+}
+
+/* Tells the EC to prepare a row. On success the EC has started replying (SWMF): returning earlier may
+ * hang the EC (firmware bug noted in the seeds), so this waits for SWMF within the retry budget. */
+static int request_row(Ec *ec, const EcRow *args)
+{
+        char desc[16];
+        uint8_t str3;
+
+        if (ec_row_validate_request(args) < 0)
+                return -EINVAL;
+
+        str3 = read_str3(ec);
+        if (str3 & H8S_STR3_OBF3B) {
+                /* A reply is still pending, from a prefetch or an abandoned read: end it. */
+                end_transaction(ec);
+                if (ec->prefetch == PREFETCH_NONE)
+                        log_debug("ec: %s: readout already pending (STR3 0x%02x)",
+                                  ec_row_describe(args, desc), str3);
+                return fail(ec, str3, -EBUSY);
+        }
+        if (str3 == H8S_STR3_SWMF) /* still busy with the previous request; data comes in microseconds */
+                return fail(ec, str3, -EBUSY);
+        if (str3 != 0x00) {
+                log_debug("ec: %s: bad initial STR3 0x%02x", ec_row_describe(args, desc), str3);
+                end_transaction(ec);
+                return fail(ec, str3, -EIO);
+        }
+
+        port_outb(ec->port, EC_PORT_TWR0, args->val[0]);
+        str3 = read_str3(ec);
+        if (str3 != H8S_STR3_MWMF) {
+                log_debug("ec: %s: arg0 rejected, STR3 0x%02x", ec_row_describe(args, desc), str3);
+                return fail(ec, str3, -EIO);
+        }
+
+        for (unsigned i = 1; i < EC_ROW_LEN - 1; i++)
+                if (args->mask & (1u << i))
+                        port_outb(ec->port, EC_PORT_TWR0 + i, args->val[i]);
+        port_outb(ec->port, EC_PORT_TWR15,
+                  (args->mask & EC_ROW_MASK_ARG15) ? args->val[0xF] : EC_ROW_ARG15_DEFAULT);
+        ec->stats.requests++;
+
+        for (unsigned i = 0; i < EC_REQUEST_RETRIES; i++) {
+                str3 = read_str3(ec);
+                if (str3 & H8S_STR3_SWMF)
+                        return 0; /* the EC started replying */
+                if (!str3_in_progress(str3)) {
+                        log_debug("ec: %s: bad end STR3 0x%02x", ec_row_describe(args, desc), str3);
+                        end_transaction(ec);
+                        return fail(ec, str3, -EIO);
+                }
+                port_delay_ns(ec->port, EC_REQUEST_DELAY_NS);
+        }
+        log_debug("ec: %s: EC is silent, STR3 0x%02x", ec_row_describe(args, desc), str3);
+        end_transaction(ec);
+        return fail(ec, str3, -EIO);
+}
+
+/* Reads the reply to a request. check_after: also read STR3 afterwards to see whether OBF3B is still
+ * set (a diagnostic the slow path affords; the poll path saves the port access). */
+static int read_data(Ec *ec, EcRow *data, bool check_after)
+{
+        uint8_t str3 = read_str3(ec);
+
+        if (str3 == H8S_STR3_SWMF || str3_in_progress(str3))
+                return fail(ec, str3, -EBUSY); /* not ready yet */
+        if (str3 != (H8S_STR3_OBF3B | H8S_STR3_SWMF)) {
+                log_debug("ec: bad STR3 0x%02x before read", str3);
+                end_transaction(ec);
+                return fail(ec, str3, -EIO);
+        }
+
+        data->val[0] = port_inb(ec->port, EC_PORT_TWR0); /* starts the read */
+        for (unsigned i = 1; i < EC_ROW_LEN - 1; i++)
+                if (data->mask & (1u << i))
+                        data->val[i] = port_inb(ec->port, EC_PORT_TWR0 + i);
+        data->val[0xF] = port_inb(ec->port, EC_PORT_TWR15); /* ends it */
+        ec->stats.reads++;
+
+        if (data->val[0xF] == EC_TWR15_LOCKUP_WARNING)
+                log_debug("ec: TWR15 read 0x%02x: the EC may lock up", data->val[0xF]);
+        if (check_after) {
+                str3 = read_str3(ec);
+                if (str3 & H8S_STR3_OBF3B)
+                        log_debug("ec: OBF3B still set after read (STR3 0x%02x)", str3);
+        }
+        return 0;
+}
+
+static bool row_is_prefetched(Ec *ec, const EcRow *args)
+{
+        uint8_t arg15 = (args->mask & EC_ROW_MASK_ARG15) ? args->val[0xF] : EC_ROW_ARG15_DEFAULT;
+
+        return ec->prefetch == PREFETCH_VALID && ec->prefetch_arg0 == args->val[0] &&
+               ec->prefetch_arg15 == arg15 && port_now_ns(ec->port) < ec->prefetch_ns + EC_PREFETCH_VALID_NS;
+}
+
+int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)
+{
+        int r = -EBUSY;
+
+        if (ec_row_validate_request(args) < 0)
+                return -EINVAL;
+
+        if (row_is_prefetched(ec, args))
+                ec->stats.prefetch_hits++;
+        else {
+                for (unsigned i = 0; i < EC_READ_RETRIES; i++) {
+                        r = request_row(ec, args);
+                        if (r != -EBUSY)
+                                break;
+                        ec->stats.busy_retries++;
+                        port_delay_ns(ec->port, EC_READ_DELAY_NS);
+                }
+                if (r == -EBUSY)
+                        end_transaction(ec); /* still busy after the budget: abort what it is doing */
+                if (r < 0) {
+                        ec->prefetch = PREFETCH_JUNK;
+                        return r;
+                }
+        }
+
+        for (unsigned i = 0; i < EC_READ_RETRIES; i++) {
+                r = read_data(ec, data, true);
+                if (r != -EBUSY)
+                        break;
+                ec->stats.busy_retries++;
+                port_delay_ns(ec->port, EC_READ_DELAY_NS);
+        }
+        if (r == -EBUSY)
+                end_transaction(ec); /* gave up waiting: leave the EC idle for the next transaction */
+
+        ec->prefetch = PREFETCH_JUNK;
+        return r;
+}
+
+int ec_try_read_row(Ec *ec, const EcRow *args, EcRow *data)
+{
+        int r;
+
+        if (!row_is_prefetched(ec, args))
+                return -ENODATA;
+
+        r = read_data(ec, data, false);
+        if (r == 0) {
+                ec->stats.prefetch_hits++;
+                ec->prefetch = PREFETCH_NONE; /* eaten */
+        } else if (r != -EBUSY)
+                ec->prefetch = PREFETCH_JUNK;
+        return r;
+}
+
+int ec_prefetch_row(Ec *ec, const EcRow *args)
+{
+        uint8_t arg15 = (args->mask & EC_ROW_MASK_ARG15) ? args->val[0xF] : EC_ROW_ARG15_DEFAULT;
+        int r = request_row(ec, args);
+
+        if (r < 0) {
+                ec->prefetch = PREFETCH_JUNK;
+                return r;
+        }
+        ec->prefetch = PREFETCH_VALID;
+        ec->prefetch_arg0 = args->val[0];
+        ec->prefetch_arg15 = arg15;
+        ec->prefetch_ns = port_now_ns(ec->port);
+        return 0;
+}
+
+void ec_invalidate(Ec *ec)
+{
+        ec->prefetch = PREFETCH_JUNK;
+}

@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The hdaps device: accelerometer commands over the EC transport. Facts: docs/PROTOCOL.md. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "ec-protocol.h"
+#include "hdaps.h"
+#include "log.h"
+
+struct HdapsDevice {
+        Ec *ec;
+        HdapsConfig config;
+        unsigned axis_code;
+        HdapsState state;
+        bool cache_stale;
+        bool rest_set; /* a rest position was given explicitly: init does not recalibrate */
+};
+
+/* The readout row: the request is just the command; the data mask covers everything tpaccel uses
+ * (READOUTS, both readouts' positions, TEMP1, QUEUED, KMACT; RETVAL is TWR15, always read). */
+static const EcRow readout_args = {.mask = EC_ROW_MASK_ARG0, .val = {[0] = EC_CMD_ACCEL_READOUT}};
+#define READOUT_DATA_MASK                                                                                   \
+        ((1u << EC_READOUT_IDX_READOUTS) | (3u << EC_READOUT_IDX_Y1) | (3u << EC_READOUT_IDX_X1) |          \
+         (1u << EC_READOUT_IDX_TEMP1) | (3u << EC_READOUT_IDX_X2) | (3u << EC_READOUT_IDX_Y2) |             \
+         (1u << EC_READOUT_IDX_QUEUED) | (1u << EC_READOUT_IDX_KMACT))
+
+int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret)
+{
+        if (axis_code > HDAPS_AXIS_CODE_MAX)
+                return -EINVAL;
+        HdapsDevice *d = calloc(1, sizeof(*d));
+        if (!d)
+                return -ENOMEM;
+        d->ec = ec;
+        d->config = HDAPS_CONFIG_DEFAULT;
+        d->axis_code = axis_code;
+        d->cache_stale = true;
+        *ret = d;
+        return 0;
+}
+
+HdapsDevice *hdaps_free(HdapsDevice *d)
+{
+        free(d);
+        return NULL;
+}
+
+const HdapsState *hdaps_get_state(const HdapsDevice *d)
+{
+        return &d->state;
+}
+
+const HdapsConfig *hdaps_get_config(const HdapsDevice *d)
+{
+        return &d->config;
+}
+
+unsigned hdaps_get_axis_code(const HdapsDevice *d)
+{
+        return d->axis_code;
+}
+
+static uint64_t now_ns(HdapsDevice *d)
+{
+        return port_now_ns(ec_port(d->ec));
+}
+
+static void sleep_ms(HdapsDevice *d, unsigned ms)
+{
+        port_delay_ns(ec_port(d->ec), (uint64_t) ms * NSEC_PER_MSEC);
+}
+
+/* One command: request args, read data->mask, check RETVAL. Returns the transport's error, or the
+ * RETVAL (>= 0) for the caller to map. */
+static int command(HdapsDevice *d, const EcRow *args, EcRow *data)
+{
+        int r = ec_read_row(d->ec, args, data);
+        if (r < 0) {
+                char desc[16];
+                log_debug("hdaps: command %s failed (STR3 0x%02x): %d", ec_row_describe(args, desc),
+                          ec_last_str3(d->ec), r);
+                return r;
+        }
+        return data->val[EC_IDX_RETVAL];
+}
+
+static int hdaps_get_mode(HdapsDevice *d, uint8_t *ret_mode)
+{
+        const EcRow args = {.mask = EC_ROW_MASK_ARG0, .val = {[0] = EC_CMD_ACCEL_MODE}};
+        EcRow data = {.mask = 1u << EC_MODE_IDX_LATCH};
+        int r = command(d, &args, &data);
+        if (r < 0)
+                return r;
+        if (r != EC_RETVAL_OK)
+                return -EOPNOTSUPP; /* "accelerometer not implemented" */
+        *ret_mode = data.val[EC_MODE_IDX_LATCH];
+        return 0;
+}
+
+static int hdaps_check(HdapsDevice *d)
+{
+        const EcRow args = {.mask = EC_ROW_MASK_ARG0 | (1u << EC_EXT_IDX_SUB),
+                            .val = {[0] = EC_CMD_ACCEL_EXT, [EC_EXT_IDX_SUB] = EC_SUB_ACCEL_CHECK}};
+        EcRow data = {.mask = 7u << EC_CHECK_IDX_FIRST};
+        int r = command(d, &args, &data);
+        if (r < 0)
+                return r;
+        const uint8_t *v = data.val + EC_CHECK_IDX_FIRST;
+        bool spec = v[0] == EC_CHECK_SPEC_0 && v[1] == EC_CHECK_SPEC_1 && v[2] == EC_CHECK_SPEC_2;
+        bool t61 = v[0] == EC_CHECK_T61_0 && v[1] == EC_CHECK_T61_1 && v[2] == EC_CHECK_T61_2;
+        if (r != EC_RETVAL_OK || !(spec || t61)) {
+                log_debug("hdaps: check answered %02x %02x %02x, RETVAL 0x%02x", v[0], v[1], v[2], r);
+                return -ENODEV;
+        }
+        return 0;
+}
+
+static int hdaps_set_power(HdapsDevice *d, bool on)
+{
+        const EcRow args = {.mask = EC_ROW_MASK_ARG0 | (1u << EC_POWER_IDX_ON),
+                            .val = {[0] = EC_CMD_ACCEL_POWER, [EC_POWER_IDX_ON] = on}};
+        EcRow data = {.mask = 0};
+        int r = command(d, &args, &data);
+        if (r < 0)
+                return r;
+        return r == EC_RETVAL_OK ? 0 : -EIO;
+}
+
+/* 0x10 once. EC return codes: 0x03 -> -EINVAL, 0x06 -> -EBUSY, others -> -EIO. */
+static int set_ec_config_once(HdapsDevice *d, unsigned ec_rate, unsigned order)
+{
+        const EcRow args = {
+                .mask = EC_ROW_MASK_ARG0 | (1u << EC_CONFIG_IDX_RATE_LO) | (1u << EC_CONFIG_IDX_RATE_HI) |
+                        (1u << EC_CONFIG_IDX_ORDER),
+                .val = {[0] = EC_CMD_ACCEL_CONFIG,
+                        [EC_CONFIG_IDX_RATE_LO] = ec_rate & 0xFF,
+                        [EC_CONFIG_IDX_RATE_HI] = (ec_rate >> 8) & 0xFF,
+                        [EC_CONFIG_IDX_ORDER] = order},
+        };
+        EcRow data = {.mask = 0};
+        int r = command(d, &args, &data);
+        if (r < 0)
+                return r;
+        switch (r) {
+        case EC_RETVAL_OK:
+                return 0;
+        case EC_RETVAL_OUT_OF_RANGE:
+                return -EINVAL;
+        case EC_RETVAL_CHANGE_PENDING:
+                return -EBUSY;
+        default:
+                return -EIO;
+        }
+}
+
+/* Retries "busy" (the EC, or a pending change) within the seeds' on-demand budget: 3 ms apart, 100 ms. */
+static int set_ec_config(HdapsDevice *d, unsigned ec_rate, unsigned order)
+{
+        int r = -EBUSY;
+        for (unsigned waited = 0; waited <= HDAPS_READ_TIMEOUT_MS; waited += HDAPS_READ_RETRY_MS) {
+                r = set_ec_config_once(d, ec_rate, order);
+                if (r != -EBUSY)
+                        break;
+                sleep_ms(d, HDAPS_READ_RETRY_MS);
+        }
+        d->cache_stale = true;
+        ec_invalidate(d->ec);
+        return r;
+}
+
+static int send_fake_data_mode(HdapsDevice *d, bool on)
+{
+        const EcRow args = {
+                .mask = EC_ROW_MASK_ARG0 | (1u << EC_EXT_IDX_SUB) | (1u << EC_FAKE_DATA_IDX_ON),
+                .val = {[0] = EC_CMD_ACCEL_EXT,
+                        [EC_EXT_IDX_SUB] = EC_SUB_ACCEL_FAKE_DATA,
+                        [EC_FAKE_DATA_IDX_ON] = on},
+        };
+        EcRow data = {.mask = 0};
+        int r = command(d, &args, &data);
+        if (r < 0)
+                return r;
+        return r == EC_RETVAL_OK ? 0 : -EIO;
+}
+
+int hdaps_get_ec_config(HdapsDevice *d, unsigned *ret_ec_rate, unsigned *ret_order)
+{
+        const EcRow args = {.mask = EC_ROW_MASK_ARG0 | (1u << EC_EXT_IDX_SUB),
+                            .val = {[0] = EC_CMD_ACCEL_EXT, [EC_EXT_IDX_SUB] = EC_SUB_ACCEL_GET_CONFIG}};
+        EcRow data = {.mask = (1u << EC_GETCFG_IDX_STATUS) | (1u << EC_GETCFG_IDX_RATE_LO) |
+                              (1u << EC_GETCFG_IDX_RATE_HI) | (1u << EC_GETCFG_IDX_ORDER)};
+        int r = command(d, &args, &data);
+        if (r < 0)
+                return r;
+        if (r != EC_RETVAL_OK)
+                return -EIO;
+        uint8_t status = data.val[EC_GETCFG_IDX_STATUS];
+        if (!(status & EC_GETCFG_POLLING))
+                return -ENXIO;
+        if (status & EC_GETCFG_PENDING)
+                return -EBUSY;
+        *ret_ec_rate = data.val[EC_GETCFG_IDX_RATE_LO] | (unsigned) data.val[EC_GETCFG_IDX_RATE_HI] << 8;
+        *ret_order = data.val[EC_GETCFG_IDX_ORDER];
+        return 0;
+}
+
+int hdaps_config_validate(const HdapsConfig *c, const char **ret_msg)
+{
+        const char *msg = NULL;
+
+        if (c->sampling_rate < HDAPS_SAMPLING_RATE_MIN || c->sampling_rate > HDAPS_SAMPLING_RATE_MAX)
+                msg = "sampling rate must be between 1 and 1000 readouts per second";
+        else if (c->oversampling_ratio < HDAPS_OVERSAMPLING_RATIO_MIN)
+                msg = "oversampling ratio must be at least 1";
+        else if ((uint64_t) c->sampling_rate * c->oversampling_ratio > EC_RATE_MAX)
+                msg = "sampling rate x oversampling ratio (the EC rate) must be at most 65535";
+        else if (c->filter_order < EC_FILTER_ORDER_MIN || c->filter_order > EC_FILTER_ORDER_MAX)
+                msg = "filter order must be between 1 and 8";
+
+        if (ret_msg)
+                *ret_msg = msg;
+        return msg ? -EINVAL : 0;
+}
+
+int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
+{
+        const char *msg;
+        uint8_t mode;
+        int r;
+
+        if (hdaps_config_validate(config, &msg) < 0)
+                return log_error_errno(-EINVAL, "hdaps: bad configuration: %s", msg);
+
+        r = hdaps_get_mode(d, &mode);
+        if (r == -EOPNOTSUPP)
+                return log_error_errno(-ENODEV, "hdaps: the EC says the accelerometer is not implemented");
+        if (r < 0)
+                return log_error_errno(r, "hdaps: reading the accelerometer mode failed (STR3 0x%02x): %m",
+                                       ec_last_str3(d->ec));
+        if (mode == EC_MODE_NONE)
+                return log_error_errno(-ENODEV, "hdaps: the EC reports no accelerometer (mode latch 0x00)");
+        /* Lenovo kept adding mode values beyond 1..3 (tp_smapi 0.24+): log, do not refuse. */
+        log_debug("hdaps: mode latch 0x%02x", mode);
+        d->state.mode = mode;
+
+        r = hdaps_check(d);
+        if (r < 0)
+                return log_error_errno(r == -ENODEV ? -ENODEV : r,
+                                       "hdaps: accelerometer check (0x17/0x81) failed: %m");
+
+        r = hdaps_set_power(d, true);
+        if (r < 0)
+                return log_error_errno(r, "hdaps: powering the accelerometer on failed: %m");
+
+        r = set_ec_config(d, config->sampling_rate * config->oversampling_ratio, config->filter_order);
+        if (r < 0)
+                return log_error_errno(r, "hdaps: configuring EC rate %u, filter order %u failed: %m",
+                                       config->sampling_rate * config->oversampling_ratio,
+                                       config->filter_order);
+
+        r = send_fake_data_mode(d, config->fake_data_mode);
+        if (r < 0)
+                return log_error_errno(r, "hdaps: setting fake-data mode %s failed: %m",
+                                       config->fake_data_mode ? "on" : "off");
+
+        d->config = *config;
+        d->cache_stale = true;
+        if (!d->rest_set)
+                d->state.calibration_pending = true;
+
+        /* Prefetch the first readout instead of waiting for it: no long delay at start-up. */
+        ec_invalidate(d->ec);
+        (void) ec_prefetch_row(d->ec, &readout_args);
+        return 0;
+}
+
+int hdaps_power_off(HdapsDevice *d)
+{
+        int r = hdaps_set_power(d, false);
+        int k = set_ec_config_once(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);
+        ec_invalidate(d->ec);
+        d->cache_stale = true;
+        return r < 0 ? r : k;
+}
+
+static int16_t le16(const uint8_t *p)
+{
+        return (int16_t) (p[0] | p[1] << 8);
+}
+
+static bool recent(uint64_t now, uint64_t then)
+{
+        return then != 0 && now - then < HDAPS_ACTIVITY_REMEMBER_MS * NSEC_PER_MSEC;
+}
+
+static void refresh_activity(HdapsDevice *d, uint64_t now)
+{
+        d->state.keyboard_activity = recent(now, d->state.last_keyboard_ns);
+        d->state.mouse_activity = recent(now, d->state.last_mouse_ns);
+}
+
+/* Parses a readout row into *ret and the cache. -EIO on a nonzero RETVAL, -EBUSY with no readout. */
+static int parse_readout(HdapsDevice *d, const EcRow *data, HdapsReadout *ret)
+{
+        uint8_t retval = data->val[EC_IDX_RETVAL];
+        if (retval != EC_RETVAL_OK) {
+                log_debug("hdaps: readout RETVAL 0x%02x", retval);
+                return -EIO;
+        }
+        unsigned readouts = data->val[EC_READOUT_IDX_READOUTS];
+        if (readouts < 1)
+                return -EBUSY; /* nothing new yet: try later */
+
+        uint64_t now = now_ns(d);
+        HdapsReadout r = {
+                .time_ns = now,
+                .temperature = data->val[EC_READOUT_IDX_TEMP1],
+                .readouts = readouts,
+                .queued = data->val[EC_READOUT_IDX_QUEUED],
+                .keyboard = data->val[EC_READOUT_IDX_KMACT] & EC_KMACT_KEYBOARD,
+                .mouse = data->val[EC_READOUT_IDX_KMACT] & EC_KMACT_MOUSE,
+        };
+        hdaps_axes_transform(d->axis_code, le16(data->val + EC_READOUT_IDX_X1),
+                             le16(data->val + EC_READOUT_IDX_Y1), &r.x, &r.y);
+        if (readouts >= 2)
+                hdaps_axes_transform(d->axis_code, le16(data->val + EC_READOUT_IDX_X2),
+                                     le16(data->val + EC_READOUT_IDX_Y2), &r.missed_x, &r.missed_y);
+
+        HdapsState *s = &d->state;
+        s->x = r.x;
+        s->y = r.y;
+        s->temperature = r.temperature;
+        s->last_readout_ns = now;
+        s->n_readouts += readouts;
+        s->valid = true;
+        if (r.keyboard)
+                s->last_keyboard_ns = now;
+        if (r.mouse)
+                s->last_mouse_ns = now;
+        refresh_activity(d, now);
+        if (s->calibration_pending) { /* deferred calibration (seeds PATCH 07/12) */
+                s->rest_x = r.x;
+                s->rest_y = r.y;
+                s->calibration_pending = false;
+        }
+        d->cache_stale = false;
+
+        if (ret)
+                *ret = r;
+        return 0;
+}
+
+int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
+{
+        EcRow data = {.mask = READOUT_DATA_MASK};
+        int r = ec_try_read_row(d->ec, &readout_args, &data);
+
+        if (r == -EBUSY)
+                return r; /* the prefetched request is still being answered: it stays valid */
+        if (r == -ENODATA)
+                r = ec_read_row(d->ec, &readout_args, &data); /* nothing prefetched: a full read */
+
+        /* Prefetch the next readout even after an error, so the next tick is quick (seeds PATCH 03/12). */
+        (void) ec_prefetch_row(d->ec, &readout_args);
+
+        if (r < 0)
+                return r;
+        return parse_readout(d, &data, ret);
+}
+
+int hdaps_update(HdapsDevice *d)
+{
+        uint64_t now = now_ns(d);
+        uint64_t fresh_ns = NSEC_PER_SEC * 9 / 10 / d->config.sampling_rate;
+
+        if (!d->cache_stale && d->state.valid && now - d->state.last_readout_ns < fresh_ns) {
+                refresh_activity(d, now);
+                return 0;
+        }
+
+        int r = -EBUSY;
+        for (unsigned waited = 0; waited <= HDAPS_READ_TIMEOUT_MS; waited += HDAPS_READ_RETRY_MS) {
+                EcRow data = {.mask = READOUT_DATA_MASK};
+                r = ec_read_row(d->ec, &readout_args, &data);
+                (void) ec_prefetch_row(d->ec, &readout_args);
+                if (r == 0)
+                        r = parse_readout(d, &data, NULL);
+                if (r != -EBUSY)
+                        break;
+                sleep_ms(d, HDAPS_READ_RETRY_MS);
+        }
+        return r;
+}
+
+void hdaps_invalidate_cache(HdapsDevice *d)
+{
+        d->cache_stale = true;
+}
+
+void hdaps_calibrate(HdapsDevice *d)
+{
+        d->state.calibration_pending = true;
+        d->rest_set = false;
+}
+
+void hdaps_set_rest(HdapsDevice *d, int rest_x, int rest_y)
+{
+        d->state.rest_x = rest_x;
+        d->state.rest_y = rest_y;
+        d->state.calibration_pending = false;
+        d->rest_set = true;
+}
+
+int hdaps_set_axis_code(HdapsDevice *d, unsigned code)
+{
+        if (code > HDAPS_AXIS_CODE_MAX)
+                return -EINVAL;
+        if (code != d->axis_code) {
+                d->axis_code = code;
+                hdaps_calibrate(d); /* a new orientation makes the old rest position meaningless */
+                d->cache_stale = true;
+        }
+        return 0;
+}
+
+/* Applies a new configuration: validated, then sent to the EC; the old one stays on any error. */
+static int apply_config(HdapsDevice *d, const HdapsConfig *c)
+{
+        int r = hdaps_config_validate(c, NULL);
+        if (r < 0)
+                return r;
+        r = set_ec_config(d, c->sampling_rate * c->oversampling_ratio, c->filter_order);
+        if (r < 0)
+                return r;
+        d->config = *c;
+        return 0;
+}
+
+int hdaps_set_sampling_rate(HdapsDevice *d, unsigned rate)
+{
+        HdapsConfig c = d->config;
+        c.sampling_rate = rate;
+        return apply_config(d, &c);
+}
+
+int hdaps_set_oversampling_ratio(HdapsDevice *d, unsigned ratio)
+{
+        HdapsConfig c = d->config;
+        c.oversampling_ratio = ratio;
+        return apply_config(d, &c);
+}
+
+int hdaps_set_filter_order(HdapsDevice *d, unsigned order)
+{
+        HdapsConfig c = d->config;
+        c.filter_order = order;
+        return apply_config(d, &c);
+}
+
+int hdaps_set_fake_data_mode(HdapsDevice *d, bool on)
+{
+        int r = send_fake_data_mode(d, on);
+        if (r < 0)
+                return r;
+        d->config.fake_data_mode = on;
+        d->cache_stale = true;
+        return 0;
+}
