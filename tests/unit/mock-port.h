@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* A scripted port backend for transport unit tests: STR3 reads return a script of values (the last one
+ * repeats), TWR reads return twr[], every access is logged, time is virtual. Not an EC model (that is
+ * the emulator): it makes exact edge cases easy to set up. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "port.h"
+
+#define MOCK_LOG_MAX 8192
+
+typedef struct MockAccess {
+        bool write;
+        uint16_t port;
+        uint8_t value;
+} MockAccess;
+
+typedef struct MockPort {
+        PortIO base;
+        uint8_t str3_script[64];
+        unsigned str3_len, str3_pos;
+        uint8_t twr[16];
+        MockAccess log[MOCK_LOG_MAX];
+        unsigned n_log;
+        uint64_t now_ns;
+        unsigned outside_row; /* accesses outside 0x1600-0x161F */
+} MockPort;
+
+MockPort *mock_port_new(void);
+void mock_port_script(MockPort *m, unsigned n, const uint8_t *str3);
+void mock_port_clear_log(MockPort *m);
+/* Number of logged accesses matching (write, port). */
+unsigned mock_port_count(const MockPort *m, bool write, uint16_t port);
