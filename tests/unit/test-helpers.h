@@ -9,45 +9,45 @@
 
 static unsigned test_passed, test_failed;
 
-#define CHECK(cond)                                                                                          \
-        do {                                                                                                 \
-                if (cond)                                                                                    \
-                        test_passed++;                                                                       \
-                else {                                                                                       \
-                        test_failed++;                                                                       \
-                        fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);             \
-                }                                                                                            \
+#define CHECK(cond)                                                                                         \
+        do {                                                                                                \
+                if (cond)                                                                                   \
+                        test_passed++;                                                                      \
+                else {                                                                                      \
+                        test_failed++;                                                                      \
+                        fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);            \
+                }                                                                                           \
         } while (0)
 
-#define CHECK_EQ(a, b)                                                                                       \
-        do {                                                                                                 \
-                long long _a = (long long) (a), _b = (long long) (b);                                        \
-                if (_a == _b)                                                                                \
-                        test_passed++;                                                                       \
-                else {                                                                                       \
-                        test_failed++;                                                                       \
-                        fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n", __FILE__, __LINE__, #a, #b, \
-                                _a, _b);                                                                     \
-                }                                                                                            \
+#define CHECK_EQ(a, b)                                                                                      \
+        do {                                                                                                \
+                long long _a = (long long) (a), _b = (long long) (b);                                       \
+                if (_a == _b)                                                                               \
+                        test_passed++;                                                                      \
+                else {                                                                                      \
+                        test_failed++;                                                                      \
+                        fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n", __FILE__, __LINE__, #a,   \
+                                #b, _a, _b);                                                                \
+                }                                                                                           \
         } while (0)
 
-#define CHECK_STREQ(a, b)                                                                                    \
-        do {                                                                                                 \
-                const char *_a = (a), *_b = (b);                                                             \
-                if (_a && _b && strcmp(_a, _b) == 0)                                                         \
-                        test_passed++;                                                                       \
-                else {                                                                                       \
-                        test_failed++;                                                                       \
-                        fprintf(stderr, "%s:%d: %s == %s failed: \"%s\" != \"%s\"\n", __FILE__, __LINE__, #a, \
-                                #b, _a ? _a : "(null)", _b ? _b : "(null)");                                 \
-                }                                                                                            \
+#define CHECK_STREQ(a, b)                                                                                   \
+        do {                                                                                                \
+                const char *_a = (a), *_b = (b);                                                            \
+                if (_a && _b && strcmp(_a, _b) == 0)                                                        \
+                        test_passed++;                                                                      \
+                else {                                                                                      \
+                        test_failed++;                                                                      \
+                        fprintf(stderr, "%s:%d: %s == %s failed: \"%s\" != \"%s\"\n", __FILE__, __LINE__,   \
+                                #a, #b, _a ? _a : "(null)", _b ? _b : "(null)");                            \
+                }                                                                                           \
         } while (0)
 
 #define TEST(name) static void name(void)
-#define RUN(name)                                                                                            \
-        do {                                                                                                 \
-                fprintf(stderr, "# %s\n", #name);                                                            \
-                name();                                                                                      \
+#define RUN(name)                                                                                           \
+        do {                                                                                                \
+                fprintf(stderr, "# %s\n", #name);                                                           \
+                name();                                                                                     \
         } while (0)
 
 static inline int test_summary(void)
