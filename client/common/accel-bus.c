@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "accel-bus.h"
+
+typedef struct ErrorWords {
+        const char *dbus_name;
+        const char *words;
+        ExitStatus status;
+} ErrorWords;
+
+static const ErrorWords error_words[] = {
+        {"org.freedesktop.DBus.Error.AccessDenied", "Permission denied", EXIT_STATUS_DENIED},
+        {"org.freedesktop.DBus.Error.InteractiveAuthorizationRequired",
+         "Permission denied (authorization required)", EXIT_STATUS_DENIED},
+        {"org.freedesktop.DBus.Error.AuthFailed", "Permission denied", EXIT_STATUS_DENIED},
+        {"org.freedesktop.DBus.Error.InvalidArgs", "Invalid value", EXIT_STATUS_INVALID_VALUE},
+        {"org.freedesktop.DBus.Error.NotSupported", "Not supported", EXIT_STATUS_NO_ACCELEROMETER},
+        {"org.freedesktop.DBus.Error.NoReply", "The service did not answer", EXIT_STATUS_FAILURE},
+        {"org.freedesktop.DBus.Error.Timeout", "The service did not answer", EXIT_STATUS_FAILURE},
+        {"org.freedesktop.DBus.Error.UnknownMethod", "The service does not know this call (is it too old?)",
+         EXIT_STATUS_FAILURE},
+        {"org.freedesktop.DBus.Error.UnknownProperty",
+         "The service does not know this property (is it too old?)", EXIT_STATUS_FAILURE},
+        {ACCEL_ERROR_BASE "Busy", "The accelerometer is busy", EXIT_STATUS_FAILURE},
+        {ACCEL_ERROR_BASE "HardwareError", "Hardware error", EXIT_STATUS_FAILURE},
+        {ACCEL_ERROR_BASE "NotSupported", "Not supported by this backend", EXIT_STATUS_NO_ACCELEROMETER},
+        {ACCEL_ERROR_BASE "NoAccelerometer", "No accelerometer", EXIT_STATUS_NO_ACCELEROMETER},
+        {ACCEL_ERROR_BASE "NotClaimed", "Not claimed", EXIT_STATUS_FAILURE},
+};
+
+static const char *const service_missing_errors[] = {
+        "org.freedesktop.DBus.Error.ServiceUnknown",        "org.freedesktop.DBus.Error.NameHasNoOwner",
+        "org.freedesktop.DBus.Error.Spawn.ServiceNotFound", "org.freedesktop.DBus.Error.Spawn.ChildExited",
+        "org.freedesktop.DBus.Error.Disconnected",
+};
+
+GDBusConnection *accel_bus_connect(BusTarget target, const char *address, GError **error)
+{
+        switch (target) {
+        case BUS_TARGET_SYSTEM:
+                return g_bus_get_sync(G_BUS_TYPE_SYSTEM, NULL, error);
+        case BUS_TARGET_SESSION:
+                return g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, error);
+        case BUS_TARGET_ADDRESS:
+                return g_dbus_connection_new_for_address_sync(
+                        address,
+                        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                        /* observer= */ NULL, /* cancellable= */ NULL, error);
+        }
+        g_assert_not_reached();
+}
+
+char *accel_bus_describe(BusTarget target, const char *address)
+{
+        switch (target) {
+        case BUS_TARGET_SYSTEM:
+                return g_strdup("system bus");
+        case BUS_TARGET_SESSION:
+                return g_strdup("session bus");
+        case BUS_TARGET_ADDRESS:
+                return g_strdup_printf("bus at %s", address);
+        }
+        g_assert_not_reached();
+}
+
+static const ErrorWords *error_words_find(const char *dbus_name)
+{
+        if (!dbus_name)
+                return NULL;
+        for (size_t i = 0; i < G_N_ELEMENTS(error_words); i++)
+                if (g_str_equal(error_words[i].dbus_name, dbus_name))
+                        return &error_words[i];
+        return NULL;
+}
+
+gboolean accel_error_is_service_missing(const GError *error)
+{
+        g_autofree char *name = NULL;
+
+        if (g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+            g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
+            g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CLOSED))
+                return TRUE;
+
+        name = g_dbus_error_get_remote_error(error);
+        if (!name)
+                return FALSE;
+        for (size_t i = 0; i < G_N_ELEMENTS(service_missing_errors); i++)
+                if (g_str_equal(service_missing_errors[i], name))
+                        return TRUE;
+        return FALSE;
+}
+
+char *accel_error_describe(const GError *error, const char *bus_description)
+{
+        g_autofree char *name = NULL;
+        g_autoptr(GError) stripped = NULL;
+        const ErrorWords *words;
+
+        if (accel_error_is_service_missing(error))
+                return g_strdup_printf("tpacceld is not running on the %s", bus_description);
+
+        name = g_dbus_error_get_remote_error(error);
+        stripped = g_error_copy(error);
+        g_dbus_error_strip_remote_error(stripped);
+        g_strchomp(stripped->message);
+
+        words = error_words_find(name);
+        if (words)
+                return g_strdup_printf("%s: %s", words->words, stripped->message);
+        if (name)
+                return g_strdup_printf("%s (%s)", stripped->message, name);
+        return g_strdup(stripped->message);
+}
+
+ExitStatus accel_error_exit_status(const GError *error)
+{
+        g_autofree char *name = NULL;
+        const ErrorWords *words;
+
+        if (accel_error_is_service_missing(error))
+                return EXIT_STATUS_NO_SERVICE;
+        if (g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED))
+                return EXIT_STATUS_DENIED;
+        if (g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS))
+                return EXIT_STATUS_INVALID_VALUE;
+
+        name = g_dbus_error_get_remote_error(error);
+        words = error_words_find(name);
+        return words ? words->status : EXIT_STATUS_FAILURE;
+}
+
+char *accel_service_missing_hint(BusTarget target, const char *address)
+{
+        switch (target) {
+        case BUS_TARGET_SYSTEM:
+                return g_strdup(
+                        "start it with: systemctl start tpacceld, or try the demo on the session bus: "
+                        "tpacceld --session --backend=sim & tpaccelctl --session status");
+        case BUS_TARGET_SESSION:
+                return g_strdup("start the demo with: tpacceld --session --backend=sim &");
+        case BUS_TARGET_ADDRESS:
+                return g_strdup_printf("start it with: tpacceld --address=%s --backend=sim &", address);
+        }
+        g_assert_not_reached();
+}

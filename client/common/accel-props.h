@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The org.thinkpad.Accelerometer properties as the clients name and show them: one table mapping
+ * each kebab-case key to its D-Bus property, a label, a unit, and (for settable ones) the method that
+ * changes it. */
+
+#include <glib.h>
+
+typedef struct AccelProperty {
+        const char *key;        /* kebab-case, as used by "tpaccelctl get/set" and in --json */
+        const char *dbus_name;  /* the D-Bus property */
+        const char *signature;  /* its D-Bus type */
+        const char *label;      /* human-readable label for "status" */
+        const char *unit;       /* appended in "status", NULL if none */
+        const char *set_method; /* the method that sets it, NULL if read-only */
+        const char *help;       /* one line for --help and the man page */
+} AccelProperty;
+
+/* All properties, in the order of the interface XML. */
+const AccelProperty *accel_properties(size_t *ret_n);
+
+/* Looks a key up; NULL if unknown. */
+const AccelProperty *accel_property_by_key(const char *key);
+
+/* The value as text for people: booleans "yes"/"no", pairs "x y", lists "a,b" ("none" if empty),
+ * times as relative seconds where that is clearer. with_unit appends the unit. */
+char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean with_unit);
+
+/* Parses the text a user typed for a settable property (argv may hold several words for lists) into
+ * the method's argument tuple. NULL and *error (G_OPTION_ERROR_BAD_VALUE) naming the key and the
+ * expected form when the text is malformed; ranges are left to the service. */
+GVariant *accel_property_parse(const AccelProperty *prop, char **argv, int argc, GError **error);
+
+/* Parses "yes/no/true/false/on/off/1/0". */
+gboolean accel_parse_boolean(const char *text, gboolean *ret);

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* tpaccelctl's context and the helpers its commands share. Every command returns an ExitStatus and
+ * prints its own errors (to stderr, once, with context). */
+
+#include <gio/gio.h>
+
+#include "accel-bus.h"
+
+typedef struct Ctl {
+        BusTarget target;
+        char *address;
+        char *bus_description;
+        GDBusConnection *bus; /* connected lazily by ctl_connect() */
+        gboolean json;
+        gboolean samples;
+        gboolean ask_password;
+        guint16 data_mask;
+} Ctl;
+
+/* Connects to the bus once. EXIT_STATUS_OK, or an error printed and its status returned. */
+ExitStatus ctl_connect(Ctl *ctl);
+
+/* Calls a method on tpacceld (object and interface given), with interactive authorization unless
+ * --no-ask-password. Returns the reply, or NULL with *error set. */
+GVariant *ctl_call(Ctl *ctl, const char *object, const char *interface, const char *method, GVariant *params,
+                   const GVariantType *reply_type, GError **error);
+
+/* All org.thinkpad.Accelerometer properties as a{sv}, or NULL with *error set. */
+GVariant *ctl_get_all(Ctl *ctl, GError **error);
+
+/* Prints "tpaccelctl: CONTEXT: words: message" (plus how to start the service if it is missing) and
+ * returns the exit status that goes with the error. */
+ExitStatus ctl_report_error(Ctl *ctl, const char *context, const GError *error);
+
+/* Prints a usage error and returns EXIT_STATUS_USAGE. */
+ExitStatus ctl_usage_error(const char *format, ...) G_GNUC_PRINTF(1, 2);
+
+/* The commands. args are the words after the command name. */
+ExitStatus ctl_status(Ctl *ctl, char **args, int n_args);
+ExitStatus ctl_get(Ctl *ctl, char **args, int n_args);
+ExitStatus ctl_set(Ctl *ctl, char **args, int n_args);
+ExitStatus ctl_calibrate(Ctl *ctl, char **args, int n_args);
+ExitStatus ctl_pause(Ctl *ctl, char **args, int n_args);
+ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args);
+ExitStatus ctl_ec(Ctl *ctl, char **args, int n_args);
