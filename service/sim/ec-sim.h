@@ -8,9 +8,10 @@
  * configurable reply latency, and TWR reads and writes behave as on the hardware.
  *
  * Behind the channel: commands 0x01 (battery status), 0x10, 0x11, 0x13, 0x14, 0x17/0x81/0x82/0x83
- * (service/shared/ec-protocol.h). The accelerometer samples its motion source at the EC rate
- * (sampling rate x oversampling ratio), applies the running-average filter, and queues one readout
- * per oversampling_ratio samples; 0x11 pops the latest readout and the one before it.
+ * (service/shared/ec-protocol.h). The accelerometer samples its motion source at the EC rate (the
+ * host asks for sampling rate x oversampling ratio; the EC only knows the product), applies the
+ * running-average filter, and queues one filtered readout per EC sample (queue depth 8, the oldest
+ * dropped on overflow); 0x11 pops the latest readout and the one before it. docs/EMULATOR.md.
  *
  * Time: either the real CLOCK_MONOTONIC (the daemon) or a virtual clock that only delay_ns() and
  * ec_sim_advance_ns() move (deterministic tests and benchmarks). */
@@ -39,8 +40,8 @@ typedef struct SimFault {
 #define SIM_FAULTS_MAX 16
 
 typedef struct SimOptions {
-        const char *trace_path;     /* NULL: the built-in demo motion */
-        bool trace_loop;            /* restart the trace after its last row instead of holding it */
+        const char *trace_path; /* NULL: the built-in demo motion */
+        bool trace_loop;        /* restart the trace after its last row instead of holding it */
         SimFault faults[SIM_FAULTS_MAX];
         unsigned n_faults;
         bool virtual_time;
@@ -62,8 +63,8 @@ int port_open_sim(const SimOptions *o, PortIO **ret, char **ret_error);
 
 /* Introspection for tests and benchmarks; p must come from port_open_sim(). */
 typedef struct EcSimStatus {
-        uint8_t str3;          /* STR3 as a read would see it now (without advancing anything) */
-        bool idle;             /* no transaction in progress: not mid-transaction */
+        uint8_t str3; /* STR3 as a read would see it now (without advancing anything) */
+        bool idle;    /* no transaction in progress: not mid-transaction */
         bool powered;
         unsigned ec_rate, filter_order;
         bool fake_data_mode;
@@ -73,8 +74,12 @@ typedef struct EcSimStatus {
         uint64_t readouts_delivered;
         unsigned queue_len;
         uint64_t faults_injected;
-        uint8_t last_command;  /* TWR0 of the last request */
+        uint8_t last_command;          /* TWR0 of the last request */
         bool battery_row_0b_requested; /* the forbidden row was requested */
+        uint64_t port_violations;      /* accesses outside 0x1600-0x161F (reads answered 0xFF) */
+        uint64_t requests_ignored;     /* TWR0 writes refused because a transaction was in progress */
+        uint64_t replies_discarded;    /* ready replies ended by a TWR15 read without a TWR0 read first */
+        bool change_pending;           /* a 0x10 configuration change has not taken effect yet */
 } EcSimStatus;
 
 void ec_sim_get_status(PortIO *p, EcSimStatus *ret);

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The "sim" port backend: LPC channel 3 of the emulated EC. This file is the channel (STR3 and the
+ * TWR registers, the request/read handshake, timing, fault injection); sim-firmware.c answers the
+ * commands and sim-accel.c is the accelerometer. The model is documented in docs/EMULATOR.md. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec-protocol.h"
+#include "ec-sim.h"
+#include "log.h"
+#include "sim-fault.h"
+#include "sim-firmware.h"
+
+/* STR3 flags (H8S/2104B hardware manual p.549, via the seeds' thinkpad_ec.c). */
+#define STR3_IDLE  0x00
+#define STR3_IBF3B 0x80
+#define STR3_OBF3B 0x40
+#define STR3_MWMF  0x20
+#define STR3_SWMF  0x10
+#define STR3_BAD   (STR3_MWMF | STR3_SWMF) /* what the bad-status fault shows: no legal phase reads 0x30 */
+
+#define PORT_FLOATING 0xFF /* what a read outside the channel returns */
+#define PORT_UNMAPPED 0x00 /* reads of the channel's other ports */
+
+/* Timing model (docs/EMULATOR.md). */
+#define SIM_ACCEPT_NS                60   /* IBF3B|MWMF after TWR15 is written ("~60ns", seeds) */
+#define SIM_DEFAULT_REPLY_LATENCY_NS 5000 /* TWR15 written -> OBF3B|SWMF */
+#define SIM_REPLY_LATENCY_MAX_NS     NSEC_PER_SEC
+#define SIM_VIRTUAL_ACCESS_NS        1000                  /* one LPC port access in virtual time */
+#define SIM_VIRTUAL_EPOCH_NS         NSEC_PER_SEC          /* virtual clock at creation */
+#define SIM_SILENT_RESET_NS          (100 * NSEC_PER_USEC) /* a silent EC takes a new TWR0 after this */
+#define SIM_TEMPERATURE_MIN          (-40)
+#define SIM_TEMPERATURE_MAX          125
+
+typedef enum ChannelPhase {
+        PHASE_IDLE,         /* 0x00 */
+        PHASE_HOST_WRITING, /* TWR0 accepted, host writes TWR1..15: MWMF */
+        PHASE_ACCEPTING,    /* TWR15 written: IBF3B|MWMF for SIM_ACCEPT_NS */
+        PHASE_PREPARING,    /* SWMF until the reply is ready */
+        PHASE_READY,        /* OBF3B|SWMF: host may read; TWR15 read ends it */
+        PHASE_STUCK_BUSY,   /* busy fault: SWMF until a TWR15 read */
+        PHASE_STUCK_SILENT, /* silent fault or row 0x0B: IBF3B|MWMF until a TWR15 read or a late TWR0 */
+} ChannelPhase;
+
+typedef struct EcSim {
+        PortIO base;
+        bool virtual_time;
+        uint64_t virtual_now_ns;
+        uint64_t reply_latency_ns;
+
+        ChannelPhase phase;
+        uint8_t twr[SIM_ROW_LEN];     /* the registers as the host sees them */
+        uint8_t request[SIM_ROW_LEN]; /* the request as it was when TWR15 was written */
+        uint64_t request_ns;          /* when TWR15 was written */
+        bool bad_status;              /* this transaction shows STR3_BAD until the reply is ready */
+        bool busy;                    /* this transaction never gets past SWMF */
+        bool read_started;            /* TWR0 was read in PHASE_READY */
+        unsigned data_faults;         /* retval/pending/absent faults for the firmware */
+
+        SimFirmware firmware;
+        SimMotion motion;
+        SimFault faults[SIM_FAULTS_MAX];
+        unsigned n_faults;
+        SimRng rng;
+
+        uint64_t transactions, faults_injected, readouts_delivered;
+        uint64_t port_violations, requests_ignored, replies_discarded;
+        uint8_t last_command;
+} EcSim;
+
+static const PortOps sim_ops;
+
+bool port_is_sim(const PortIO *p)
+{
+        return p && p->ops == &sim_ops;
+}
+
+static EcSim *to_sim(PortIO *p)
+{
+        return (EcSim *) p;
+}
+
+static uint64_t sim_now(EcSim *s)
+{
+        return s->virtual_time ? s->virtual_now_ns : port_clock_now_ns();
+}
+
+/* Applies what time alone does: the end of the accept phase, the reply becoming ready, sampling. */
+static void sync_to(EcSim *s, uint64_t now)
+{
+        if (s->phase == PHASE_ACCEPTING && now >= s->request_ns + SIM_ACCEPT_NS)
+                s->phase = s->busy ? PHASE_STUCK_BUSY : PHASE_PREPARING;
+
+        if (s->phase == PHASE_PREPARING) {
+                uint64_t ready_ns = s->request_ns + MAX(s->reply_latency_ns, (uint64_t) SIM_ACCEPT_NS);
+                if (now >= ready_ns) {
+                        uint8_t reply[SIM_ROW_LEN];
+                        sim_accel_advance(&s->firmware.accel, ready_ns);
+                        if (sim_firmware_execute(&s->firmware, s->request, s->data_faults, ready_ns,
+                                                 reply)) {
+                                memcpy(s->twr, reply, SIM_ROW_LEN);
+                                s->phase = PHASE_READY;
+                                s->read_started = false;
+                        } else
+                                s->phase = PHASE_STUCK_SILENT;
+                }
+        }
+        sim_accel_advance(&s->firmware.accel, now);
+}
+
+static uint8_t str3_of(const EcSim *s)
+{
+        switch (s->phase) {
+        case PHASE_IDLE:
+                return STR3_IDLE;
+        case PHASE_HOST_WRITING:
+                return STR3_MWMF;
+        case PHASE_ACCEPTING:
+                return s->bad_status ? STR3_BAD : STR3_IBF3B | STR3_MWMF;
+        case PHASE_PREPARING:
+                return s->bad_status ? STR3_BAD : STR3_SWMF;
+        case PHASE_READY:
+                return STR3_OBF3B | STR3_SWMF;
+        case PHASE_STUCK_BUSY:
+                return STR3_SWMF;
+        case PHASE_STUCK_SILENT:
+                return STR3_IBF3B | STR3_MWMF;
+        }
+        return STR3_IDLE;
+}
+
+/* Every access: catch up with the clock first; in virtual time the access itself then costs time. */
+static uint64_t access_begin(EcSim *s)
+{
+        uint64_t now = sim_now(s);
+        sync_to(s, now);
+        return now;
+}
+
+static void access_end(EcSim *s)
+{
+        if (s->virtual_time)
+                s->virtual_now_ns += SIM_VIRTUAL_ACCESS_NS;
+}
+
+static bool port_in_channel(uint16_t port)
+{
+        return port >= EC_PORT_BASE && port < EC_PORT_BASE + EC_PORT_COUNT;
+}
+
+static bool port_is_twr(uint16_t port)
+{
+        return port >= EC_PORT_TWR0 && port <= EC_PORT_TWR15;
+}
+
+/* The host wrote TWR15: the request is complete. Decides this transaction's faults. */
+static void request_complete(EcSim *s, uint64_t now)
+{
+        uint8_t command = s->twr[0];
+        unsigned set;
+
+        memcpy(s->request, s->twr, SIM_ROW_LEN);
+        s->request_ns = now;
+        s->transactions++;
+        s->last_command = command;
+        s->busy = s->bad_status = false;
+        s->data_faults = 0;
+
+        if (command == EC_CMD_BATTERY_FORBIDDEN) {
+                s->firmware.battery_row_0b_requested = true;
+                s->phase = PHASE_STUCK_SILENT;
+                return;
+        }
+
+        set = sim_faults_roll(s->faults, s->n_faults, command, &s->rng);
+        s->phase = PHASE_ACCEPTING;
+        if (sim_faults_has(set, SIM_FAULT_SILENT)) {
+                s->phase = PHASE_STUCK_SILENT;
+                s->faults_injected++;
+        } else if (sim_faults_has(set, SIM_FAULT_BUSY)) {
+                s->busy = true;
+                s->faults_injected++;
+        } else {
+                if (sim_faults_has(set, SIM_FAULT_BAD_STATUS)) {
+                        s->bad_status = true;
+                        s->faults_injected++;
+                }
+                s->data_faults = set & ((1u << SIM_FAULT_RETVAL) | (1u << SIM_FAULT_PENDING) |
+                                        (1u << SIM_FAULT_ABSENT));
+                s->faults_injected += (unsigned) __builtin_popcount(s->data_faults);
+        }
+}
+
+/* The host read TWR15: ends a read, or aborts whatever transaction is in progress. */
+static void transaction_end(EcSim *s)
+{
+        switch (s->phase) {
+        case PHASE_IDLE:
+                return;
+        case PHASE_READY:
+                if (s->read_started)
+                        s->readouts_delivered += sim_firmware_reply_readouts(s->twr);
+                else
+                        s->replies_discarded++; /* a stale reply nobody started to read */
+                break;
+        case PHASE_HOST_WRITING:
+        case PHASE_ACCEPTING:
+        case PHASE_PREPARING:
+        case PHASE_STUCK_BUSY:
+        case PHASE_STUCK_SILENT:
+                break;
+        }
+        s->phase = PHASE_IDLE;
+        s->read_started = false;
+        s->busy = s->bad_status = false;
+}
+
+static uint8_t sim_inb(PortIO *p, uint16_t port)
+{
+        EcSim *s = to_sim(p);
+        uint8_t v = PORT_UNMAPPED;
+
+        if (!port_in_channel(port)) {
+                s->port_violations++;
+                return PORT_FLOATING;
+        }
+
+        access_begin(s);
+        if (port == EC_PORT_STR3)
+                v = str3_of(s);
+        else if (port_is_twr(port)) {
+                v = s->twr[port - EC_PORT_TWR0];
+                if (port == EC_PORT_TWR0 && s->phase == PHASE_READY)
+                        s->read_started = true;
+                else if (port == EC_PORT_TWR15)
+                        transaction_end(s);
+        }
+        access_end(s);
+        return v;
+}
+
+static void sim_outb(PortIO *p, uint16_t port, uint8_t value)
+{
+        EcSim *s = to_sim(p);
+        uint64_t now;
+
+        if (!port_in_channel(port)) {
+                s->port_violations++;
+                return;
+        }
+
+        now = access_begin(s);
+        if (port == EC_PORT_TWR0) {
+                bool silent_timed_out =
+                        s->phase == PHASE_STUCK_SILENT && now >= s->request_ns + SIM_SILENT_RESET_NS;
+                if (s->phase == PHASE_IDLE || s->phase == PHASE_HOST_WRITING || silent_timed_out) {
+                        s->twr[0] = value;
+                        s->phase = PHASE_HOST_WRITING;
+                } else
+                        s->requests_ignored++; /* the EC is busy with a transaction: arg0 rejected */
+        } else if (port_is_twr(port) && s->phase == PHASE_HOST_WRITING) {
+                s->twr[port - EC_PORT_TWR0] = value;
+                if (port == EC_PORT_TWR15)
+                        request_complete(s, now);
+        }
+        /* Other ports of the channel, and TWR writes outside a request, are ignored. */
+        access_end(s);
+}
+
+static void sim_delay_ns(PortIO *p, uint64_t ns)
+{
+        EcSim *s = to_sim(p);
+
+        if (s->virtual_time)
+                s->virtual_now_ns += ns;
+        else
+                port_clock_delay_ns(ns);
+}
+
+static uint64_t sim_now_ns(PortIO *p)
+{
+        return sim_now(to_sim(p));
+}
+
+static void sim_free(PortIO *p)
+{
+        EcSim *s = to_sim(p);
+
+        sim_motion_done(&s->motion);
+        free(s);
+}
+
+static const PortOps sim_ops = {
+        .name = "sim",
+        .inb = sim_inb,
+        .outb = sim_outb,
+        .delay_ns = sim_delay_ns,
+        .now_ns = sim_now_ns,
+        .free = sim_free,
+};
+
+_printf_(2, 3) static int option_error(char **ret_error, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (!ret_error)
+                return -EINVAL;
+        va_start(ap, fmt);
+        if (vasprintf(ret_error, fmt, ap) < 0)
+                *ret_error = NULL;
+        va_end(ap);
+        return -EINVAL;
+}
+
+static int validate_faults(const SimFault *faults, unsigned n, char **ret_error)
+{
+        if (n > SIM_FAULTS_MAX)
+                return option_error(ret_error, "too many faults: %u (at most %d)", n, SIM_FAULTS_MAX);
+        for (unsigned i = 0; i < n; i++) {
+                if ((unsigned) faults[i].kind >= _SIM_FAULT_MAX)
+                        return option_error(ret_error, "fault %u: unknown fault kind %d", i,
+                                            (int) faults[i].kind);
+                if (!(faults[i].probability >= 0 && faults[i].probability <= 1))
+                        return option_error(ret_error,
+                                            "fault %u (%s): probability %g is not between 0 and 1", i,
+                                            sim_fault_kind_to_string(faults[i].kind), faults[i].probability);
+        }
+        return 0;
+}
+
+static int validate_options(const SimOptions *o, char **ret_error)
+{
+        if (o->reply_latency_ns > SIM_REPLY_LATENCY_MAX_NS)
+                return option_error(ret_error, "reply latency %llu ns is too long (at most %llu ns)",
+                                    (unsigned long long) o->reply_latency_ns,
+                                    (unsigned long long) SIM_REPLY_LATENCY_MAX_NS);
+        if (o->temperature != 0 &&
+            (o->temperature < SIM_TEMPERATURE_MIN || o->temperature > SIM_TEMPERATURE_MAX))
+                return option_error(
+                        ret_error, "temperature %d C is out of range (%d..%d, 0 for the default %d)",
+                        o->temperature, SIM_TEMPERATURE_MIN, SIM_TEMPERATURE_MAX, SIM_DEFAULT_TEMPERATURE);
+        if (o->trace_loop && !o->trace_path)
+                return option_error(ret_error, "trace_loop is set but there is no trace file");
+        return validate_faults(o->faults, o->n_faults, ret_error);
+}
+
+int port_open_sim(const SimOptions *o, PortIO **ret, char **ret_error)
+{
+        static const SimOptions defaults = {};
+        _cleanup_free_ EcSim *s = NULL;
+        _cleanup_(trace_freep) Trace *trace = NULL;
+        uint64_t now;
+        int r;
+
+        if (ret_error)
+                *ret_error = NULL;
+        if (!o)
+                o = &defaults;
+
+        r = validate_options(o, ret_error);
+        if (r < 0)
+                return r;
+        if (o->trace_path) {
+                r = trace_load(o->trace_path, &trace, ret_error);
+                if (r < 0)
+                        return r;
+        }
+
+        s = calloc(1, sizeof(EcSim));
+        if (!s)
+                return -ENOMEM;
+        s->base.ops = &sim_ops;
+        s->virtual_time = o->virtual_time;
+        s->virtual_now_ns = SIM_VIRTUAL_EPOCH_NS;
+        s->reply_latency_ns = o->reply_latency_ns ? o->reply_latency_ns : SIM_DEFAULT_REPLY_LATENCY_NS;
+        s->phase = PHASE_IDLE;
+
+        uint32_t seed = o->seed ? o->seed : SIM_DEFAULT_SEED;
+        sim_rng_init(&s->rng, seed);
+        memcpy(s->faults, o->faults, o->n_faults * sizeof(SimFault));
+        s->n_faults = o->n_faults;
+
+        s->motion = (SimMotion){.trace = TAKE_PTR(trace), .loop = o->trace_loop, .seed = seed};
+        s->firmware = (SimFirmware){
+                .mode = o->mode ? o->mode : SIM_DEFAULT_MODE,
+                .check_t61 = o->check_t61,
+                .temperature = o->temperature ? o->temperature : SIM_DEFAULT_TEMPERATURE,
+        };
+        now = sim_now(s);
+        sim_accel_init(&s->firmware.accel, &s->motion, now);
+
+        *ret = &TAKE_PTR(s)->base;
+        return 0;
+}
+
+void ec_sim_get_status(PortIO *p, EcSimStatus *ret)
+{
+        EcSim *s = to_sim(p);
+        const SimAccel *a = &s->firmware.accel;
+
+        sync_to(s, sim_now(s)); /* time-driven transitions only; no access cost */
+        *ret = (EcSimStatus){
+                .str3 = str3_of(s),
+                .idle = s->phase == PHASE_IDLE,
+                .powered = a->powered,
+                .ec_rate = a->ec_rate,
+                .filter_order = a->filter_order,
+                .fake_data_mode = a->fake_data,
+                .transactions = s->transactions,
+                .readouts_made = a->readouts_made,
+                .readouts_lost = a->readouts_lost,
+                .readouts_delivered = s->readouts_delivered,
+                .queue_len = a->queue_len,
+                .faults_injected = s->faults_injected,
+                .last_command = s->last_command,
+                .battery_row_0b_requested = s->firmware.battery_row_0b_requested,
+                .port_violations = s->port_violations,
+                .requests_ignored = s->requests_ignored,
+                .replies_discarded = s->replies_discarded,
+                .change_pending = a->change_pending,
+        };
+}
+
+void ec_sim_advance_ns(PortIO *p, uint64_t ns)
+{
+        EcSim *s = to_sim(p);
+
+        if (!s->virtual_time) {
+                log_debug("sim: ec_sim_advance_ns() ignored: the emulator runs on the real clock");
+                return;
+        }
+        s->virtual_now_ns += ns;
+}
+
+void ec_sim_set_faults(PortIO *p, const SimFault *faults, unsigned n)
+{
+        EcSim *s = to_sim(p);
+
+        s->n_faults = 0;
+        for (unsigned i = 0; i < n && s->n_faults < SIM_FAULTS_MAX; i++) {
+                if ((unsigned) faults[i].kind >= _SIM_FAULT_MAX)
+                        continue; /* invalid entries are dropped; port_open_sim() rejects them */
+                s->faults[s->n_faults] = faults[i];
+                s->faults[s->n_faults].probability = CLAMP(faults[i].probability, 0.0, 1.0);
+                s->n_faults++;
+        }
+}
