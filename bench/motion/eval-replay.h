@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Sources of motion samples for the evaluation: the daemon's pipeline on the emulator (virtual time),
+ * or the trace rows fed directly. */
+
+#include "motion.h"
+
+typedef struct Replay Replay;
+
+/* The pipeline: emulator (virtual time, this trace) -> EC -> hdaps (deferred calibration) polled every
+ * 20 ms. -EOPNOTSUPP if this build has no emulator. */
+int replay_open_pipeline(const char *trace_path, Replay **ret, char **ret_error);
+/* The rows sampled every 20 ms with linear interpolation; rest = the first row. */
+int replay_open_direct(const char *trace_path, Replay **ret, char **ret_error);
+Replay *replay_free(Replay *r);
+DEFINE_TRIVIAL_CLEANUP_FUNC(Replay *, replay_free);
+
+/* The next sample: 1, 0 at the end of the trace, or a negative errno (with *ret_error). */
+int replay_next(Replay *r, MotionSample *ret, char **ret_error);
+/* Trace time in ms of a sample's time. */
+double replay_trace_ms(const Replay *r, uint64_t time_usec);

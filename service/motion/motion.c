@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macros.h"
+#include "motion.h"
+#include "orientation.h"
+#include "shock.h"
+#include "tilt.h"
+
+/* Plausible HDAPS scales: about 155-160 counts per g; anything outside this range is a typo. */
+#define MOTION_COUNTS_PER_G_MIN 10.0
+#define MOTION_COUNTS_PER_G_MAX 10000.0
+
+struct Motion {
+        MotionConfig config;
+        MotionState state;
+        TiltTracker tilt;
+        OrientationTracker orientation;
+        ShockDetector shock;
+        double tilt_pitch, tilt_roll; /* angles sent with the last Tilt event */
+        bool tilt_sent;
+};
+
+static const char *const orientation_names[_MOTION_ORIENTATION_MAX] = {
+        [MOTION_ORIENTATION_UNDEFINED] = "undefined", [MOTION_ORIENTATION_NORMAL] = "normal",
+        [MOTION_ORIENTATION_BOTTOM_UP] = "bottom-up", [MOTION_ORIENTATION_LEFT_UP] = "left-up",
+        [MOTION_ORIENTATION_RIGHT_UP] = "right-up",
+};
+
+const char *motion_orientation_to_string(MotionOrientation o)
+{
+        if (o < 0 || o >= _MOTION_ORIENTATION_MAX)
+                return NULL;
+        return orientation_names[o];
+}
+
+int motion_orientation_from_string(const char *s)
+{
+        for (int i = 0; s && i < _MOTION_ORIENTATION_MAX; i++)
+                if (strcmp(orientation_names[i], s) == 0)
+                        return i;
+        return -EINVAL;
+}
+
+/* isfinite() first: NaN compares false with everything and would slip through a range check. */
+static bool in_range(double v, double lo, double hi)
+{
+        return isfinite(v) && v >= lo && v <= hi;
+}
+
+int motion_config_validate(const MotionConfig *c, const char **ret_msg)
+{
+        const char *msg = NULL;
+
+        if (!in_range(c->counts_per_g, MOTION_COUNTS_PER_G_MIN, MOTION_COUNTS_PER_G_MAX))
+                msg = "counts_per_g must be between 10 and 10000";
+        else if (!in_range(c->tilt_step, MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX))
+                msg = "tilt step must be between 0.1 and 45 degrees";
+        else if (!in_range(c->shock_sensitivity, MOTION_SENSITIVITY_MIN, MOTION_SENSITIVITY_MAX))
+                msg = "shock sensitivity must be between 0.1 and 10";
+        else if (c->shock_hold_ms < MOTION_SHOCK_HOLD_MS_MIN || c->shock_hold_ms > MOTION_SHOCK_HOLD_MS_MAX)
+                msg = "shock hold time must be between 100 and 60000 ms";
+
+        if (ret_msg)
+                *ret_msg = msg;
+        return msg ? -EINVAL : 0;
+}
+
+int motion_new(const MotionConfig *config, Motion **ret)
+{
+        int r = motion_config_validate(config, NULL);
+        if (r < 0)
+                return r;
+
+        Motion *m = calloc(1, sizeof(*m));
+        if (!m)
+                return -ENOMEM;
+        m->config = *config;
+        shock_init(&m->shock, config->shock_sensitivity, config->shock_hold_ms);
+        m->state.orientation = MOTION_ORIENTATION_UNDEFINED;
+        *ret = m;
+        return 0;
+}
+
+Motion *motion_free(Motion *m)
+{
+        free(m);
+        return NULL;
+}
+
+static void update_tilt_event(Motion *m, bool orientation_changed, MotionEvents *ret)
+{
+        double step = m->config.tilt_step;
+        bool moved = !m->tilt_sent || fabs(m->state.pitch - m->tilt_pitch) >= step ||
+                     fabs(m->state.roll - m->tilt_roll) >= step;
+        if (!moved && !orientation_changed)
+                return;
+        m->tilt_pitch = m->state.pitch;
+        m->tilt_roll = m->state.roll;
+        m->tilt_sent = true;
+        ret->mask |= MOTION_EVENT_TILT;
+}
+
+void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret)
+{
+        bool new_data = s->new_readouts > 0;
+        bool activity = s->keyboard || s->mouse;
+        double x = s->x - s->rest_x, y = s->y - s->rest_y;
+
+        *ret = (MotionEvents){};
+
+        ShockResult shock;
+        shock_feed(&m->shock, s->time_usec, x / m->config.counts_per_g, y / m->config.counts_per_g, new_data,
+                   activity, &shock);
+
+        if (new_data) {
+                tilt_update(&m->tilt, s->time_usec, x, y, !activity && !m->shock.active);
+                tilt_angles(&m->tilt, x, y, m->config.counts_per_g, &m->state.pitch, &m->state.roll);
+        }
+        bool orientation_changed =
+                orientation_update(&m->orientation, s->time_usec, m->state.pitch, m->state.roll, new_data);
+
+        m->state.orientation = m->orientation.current;
+        m->state.drift_x = m->tilt.drift_x;
+        m->state.drift_y = m->tilt.drift_y;
+        m->state.shock_active = m->shock.active;
+        m->state.shock_count = m->shock.count;
+        m->state.last_shock_usec = m->shock.last_onset_usec;
+        m->state.last_shock_magnitude = m->shock.last_magnitude;
+        m->state.vibration_level = shock_vibration_level(&m->shock);
+
+        if (orientation_changed)
+                ret->mask |= MOTION_EVENT_ORIENTATION;
+        if (new_data || orientation_changed)
+                update_tilt_event(m, orientation_changed, ret);
+        if (shock.onset) {
+                ret->mask |= MOTION_EVENT_SHOCK;
+                ret->shock_magnitude = shock.magnitude;
+                ret->shock_time_usec = s->time_usec;
+                ret->shock_reason = shock.reason;
+        }
+        if (shock.active_changed)
+                ret->mask |= MOTION_EVENT_SHOCK_ACTIVE;
+
+        ret->pitch = m->state.pitch;
+        ret->roll = m->state.roll;
+        ret->orientation = m->state.orientation;
+        ret->shock_active = m->state.shock_active;
+}
+
+void motion_reset(Motion *m)
+{
+        tilt_reset(&m->tilt);
+        orientation_reset(&m->orientation);
+        shock_reset(&m->shock);
+        m->state.drift_x = m->state.drift_y = 0;
+        m->state.vibration_level = 0;
+}
+
+int motion_set_tilt_step(Motion *m, double degrees)
+{
+        if (!in_range(degrees, MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX))
+                return -EINVAL;
+        m->config.tilt_step = degrees;
+        return 0;
+}
+
+int motion_set_shock_sensitivity(Motion *m, double sensitivity)
+{
+        if (!in_range(sensitivity, MOTION_SENSITIVITY_MIN, MOTION_SENSITIVITY_MAX))
+                return -EINVAL;
+        m->config.shock_sensitivity = sensitivity;
+        m->shock.sensitivity = sensitivity;
+        return 0;
+}
+
+int motion_set_counts_per_g(Motion *m, double counts_per_g)
+{
+        if (!in_range(counts_per_g, MOTION_COUNTS_PER_G_MIN, MOTION_COUNTS_PER_G_MAX))
+                return -EINVAL;
+        m->config.counts_per_g = counts_per_g;
+        return 0;
+}
+
+int motion_set_shock_hold_ms(Motion *m, unsigned ms)
+{
+        if (ms < MOTION_SHOCK_HOLD_MS_MIN || ms > MOTION_SHOCK_HOLD_MS_MAX)
+                return -EINVAL;
+        m->config.shock_hold_ms = ms;
+        m->shock.hold_ms = ms;
+        return 0;
+}
+
+const MotionState *motion_get_state(const Motion *m)
+{
+        return &m->state;
+}
+
+const MotionConfig *motion_get_config(const Motion *m)
+{
+        return &m->config;
+}
