@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The EC backend: the user-space hdaps device on the EC transport, over any port backend. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "ec-sim.h"
+#include "hdaps-models.h"
+
+typedef struct BackendEc {
+        Backend backend; /* first member: the ops receive &backend */
+        Ec *ec;
+        HdapsDevice *device;
+        unsigned model_axis_code; /* the model's orientation; Invert flips both axes on top of it */
+        bool invert;
+} BackendEc;
+
+static BackendEc *to_ec(Backend *b)
+{
+        return (BackendEc *) b;
+}
+
+static int bec_init(Backend *b, const HdapsConfig *config)
+{
+        return hdaps_init(to_ec(b)->device, config);
+}
+
+static int bec_power_off(Backend *b)
+{
+        return hdaps_power_off(to_ec(b)->device);
+}
+
+static int bec_poll(Backend *b, HdapsReadout *ret)
+{
+        return hdaps_poll(to_ec(b)->device, ret);
+}
+
+static int bec_update(Backend *b)
+{
+        return hdaps_update(to_ec(b)->device);
+}
+
+static const HdapsState *bec_get_state(Backend *b)
+{
+        return hdaps_get_state(to_ec(b)->device);
+}
+
+static const HdapsConfig *bec_get_config(Backend *b)
+{
+        return hdaps_get_config(to_ec(b)->device);
+}
+
+static int bec_set_sampling_rate(Backend *b, unsigned rate)
+{
+        return hdaps_set_sampling_rate(to_ec(b)->device, rate);
+}
+
+static int bec_set_oversampling_ratio(Backend *b, unsigned ratio)
+{
+        return hdaps_set_oversampling_ratio(to_ec(b)->device, ratio);
+}
+
+static int bec_set_filter_order(Backend *b, unsigned order)
+{
+        return hdaps_set_filter_order(to_ec(b)->device, order);
+}
+
+static int bec_set_fake_data_mode(Backend *b, bool on)
+{
+        return hdaps_set_fake_data_mode(to_ec(b)->device, on);
+}
+
+static int bec_set_invert(Backend *b, bool invert)
+{
+        BackendEc *e = to_ec(b);
+        unsigned code = e->model_axis_code ^ (invert ? HDAPS_AXIS_NEGATE_BOTH : 0);
+        int r;
+
+        if (invert == e->invert)
+                return 0;
+
+        /* Negating both axes negates the rest position too, so a calibration survives the change. */
+        const HdapsState *s = hdaps_get_state(e->device);
+        bool had_rest = !s->calibration_pending;
+        int rest_x = -s->rest_x, rest_y = -s->rest_y;
+
+        r = hdaps_set_axis_code(e->device, code);
+        if (r < 0)
+                return r;
+        if (had_rest)
+                hdaps_set_rest(e->device, rest_x, rest_y);
+        e->invert = invert;
+        return 0;
+}
+
+static void bec_calibrate(Backend *b)
+{
+        hdaps_calibrate(to_ec(b)->device);
+}
+
+static void bec_set_rest(Backend *b, int rest_x, int rest_y)
+{
+        hdaps_set_rest(to_ec(b)->device, rest_x, rest_y);
+}
+
+static unsigned bec_get_axis_code(Backend *b)
+{
+        return hdaps_get_axis_code(to_ec(b)->device);
+}
+
+static int bec_read_row(Backend *b, const EcRow *args, EcRow *data)
+{
+        int r;
+
+        r = ec_row_validate_request(args);
+        if (r < 0)
+                return r;
+        return ec_read_row(to_ec(b)->ec, args, data);
+}
+
+static void bec_describe_power(Backend *b, char *buf, size_t size)
+{
+        PortIO *port = ec_port(to_ec(b)->ec);
+
+        if (!port_is_sim(port)) {
+                snprintf(buf, size, "EC on port backend '%s'", port_backend_name(port));
+                return;
+        }
+
+        EcSimStatus st;
+        ec_sim_get_status(port, &st);
+        snprintf(buf, size, "emulated EC: powered=%s ec_rate=%u transactions=%llu",
+                 st.powered ? "yes" : "no", st.ec_rate, (unsigned long long) st.transactions);
+}
+
+static void bec_free(Backend *b)
+{
+        BackendEc *e = to_ec(b);
+
+        hdaps_free(e->device);
+        ec_free(e->ec);
+        free(e->backend.model);
+        free(e);
+}
+
+static const BackendOps backend_ec_ops = {
+        .init = bec_init,
+        .power_off = bec_power_off,
+        .poll = bec_poll,
+        .update = bec_update,
+        .get_state = bec_get_state,
+        .get_config = bec_get_config,
+        .set_sampling_rate = bec_set_sampling_rate,
+        .set_oversampling_ratio = bec_set_oversampling_ratio,
+        .set_filter_order = bec_set_filter_order,
+        .set_fake_data_mode = bec_set_fake_data_mode,
+        .set_invert = bec_set_invert,
+        .calibrate = bec_calibrate,
+        .set_rest = bec_set_rest,
+        .get_axis_code = bec_get_axis_code,
+        .read_row = bec_read_row,
+        .describe_power = bec_describe_power,
+        .free = bec_free,
+};
+
+int backend_ec_new(PortIO *port, const char *name, unsigned axis_code, Backend **ret)
+{
+        _cleanup_(port_freep) PortIO *p = port;
+        _cleanup_(ec_freep) Ec *ec = NULL;
+        _cleanup_(hdaps_freep) HdapsDevice *device = NULL;
+        _cleanup_free_ char *model = NULL;
+        BackendEc *e;
+        int r;
+
+        model = strdup("");
+        if (!model)
+                return -ENOMEM;
+
+        r = ec_new(TAKE_PTR(p), &ec);
+        if (r < 0)
+                return r;
+
+        r = hdaps_new(ec, axis_code, &device);
+        if (r < 0)
+                return r;
+
+        e = calloc(1, sizeof(*e));
+        if (!e)
+                return -ENOMEM;
+
+        *e = (BackendEc){
+                .backend =
+                        {
+                                .ops = &backend_ec_ops,
+                                .name = name,
+                                .model = TAKE_PTR(model),
+                                .counts_per_g = HDAPS_COUNTS_PER_G_DEFAULT,
+                        },
+                .device = TAKE_PTR(device),
+                .ec = TAKE_PTR(ec),
+                .model_axis_code = axis_code,
+        };
+        *ret = &e->backend;
+        return 0;
+}

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Backend selection: --backend=auto|ioperm|devport|sim, and the facts the choice is based on. */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "ec-detect.h"
+#include "ec-sim.h"
+#include "hdaps-models.h"
+#include "log.h"
+
+static const char *const backend_kind_table[_BACKEND_KIND_MAX] = {
+        [BACKEND_AUTO] = "auto",
+        [BACKEND_IOPERM] = "ioperm",
+        [BACKEND_DEVPORT] = "devport",
+        [BACKEND_SIM] = "sim",
+};
+
+const char *backend_kind_to_string(BackendKind k)
+{
+        if (k < 0 || k >= _BACKEND_KIND_MAX)
+                return NULL;
+        return backend_kind_table[k];
+}
+
+BackendKind backend_kind_from_string(const char *s)
+{
+        for (BackendKind k = 0; k < _BACKEND_KIND_MAX; k++)
+                if (s && strcmp(s, backend_kind_table[k]) == 0)
+                        return k;
+        return _BACKEND_KIND_INVALID;
+}
+
+#define BACKEND_NAME_IOPERM  "ec-ioperm"
+#define BACKEND_NAME_DEVPORT "ec-devport"
+#define BACKEND_NAME_SIM     "simulated"
+#define DEVPORT_PATH_DEFAULT "/dev/port"
+#define SYSROOT_DEFAULT      "/"
+
+static const char *strempty(const char *s)
+{
+        return s ?: "";
+}
+
+Backend *backend_free(Backend *b)
+{
+        if (b)
+                b->ops->free(b);
+        return NULL;
+}
+
+static int set_reason(char **ret_reason, const char *fmt, ...) _printf_(2, 3);
+static int set_reason(char **ret_reason, const char *fmt, ...)
+{
+        va_list ap;
+        int r;
+
+        free(*ret_reason);
+        *ret_reason = NULL;
+        va_start(ap, fmt);
+        r = vasprintf(ret_reason, fmt, ap);
+        va_end(ap);
+        if (r < 0) {
+                *ret_reason = NULL;
+                return -ENOMEM;
+        }
+        return 0;
+}
+
+static int open_sim(const BackendOptions *o, Backend **ret, char **ret_reason)
+{
+        _cleanup_(port_freep) PortIO *port = NULL;
+        _cleanup_free_ char *error = NULL;
+        SimOptions so = {
+                .trace_path = o->trace_path,
+                .trace_loop = o->trace_loop,
+        };
+        int r;
+
+        for (const char *const *f = o->sim_faults; f && *f; f++) {
+                if (so.n_faults >= SIM_FAULTS_MAX) {
+                        (void) set_reason(ret_reason, "too many --sim-fault options (at most %d)",
+                                          SIM_FAULTS_MAX);
+                        return -E2BIG;
+                }
+                r = sim_fault_parse(*f, &so.faults[so.n_faults], &error);
+                if (r < 0) {
+                        (void) set_reason(ret_reason, "--sim-fault=%s: %s", *f,
+                                          error ? error : strerror(-r));
+                        return r;
+                }
+                so.n_faults++;
+        }
+
+        r = port_open_sim(&so, &port, &error);
+        if (r < 0) {
+                (void) set_reason(ret_reason, "cannot start the EC emulator: %s",
+                                  error ? error : strerror(-r));
+                return r;
+        }
+
+        r = backend_ec_new(TAKE_PTR(port), BACKEND_NAME_SIM, 0, ret);
+        if (r < 0) {
+                (void) set_reason(ret_reason, "cannot create the emulated EC backend: %s", strerror(-r));
+                return r;
+        }
+        if (o->trace_path)
+                return set_reason(ret_reason,
+                                  "the EC emulator was requested (--backend=sim), replaying %s%s",
+                                  o->trace_path, o->trace_loop ? " in a loop" : "");
+        return set_reason(ret_reason, "the EC emulator was requested (--backend=sim), with the demo motion");
+}
+
+/* Opens one of the two real port backends and wraps it, with the axis code from the model table. */
+static int open_real(BackendKind kind, const BackendOptions *o, Backend **ret, char **ret_error)
+{
+        _cleanup_(port_freep) PortIO *port = NULL;
+        _cleanup_(ec_dmi_done) EcDmi dmi = {};
+        const char *sysroot = o->sysroot ?: SYSROOT_DEFAULT;
+        const char *devport = o->devport_path ?: DEVPORT_PATH_DEFAULT;
+        Backend *b = NULL;
+        int r;
+
+        if (kind == BACKEND_IOPERM)
+                r = port_open_ioperm(&port);
+        else
+                r = port_open_devport(devport, &port);
+        if (r < 0) {
+                if (kind == BACKEND_IOPERM)
+                        (void) set_reason(ret_error, "ioperm() on ports 0x%X-0x%X failed: %s", EC_PORT_BASE,
+                                          EC_PORT_BASE + EC_PORT_COUNT - 1, strerror(-r));
+                else
+                        (void) set_reason(ret_error, "%s cannot be opened: %s", devport, strerror(-r));
+                return r;
+        }
+
+        r = ec_dmi_read(sysroot, &dmi);
+        if (r < 0)
+                return r;
+        unsigned axis_code =
+                hdaps_axis_code_for_model(strempty(dmi.board_vendor), strempty(dmi.product_version));
+
+        r = backend_ec_new(TAKE_PTR(port),
+                           kind == BACKEND_IOPERM ? BACKEND_NAME_IOPERM : BACKEND_NAME_DEVPORT, axis_code,
+                           &b);
+        if (r < 0) {
+                (void) set_reason(ret_error, "cannot create the EC backend: %s", strerror(-r));
+                return r;
+        }
+        if (dmi.product_version) {
+                free(b->model);
+                b->model = TAKE_PTR(dmi.product_version);
+        }
+        *ret = b;
+        return 0;
+}
+
+int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason)
+{
+        _cleanup_free_ char *ioperm_error = NULL, *devport_error = NULL;
+        int r;
+
+        *ret_reason = NULL;
+
+        switch (o->kind) {
+        case BACKEND_SIM:
+                r = open_sim(o, ret, ret_reason);
+                break;
+
+        case BACKEND_IOPERM:
+        case BACKEND_DEVPORT:
+                r = open_real(o->kind, o, ret, ret_reason);
+                if (r >= 0)
+                        r = set_reason(ret_reason, "the %s backend was requested",
+                                       backend_kind_to_string(o->kind));
+                break;
+
+        case BACKEND_AUTO: {
+                r = open_real(BACKEND_IOPERM, o, ret, &ioperm_error);
+                if (r >= 0)
+                        r = set_reason(ret_reason, "auto: direct port access with ioperm() works");
+                else {
+                        r = open_real(BACKEND_DEVPORT, o, ret, &devport_error);
+                        if (r >= 0)
+                                r = set_reason(ret_reason, "auto: %s; using /dev/port", ioperm_error);
+                }
+                if (r < 0) {
+                        (void) set_reason(ret_reason, "no accelerometer: %s, and %s", ioperm_error,
+                                          devport_error);
+                        return r;
+                }
+
+                /* Never poke the EC ports on a machine that is not a ThinkPad, nor under a kernel driver. */
+                _cleanup_(ec_dmi_done) EcDmi dmi = {};
+                _cleanup_free_ char *owner = NULL;
+                const char *why = NULL;
+
+                r = ec_dmi_read(o->sysroot ?: SYSROOT_DEFAULT, &dmi);
+                if (r < 0)
+                        return r;
+                if (!ec_dmi_allows_probe(&dmi, &why)) {
+                        *ret = backend_free(*ret);
+                        (void) set_reason(ret_reason, "no accelerometer: %s", why);
+                        return -ENODEV;
+                }
+                r = ec_ports_owner(o->sysroot ?: SYSROOT_DEFAULT, &owner);
+                if (r > 0) {
+                        *ret = backend_free(*ret);
+                        (void) set_reason(
+                                ret_reason,
+                                "the EC ports are in use by %s (a kernel backend is not implemented yet)",
+                                owner);
+                        return -EBUSY;
+                }
+                break;
+        }
+
+        default:
+                (void) set_reason(ret_reason, "unknown backend kind %d", (int) o->kind);
+                return -EINVAL;
+        }
+
+        if (r < 0 && !*ret_reason)
+                (void) set_reason(ret_reason, "%s", strerror(-r));
+        return r;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The backend abstraction between the device layer and the bus: one ops table per way of reaching the
+ * accelerometer. backend-ec.c implements it on Ec + HdapsDevice over any PortIO ("ec-ioperm",
+ * "ec-devport", "simulated"); a later "kernel" backend (the hdaps driver's sysfs) fills the same table.
+ * Every operation returns 0 or a negative errno with the device layer's meaning (hdaps.h): -EINVAL,
+ * -EBUSY, -ENODEV, -EOPNOTSUPP (this backend cannot do that), -EIO. On error nothing changes.
+ * Backends log at debug level only; the daemon decides what to tell the user. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ec.h"
+#include "hdaps.h"
+#include "macros.h"
+
+typedef enum BackendKind {
+        BACKEND_AUTO,
+        BACKEND_IOPERM,
+        BACKEND_DEVPORT,
+        BACKEND_SIM,
+        _BACKEND_KIND_MAX,
+        _BACKEND_KIND_INVALID = -EINVAL,
+} BackendKind;
+
+/* "auto", "ioperm", "devport", "sim" (the command line names). */
+const char *backend_kind_to_string(BackendKind k);
+BackendKind backend_kind_from_string(const char *s);
+
+typedef struct Backend Backend;
+
+typedef struct BackendOps {
+        int (*init)(Backend *b, const HdapsConfig *config);
+        int (*power_off)(Backend *b);
+        int (*poll)(Backend *b, HdapsReadout *ret);
+        int (*update)(Backend *b);
+        const HdapsState *(*get_state)(Backend *b);
+        const HdapsConfig *(*get_config)(Backend *b);
+        int (*set_sampling_rate)(Backend *b, unsigned rate);
+        int (*set_oversampling_ratio)(Backend *b, unsigned ratio);
+        int (*set_filter_order)(Backend *b, unsigned order);
+        int (*set_fake_data_mode)(Backend *b, bool on);
+        int (*set_invert)(Backend *b, bool invert);
+        void (*calibrate)(Backend *b);
+        void (*set_rest)(Backend *b, int rest_x, int rest_y);
+        unsigned (*get_axis_code)(Backend *b);
+        /* One raw EC transaction; -EOPNOTSUPP when the backend has no EC access. */
+        int (*read_row)(Backend *b, const EcRow *args, EcRow *data);
+        /* Free-form one-line power/health summary for logs (e.g. the emulator's power state). */
+        void (*describe_power)(Backend *b, char *buf, size_t size);
+        void (*free)(Backend *b);
+} BackendOps;
+
+struct Backend {
+        const BackendOps *ops;
+        const char *name; /* the D-Bus Backend property: "ec-ioperm", "ec-devport", "simulated", "kernel" */
+        char *model;      /* DMI product version, "" when unknown */
+        double counts_per_g; /* accelerometer scale for motion processing */
+};
+
+/* Options for opening a backend. Strings are borrowed. */
+typedef struct BackendOptions {
+        BackendKind kind;
+        const char *trace_path; /* sim only */
+        bool trace_loop;
+        const char *const *sim_faults; /* "KIND[:P]" strings, NULL-terminated; sim only */
+        const char *sysroot;      /* "/" normally; DMI, /proc/ioports and /sys/module are read below it */
+        const char *devport_path; /* "/dev/port" normally */
+} BackendOptions;
+
+/* Opens the backend selected by o->kind (auto: ioperm, then devport). Does not initialize the device.
+ * On success *ret is set. On failure returns a negative errno and *ret_reason (always set, free it)
+ * says in one sentence what was tried and why it failed; the reason is also set on success (why this
+ * backend was chosen). */
+int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason);
+Backend *backend_free(Backend *b);
+DEFINE_TRIVIAL_CLEANUP_FUNC(Backend *, backend_free);
+
+/* Opens the EC backend on an already opened port (takes ownership of port). name is the Backend name,
+ * axis_code the model's axis code (hdaps-models.h). */
+int backend_ec_new(PortIO *port, const char *name, unsigned axis_code, Backend **ret);
+
+/* Convenience wrappers so callers never touch the ops table. */
+static inline const char *backend_name(const Backend *b)
+{
+        return b->name;
+}
+static inline int backend_init(Backend *b, const HdapsConfig *config)
+{
+        return b->ops->init(b, config);
+}
+static inline int backend_power_off(Backend *b)
+{
+        return b->ops->power_off(b);
+}
+static inline int backend_poll(Backend *b, HdapsReadout *ret)
+{
+        return b->ops->poll(b, ret);
+}
+static inline int backend_update(Backend *b)
+{
+        return b->ops->update(b);
+}
+static inline const HdapsState *backend_get_state(Backend *b)
+{
+        return b->ops->get_state(b);
+}
+static inline const HdapsConfig *backend_get_config(Backend *b)
+{
+        return b->ops->get_config(b);
+}
+static inline int backend_set_sampling_rate(Backend *b, unsigned rate)
+{
+        return b->ops->set_sampling_rate(b, rate);
+}
+static inline int backend_set_oversampling_ratio(Backend *b, unsigned ratio)
+{
+        return b->ops->set_oversampling_ratio(b, ratio);
+}
+static inline int backend_set_filter_order(Backend *b, unsigned order)
+{
+        return b->ops->set_filter_order(b, order);
+}
+static inline int backend_set_fake_data_mode(Backend *b, bool on)
+{
+        return b->ops->set_fake_data_mode(b, on);
+}
+static inline int backend_set_invert(Backend *b, bool invert)
+{
+        return b->ops->set_invert(b, invert);
+}
+static inline void backend_calibrate(Backend *b)
+{
+        b->ops->calibrate(b);
+}
+static inline void backend_set_rest(Backend *b, int rest_x, int rest_y)
+{
+        b->ops->set_rest(b, rest_x, rest_y);
+}
+static inline unsigned backend_get_axis_code(Backend *b)
+{
+        return b->ops->get_axis_code(b);
+}
+static inline int backend_read_row(Backend *b, const EcRow *args, EcRow *data)
+{
+        return b->ops->read_row(b, args, data);
+}
+static inline void backend_describe_power(Backend *b, char *buf, size_t size)
+{
+        b->ops->describe_power(b, buf, size);
+}

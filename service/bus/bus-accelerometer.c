@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The org.thinkpad.Accelerometer object. Every handler has the same shape: validate the arguments
+ * (InvalidArgs naming the valid range), authorize (bus-polkit.c), apply through the backend, update
+ * and persist the configuration, emit PropertiesChanged, reply. On any error nothing changes. */
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "bus-errors.h"
+#include "bus-polkit.h"
+#include "context.h"
+#include "ec-protocol.h"
+#include "log.h"
+#include "strv.h"
+
+void bus_emit_changed_strv(Context *c, const char *const *properties)
+{
+        int r;
+
+        if (!c->bus)
+                return;
+        r = sd_bus_emit_properties_changed_strv(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE,
+                                                (char **) properties);
+        if (r < 0)
+                log_debug_errno(r, "Failed to emit PropertiesChanged for %s: %m", properties[0]);
+}
+
+/* Properties */
+
+/* For bool fields: sd-bus' built-in "b" reader expects an int. userdata points at the field. */
+static int property_get_bool(sd_bus *bus, const char *path, const char *interface, const char *property,
+                             sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        return sd_bus_message_append(reply, "b", *(bool *) userdata);
+}
+
+static const HdapsState *device_state(Context *c)
+{
+        return c->backend ? backend_get_state(c->backend) : NULL;
+}
+
+static int property_get_backend(sd_bus *bus, const char *path, const char *interface, const char *property,
+                                sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s", c->has_accelerometer ? backend_name(c->backend) : "");
+}
+
+static int property_get_backend_reason(sd_bus *bus, const char *path, const char *interface,
+                                       const char *property, sd_bus_message *reply, void *userdata,
+                                       sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s", c->backend_reason ?: "");
+}
+
+static int property_get_model(sd_bus *bus, const char *path, const char *interface, const char *property,
+                              sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s", c->backend && c->backend->model ? c->backend->model : "");
+}
+
+static int property_get_axis_code(sd_bus *bus, const char *path, const char *interface, const char *property,
+                                  sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "u", c->backend ? backend_get_axis_code(c->backend) : 0u);
+}
+
+static int property_get_position(sd_bus *bus, const char *path, const char *interface, const char *property,
+                                 sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        const HdapsState *s;
+
+        poller_refresh_on_demand(c);
+        s = device_state(c);
+        return sd_bus_message_append(reply, "(ii)", s ? s->x : 0, s ? s->y : 0);
+}
+
+static int property_get_rest_position(sd_bus *bus, const char *path, const char *interface,
+                                      const char *property, sd_bus_message *reply, void *userdata,
+                                      sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "(ii)", c->config.has_rest ? c->config.rest_x : 0,
+                                     c->config.has_rest ? c->config.rest_y : 0);
+}
+
+static int property_get_temperature(sd_bus *bus, const char *path, const char *interface,
+                                    const char *property, sd_bus_message *reply, void *userdata,
+                                    sd_bus_error *error)
+{
+        Context *c = userdata;
+        const HdapsState *s;
+
+        poller_refresh_on_demand(c);
+        s = device_state(c);
+        return sd_bus_message_append(reply, "i", s ? s->temperature : 0);
+}
+
+static int property_get_activity(sd_bus *bus, const char *path, const char *interface, const char *property,
+                                 sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        const HdapsState *s = device_state(c);
+        bool keyboard = strcmp(property, "KeyboardActivity") == 0;
+
+        return sd_bus_message_append(reply, "b",
+                                     s ? (keyboard ? s->keyboard_activity : s->mouse_activity) : false);
+}
+
+static int property_get_fake_data_mode(sd_bus *bus, const char *path, const char *interface,
+                                       const char *property, sd_bus_message *reply, void *userdata,
+                                       sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "b",
+                                     c->backend ? backend_get_config(c->backend)->fake_data_mode : false);
+}
+
+static const MotionState *motion_state(Context *c)
+{
+        return c->motion ? motion_get_state(c->motion) : NULL;
+}
+
+static int property_get_angle(sd_bus *bus, const char *path, const char *interface, const char *property,
+                              sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const MotionState *m = motion_state(userdata);
+        double v = 0;
+
+        if (m)
+                v = strcmp(property, "Pitch") == 0 ? m->pitch : m->roll;
+        return sd_bus_message_append(reply, "d", v);
+}
+
+static int property_get_orientation(sd_bus *bus, const char *path, const char *interface,
+                                    const char *property, sd_bus_message *reply, void *userdata,
+                                    sd_bus_error *error)
+{
+        const MotionState *m = motion_state(userdata);
+        return sd_bus_message_append(
+                reply, "s", motion_orientation_to_string(m ? m->orientation : MOTION_ORIENTATION_UNDEFINED));
+}
+
+static int property_get_shock_active(sd_bus *bus, const char *path, const char *interface,
+                                     const char *property, sd_bus_message *reply, void *userdata,
+                                     sd_bus_error *error)
+{
+        const MotionState *m = motion_state(userdata);
+        return sd_bus_message_append(reply, "b", m ? m->shock_active : false);
+}
+
+static int property_get_shock_hold_ms(sd_bus *bus, const char *path, const char *interface,
+                                      const char *property, sd_bus_message *reply, void *userdata,
+                                      sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "u",
+                                     c->motion ? motion_get_config(c->motion)->shock_hold_ms
+                                               : (unsigned) MOTION_SHOCK_HOLD_MS_DEFAULT);
+}
+
+static int property_get_shock_count(sd_bus *bus, const char *path, const char *interface,
+                                    const char *property, sd_bus_message *reply, void *userdata,
+                                    sd_bus_error *error)
+{
+        const MotionState *m = motion_state(userdata);
+        return sd_bus_message_append(reply, "t", m ? m->shock_count : (uint64_t) 0);
+}
+
+static int property_get_last_shock(sd_bus *bus, const char *path, const char *interface,
+                                   const char *property, sd_bus_message *reply, void *userdata,
+                                   sd_bus_error *error)
+{
+        const MotionState *m = motion_state(userdata);
+        return sd_bus_message_append(reply, "(td)", m ? m->last_shock_usec : (uint64_t) 0,
+                                     m ? m->last_shock_magnitude : 0.0);
+}
+
+static int property_get_vibration_level(sd_bus *bus, const char *path, const char *interface,
+                                        const char *property, sd_bus_message *reply, void *userdata,
+                                        sd_bus_error *error)
+{
+        const MotionState *m = motion_state(userdata);
+        return sd_bus_message_append(reply, "d", m ? m->vibration_level : 0.0);
+}
+
+static int property_get_protected_disks(sd_bus *bus, const char *path, const char *interface,
+                                        const char *property, sd_bus_message *reply, void *userdata,
+                                        sd_bus_error *error)
+{
+        Context *c = userdata;
+        char *empty[] = {NULL};
+        return sd_bus_message_append_strv(reply, c->config.protected_disks ?: empty);
+}
+
+static int property_get_parked(sd_bus *bus, const char *path, const char *interface, const char *property,
+                               sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "b",
+                                     c->disk_protect ? disk_protect_parked(c->disk_protect) : false);
+}
+
+static int property_get_park_count(sd_bus *bus, const char *path, const char *interface,
+                                   const char *property, sd_bus_message *reply, void *userdata,
+                                   sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(
+                reply, "t", c->disk_protect ? disk_protect_park_count(c->disk_protect) : (uint64_t) 0);
+}
+
+static int property_get_protection_state(sd_bus *bus, const char *path, const char *interface,
+                                         const char *property, sd_bus_message *reply, void *userdata,
+                                         sd_bus_error *error)
+{
+        return sd_bus_message_append(reply, "s", protection_state(userdata));
+}
+
+/* Methods */
+
+static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        int r;
+
+        if (!c->has_accelerometer)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER,
+                                         "There is no accelerometer to claim: %s", c->backend_reason ?: "");
+        r = claims_add(c, m);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        int r;
+
+        r = claims_remove(c, m);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_CLAIMED, "%s holds no claim",
+                                         strna(sd_bus_message_get_sender(m)));
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+static int require_accelerometer(Context *c, sd_bus_error *error)
+{
+        if (c->has_accelerometer)
+                return 0;
+        return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "There is no accelerometer: %s",
+                                 c->backend_reason ?: "");
+}
+
+static int apply_calibrate(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        int r;
+
+        r = require_accelerometer(c, error);
+        if (r < 0)
+                return r;
+        backend_calibrate(c->backend);
+        log_info("Calibration requested by %s: the next readout becomes the rest position",
+                 strna(sd_bus_message_get_sender(call)));
+        poller_refresh_on_demand(c);
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        BusArgs a = {};
+        return bus_authorize(userdata, m, &a, apply_calibrate, error);
+}
+
+/* Applies one hdaps setting; on success stores it with store() and emits property. */
+static int apply_device_setting(Context *c, sd_bus_message *call, int (*set)(Backend *b, unsigned v),
+                                unsigned value, unsigned *field, const char *property, sd_bus_error *error)
+{
+        int r;
+
+        r = require_accelerometer(c, error);
+        if (r < 0)
+                return r;
+        r = set(c->backend, value);
+        if (r < 0)
+                return bus_error_from_errno(error, r, property);
+        if (field)
+                *field = value;
+        log_info("%s set to %u by %s", property, value, strna(sd_bus_message_get_sender(call)));
+        context_save_state(c);
+        bus_emit_changed(c, property);
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+static int apply_sampling_rate(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        int r = apply_device_setting(c, call, backend_set_sampling_rate, a->u, &c->config.sampling_rate,
+                                     "SamplingRate", error);
+        if (r >= 0)
+                poller_rate_changed(c);
+        return r;
+}
+
+static int method_set_sampling_rate(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        BusArgs a = {};
+        int r;
+
+        r = sd_bus_message_read(m, "u", &a.u);
+        if (r < 0)
+                return r;
+        if (a.u < HDAPS_SAMPLING_RATE_MIN || a.u > HDAPS_SAMPLING_RATE_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "SamplingRate %u is out of range %u..%u", a.u,
+                                         HDAPS_SAMPLING_RATE_MIN, HDAPS_SAMPLING_RATE_MAX);
+        if ((uint64_t) a.u * c->config.oversampling_ratio > EC_RATE_MAX)
+                return sd_bus_error_setf(
+                        error, SD_BUS_ERROR_INVALID_ARGS,
+                        "SamplingRate %u x OversamplingRatio %u exceeds %u: valid range with this "
+                        "ratio is %u..%u",
+                        a.u, c->config.oversampling_ratio, EC_RATE_MAX, HDAPS_SAMPLING_RATE_MIN,
+                        MIN((unsigned) HDAPS_SAMPLING_RATE_MAX, EC_RATE_MAX / c->config.oversampling_ratio));
+        return bus_authorize(c, m, &a, apply_sampling_rate, error);
+}
+
+static int apply_oversampling_ratio(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        return apply_device_setting(c, call, backend_set_oversampling_ratio, a->u,
+                                    &c->config.oversampling_ratio, "OversamplingRatio", error);
+}
+
+static int method_set_oversampling_ratio(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        unsigned max = EC_RATE_MAX / c->config.sampling_rate;
+        BusArgs a = {};
+        int r;
+
+        r = sd_bus_message_read(m, "u", &a.u);
+        if (r < 0)
+                return r;
+        if (a.u < HDAPS_OVERSAMPLING_RATIO_MIN || a.u > max)
+                return sd_bus_error_setf(
+                        error, SD_BUS_ERROR_INVALID_ARGS,
+                        "OversamplingRatio %u is out of range %u..%u (SamplingRate %u x ratio "
+                        "must not exceed %u)",
+                        a.u, HDAPS_OVERSAMPLING_RATIO_MIN, max, c->config.sampling_rate, EC_RATE_MAX);
+        return bus_authorize(c, m, &a, apply_oversampling_ratio, error);
+}
+
+static int apply_filter_order(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        return apply_device_setting(c, call, backend_set_filter_order, a->u, &c->config.filter_order,
+                                    "FilterOrder", error);
+}
+
+static int method_set_filter_order(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        BusArgs a = {};
+        int r;
+
+        r = sd_bus_message_read(m, "u", &a.u);
+        if (r < 0)
+                return r;
+        if (a.u < EC_FILTER_ORDER_MIN || a.u > EC_FILTER_ORDER_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "FilterOrder %u is out of range %u..%u", a.u, EC_FILTER_ORDER_MIN,
+                                         EC_FILTER_ORDER_MAX);
+        return bus_authorize(userdata, m, &a, apply_filter_order, error);
+}
+
+static int set_fake_data_mode(Backend *b, unsigned on)
+{
+        return backend_set_fake_data_mode(b, on);
+}
+
+static int apply_fake_data_mode(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        /* A self-test switch, deliberately not persisted. */
+        return apply_device_setting(c, call, set_fake_data_mode, a->b, NULL, "FakeDataMode", error);
+}
+
+static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        BusArgs a = {};
+        int b, r;
+
+        r = sd_bus_message_read(m, "b", &b);
+        if (r < 0)
+                return r;
+        a.b = b;
+        return bus_authorize(userdata, m, &a, apply_fake_data_mode, error);
+}
+
+static int apply_invert(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        int r;
+
+        r = require_accelerometer(c, error);
+        if (r < 0)
+                return r;
+        r = backend_set_invert(c->backend, a->b);
+        if (r < 0)
+                return bus_error_from_errno(error, r, "Invert");
+        if (c->config.invert != a->b) {
+                c->config.invert = a->b;
+                log_info("Invert set to %s by %s", a->b ? "true" : "false",
+                         strna(sd_bus_message_get_sender(call)));
+                poller_check_rest(c);
+                context_save_state(c);
+                bus_emit_changed(c, "Invert", "AxisCode");
+        }
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        BusArgs a = {};
+        int b, r;
+
+        r = sd_bus_message_read(m, "b", &b);
+        if (r < 0)
+                return r;
+        a.b = b;
+        return bus_authorize(userdata, m, &a, apply_invert, error);
+}
+
+static int apply_shock_sensitivity(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        int r;
+
+        if (!c->motion)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
+                                         "Motion processing is not available");
+        r = motion_set_shock_sensitivity(c->motion, a->d);
+        if (r < 0)
+                return bus_error_from_errno(error, r, "ShockSensitivity");
+        c->config.shock_sensitivity = a->d;
+        context_save_state(c);
+        bus_emit_changed(c, "ShockSensitivity");
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+static int method_set_shock_sensitivity(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        BusArgs a = {};
+        int r;
+
+        r = sd_bus_message_read(m, "d", &a.d);
+        if (r < 0)
+                return r;
+        if (!isfinite(a.d) || a.d < MOTION_SENSITIVITY_MIN || a.d > MOTION_SENSITIVITY_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "ShockSensitivity %g is out of range %g..%g", a.d,
+                                         MOTION_SENSITIVITY_MIN, MOTION_SENSITIVITY_MAX);
+        return bus_authorize(userdata, m, &a, apply_shock_sensitivity, error);
+}
+
+static int apply_tilt_step(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        int r;
+
+        if (!c->motion)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
+                                         "Motion processing is not available");
+        r = motion_set_tilt_step(c->motion, a->d);
+        if (r < 0)
+                return bus_error_from_errno(error, r, "TiltStep");
+        c->config.tilt_step = a->d;
+        context_save_state(c);
+        bus_emit_changed(c, "TiltStep");
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+static int method_set_tilt_step(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        BusArgs a = {};
+        int r;
+
+        r = sd_bus_message_read(m, "d", &a.d);
+        if (r < 0)
+                return r;
+        if (!isfinite(a.d) || a.d < MOTION_TILT_STEP_MIN || a.d > MOTION_TILT_STEP_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "TiltStep %g is out of range %g..%g degrees", a.d,
+                                         MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX);
+        return bus_authorize(userdata, m, &a, apply_tilt_step, error);
+}
+
+static int apply_protected_disks(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        int r;
+
+        r = protection_set_disks(c, a->strv, error);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        _cleanup_strv_free_ char **disks = NULL;
+        BusArgs a = {};
+        int r;
+
+        r = sd_bus_message_read_strv(m, &disks);
+        if (r < 0)
+                return r;
+        if (strv_length(disks) > STATE_DISKS_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "At most %d disks can be protected", STATE_DISKS_MAX);
+        for (size_t i = 0; disks && disks[i]; i++) {
+                _cleanup_free_ char *message = NULL;
+
+                if (!state_disk_name_valid(disks[i]))
+                        return sd_bus_error_setf(
+                                error, SD_BUS_ERROR_INVALID_ARGS,
+                                "'%s' is not a block device name (letters, digits, '_' and '-')", disks[i]);
+                for (size_t j = 0; j < i; j++)
+                        if (strcmp(disks[i], disks[j]) == 0)
+                                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                                         "'%s' is listed twice", disks[i]);
+                if (!c->disk_protect)
+                        return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
+                                                 "Disk protection is not available");
+                r = disk_protect_check_disk(c->disk_protect, disks[i], &message);
+                if (r < 0)
+                        return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s",
+                                                 message ? message : strerror(-r));
+        }
+        a.strv = TAKE_PTR(disks);
+        return bus_authorize(c, m, &a, apply_protected_disks, error);
+}
+
+static int apply_pause(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        int r;
+
+        r = protection_pause(c, a->u);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+static int method_pause(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        BusArgs a = {};
+        int r;
+
+        r = sd_bus_message_read(m, "u", &a.u);
+        if (r < 0)
+                return r;
+        if (a.u > PAUSE_SECONDS_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "Pause %u s is out of range 1..%d seconds (0 resumes)", a.u,
+                                         PAUSE_SECONDS_MAX);
+        return bus_authorize(userdata, m, &a, apply_pause, error);
+}
+
+#define PROP(name, sig, getter, flags) SD_BUS_PROPERTY(name, sig, getter, 0, flags)
+#define PROP_FIELD(name, sig, member, flags)                                                                \
+        SD_BUS_PROPERTY(name, sig, NULL, offsetof(Context, member), flags)
+#define PROP_BOOL(name, member, flags)                                                                      \
+        SD_BUS_PROPERTY(name, "b", property_get_bool, offsetof(Context, member), flags)
+#define CHANGE SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE
+#define CONST  SD_BUS_VTABLE_PROPERTY_CONST
+
+static const sd_bus_vtable accelerometer_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        PROP_BOOL("HasAccelerometer", has_accelerometer, CHANGE),
+        PROP("Backend", "s", property_get_backend, CHANGE),
+        PROP("BackendReason", "s", property_get_backend_reason, CHANGE),
+        PROP("Model", "s", property_get_model, CONST),
+        PROP("AxisCode", "u", property_get_axis_code, CHANGE),
+        PROP("Position", "(ii)", property_get_position, 0),
+        PROP("RestPosition", "(ii)", property_get_rest_position, CHANGE),
+        PROP("Temperature", "i", property_get_temperature, 0),
+        PROP("KeyboardActivity", "b", property_get_activity, CHANGE),
+        PROP("MouseActivity", "b", property_get_activity, CHANGE),
+        PROP_FIELD("SamplingRate", "u", config.sampling_rate, CHANGE),
+        PROP_FIELD("OversamplingRatio", "u", config.oversampling_ratio, CHANGE),
+        PROP_FIELD("FilterOrder", "u", config.filter_order, CHANGE),
+        PROP("FakeDataMode", "b", property_get_fake_data_mode, CHANGE),
+        PROP_BOOL("Invert", config.invert, CHANGE),
+        PROP_BOOL("Claimed", polling, CHANGE),
+        PROP_BOOL("Suspended", suspended, CHANGE),
+        PROP("Pitch", "d", property_get_angle, CHANGE),
+        PROP("Roll", "d", property_get_angle, CHANGE),
+        PROP("Orientation", "s", property_get_orientation, CHANGE),
+        PROP_FIELD("TiltStep", "d", config.tilt_step, CHANGE),
+        PROP_FIELD("ShockSensitivity", "d", config.shock_sensitivity, CHANGE),
+        PROP("ShockActive", "b", property_get_shock_active, CHANGE),
+        PROP("ShockHoldMs", "u", property_get_shock_hold_ms, CONST),
+        PROP("ShockCount", "t", property_get_shock_count, CHANGE),
+        PROP("LastShock", "(td)", property_get_last_shock, CHANGE),
+        PROP("VibrationLevel", "d", property_get_vibration_level, 0),
+        PROP("ProtectedDisks", "as", property_get_protected_disks, CHANGE),
+        PROP("Parked", "b", property_get_parked, CHANGE),
+        PROP("ParkCount", "t", property_get_park_count, CHANGE),
+        PROP("ProtectionState", "s", property_get_protection_state, CHANGE),
+        PROP_FIELD("PausedUntil", "t", paused_until_usec, CHANGE),
+
+        SD_BUS_METHOD("Claim", "", "", method_claim, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Release", "", "", method_release, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Calibrate", "", "", method_calibrate, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("SetSamplingRate", SD_BUS_ARGS("u", rate), SD_BUS_NO_RESULT,
+                                method_set_sampling_rate, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("SetOversamplingRatio", SD_BUS_ARGS("u", ratio), SD_BUS_NO_RESULT,
+                                method_set_oversampling_ratio, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("SetFilterOrder", SD_BUS_ARGS("u", order), SD_BUS_NO_RESULT,
+                                method_set_filter_order, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("SetFakeDataMode", SD_BUS_ARGS("b", enabled), SD_BUS_NO_RESULT,
+                                method_set_fake_data_mode, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("SetInvert", SD_BUS_ARGS("b", invert), SD_BUS_NO_RESULT, method_set_invert,
+                                SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("SetShockSensitivity", SD_BUS_ARGS("d", sensitivity), SD_BUS_NO_RESULT,
+                                method_set_shock_sensitivity, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("SetTiltStep", SD_BUS_ARGS("d", degrees), SD_BUS_NO_RESULT,
+                                method_set_tilt_step, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("SetProtectedDisks", SD_BUS_ARGS("as", disks), SD_BUS_NO_RESULT,
+                                method_set_protected_disks, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("Pause", SD_BUS_ARGS("u", seconds), SD_BUS_NO_RESULT, method_pause,
+                                SD_BUS_VTABLE_UNPRIVILEGED),
+
+        SD_BUS_SIGNAL_WITH_ARGS("Sample", SD_BUS_ARGS("t", time_usec, "i", x, "i", y), 0),
+        SD_BUS_SIGNAL_WITH_ARGS("Tilt", SD_BUS_ARGS("d", pitch, "d", roll, "s", orientation), 0),
+        SD_BUS_SIGNAL_WITH_ARGS("Shock", SD_BUS_ARGS("d", magnitude, "t", time_usec, "s", reason), 0),
+        SD_BUS_SIGNAL_WITH_ARGS("HeadsParked", SD_BUS_ARGS("as", disks, "b", parked), 0),
+        SD_BUS_VTABLE_END,
+};
+
+int bus_accelerometer_register(Context *c)
+{
+        int r;
+
+        r = sd_bus_add_object_vtable(c->bus, NULL, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, accelerometer_vtable,
+                                     c);
+        if (r < 0)
+                return log_error_errno(r, "Failed to export %s: %m", ACCEL_OBJECT_PATH);
+        return 0;
+}

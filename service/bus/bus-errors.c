@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The project's D-Bus error names and the errno <-> name map. */
+
+#include <errno.h>
+#include <string.h>
+
+#include "bus-errors.h"
+#include "context.h"
+
+static const sd_bus_error_map accel_error_map[] = {
+        SD_BUS_ERROR_MAP(ACCEL_ERROR_BUSY, EBUSY),
+        SD_BUS_ERROR_MAP(ACCEL_ERROR_HARDWARE, EIO),
+        SD_BUS_ERROR_MAP(ACCEL_ERROR_NOT_SUPPORTED, EOPNOTSUPP),
+        SD_BUS_ERROR_MAP(ACCEL_ERROR_NO_ACCELEROMETER, ENODEV),
+        SD_BUS_ERROR_MAP(ACCEL_ERROR_NOT_CLAIMED, ENOLINK),
+        SD_BUS_ERROR_MAP_END,
+};
+
+int bus_errors_register(void)
+{
+        int r = sd_bus_error_add_map(accel_error_map);
+        return r < 0 ? r : 0;
+}
+
+int bus_error_from_errno(sd_bus_error *error, int r, const char *what)
+{
+        switch (r) {
+        case -EINVAL:
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "%s: the EC refused the value as out of range", what);
+        case -EBUSY:
+                return sd_bus_error_setf(
+                        error, ACCEL_ERROR_BUSY,
+                        "%s: the EC is busy or a configuration change is pending; try again", what);
+        case -EOPNOTSUPP:
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
+                                         "%s: not supported by this backend", what);
+        case -ENODEV:
+                return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER,
+                                         "%s: there is no accelerometer on this machine", what);
+        case -ENOMEM:
+                return sd_bus_error_set_errno(error, r);
+        default:
+                return sd_bus_error_setf(error, ACCEL_ERROR_HARDWARE,
+                                         "%s: the EC answered off protocol (%s)", what, strerror(-r));
+        }
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Authorization: one default-deny table maps each guarded method to its polkit action, and
+ * bus_authorize() checks the caller asynchronously (CheckAuthorization on org.freedesktop.PolicyKit1,
+ * interactive when the call's header allows it). A pending check never blocks the loop. Fails closed:
+ * no polkit means AccessDenied. On the session bus, callers with the daemon's own uid are allowed
+ * without asking polkit. */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-bus.h>
+
+#include "context.h"
+#include "ec.h"
+
+#define ACTION_CALIBRATE "org.thinkpad.accelerometer.calibrate"
+#define ACTION_CONFIGURE "org.thinkpad.accelerometer.configure"
+#define ACTION_EC_RAW    "org.thinkpad.ec.raw"
+
+/* The parsed, validated arguments of a guarded call, kept while polkit decides. */
+typedef struct BusArgs {
+        uint32_t u;
+        bool b;
+        double d;
+        char **strv; /* owned */
+        EcRow row;
+        uint16_t data_mask;
+} BusArgs;
+
+/* Applies an authorized call. Either replies to call itself and returns >= 0, or returns a negative
+ * errno / sets error, and bus_authorize() replies with that error. */
+typedef int (*BusAuthorizedFunc)(Context *c, sd_bus_message *call, BusArgs *args, sd_bus_error *error);
+
+/* The polkit action for interface.member, or NULL: not in the table, so denied. */
+const char *bus_polkit_action(const char *interface, const char *member);
+
+/* Authorizes call (its interface and member select the action), then runs func with a copy of *args
+ * (ownership of args->strv moves to the query). Returns 1: the call is handled (replied, or pending),
+ * or a negative errno / sets error for the method handler to return. */
+int bus_authorize(Context *c, sd_bus_message *call, BusArgs *args, BusAuthorizedFunc func,
+                  sd_bus_error *error);

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The daemon context: lifetime, configuration (load, apply, persist), and the D-Bus connection. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bus-errors.h"
+#include "context.h"
+#include "log.h"
+#include "strv.h"
+
+#define SYSFS_ROOT_DEFAULT "/sys"
+
+static void load_state(Context *c)
+{
+        _cleanup_strv_free_ char **warnings = NULL;
+        _cleanup_free_ char *error = NULL;
+        StateConfig loaded;
+        int r;
+
+        if (!c->state_path)
+                return;
+        r = state_config_load(c->state_path, &loaded, &warnings, &error);
+        for (char **w = warnings; w && *w; w++)
+                log_warning("%s", *w);
+        if (r == -ENOENT) {
+                log_debug("No state file %s yet, using the defaults", c->state_path);
+                return;
+        }
+        if (r < 0) {
+                log_warning("Ignoring the state file, using the defaults: %s", error ? error : strerror(-r));
+                return;
+        }
+        state_config_done(&c->config);
+        c->config = loaded;
+        log_debug("Configuration loaded from %s", c->state_path);
+}
+
+void context_save_state(Context *c)
+{
+        int r;
+
+        if (!c->state_path)
+                return;
+        r = state_config_save(c->state_path, &c->config);
+        if (r < 0)
+                log_warning_errno(r, "Failed to write the state file %s, the change is not persistent: %m",
+                                  c->state_path);
+}
+
+int context_init_device(Context *c)
+{
+        HdapsConfig hc = {
+                .sampling_rate = c->config.sampling_rate,
+                .oversampling_ratio = c->config.oversampling_ratio,
+                .filter_order = c->config.filter_order,
+                .fake_data_mode = backend_get_config(c->backend)->fake_data_mode,
+        };
+
+        return backend_init(c->backend, &hc);
+}
+
+/* Applies the loaded configuration to the backend and initializes the device. */
+static void setup_device(Context *c)
+{
+        int r;
+
+        if (!c->backend)
+                return;
+
+        r = backend_set_invert(c->backend, c->config.invert);
+        if (r < 0)
+                log_warning_errno(r, "Cannot apply invert=%d from the state file, ignoring: %m",
+                                  c->config.invert);
+        if (c->config.has_rest)
+                backend_set_rest(c->backend, c->config.rest_x, c->config.rest_y);
+
+        r = context_init_device(c);
+        if (r < 0) {
+                _cleanup_free_ char *reason = NULL;
+
+                log_error_errno(r, "The %s backend found no working accelerometer: %m",
+                                backend_name(c->backend));
+                if (asprintf(&reason, "%s, but initializing the accelerometer failed: %s", c->backend_reason,
+                             strerror(-r)) >= 0) {
+                        free(c->backend_reason);
+                        c->backend_reason = TAKE_PTR(reason);
+                }
+                c->backend = backend_free(c->backend);
+                return;
+        }
+        c->has_accelerometer = true;
+        log_info("Accelerometer ready: backend %s, %u Hz, oversampling %u, filter order %u",
+                 backend_name(c->backend), c->config.sampling_rate, c->config.oversampling_ratio,
+                 c->config.filter_order);
+}
+
+static void setup_motion(Context *c)
+{
+        MotionConfig mc = {
+                .counts_per_g = c->backend ? c->backend->counts_per_g : HDAPS_COUNTS_PER_G_DEFAULT,
+                .tilt_step = c->config.tilt_step,
+                .shock_sensitivity = c->config.shock_sensitivity,
+                .shock_hold_ms = MOTION_SHOCK_HOLD_MS_DEFAULT,
+        };
+        int r;
+
+        r = motion_new(&mc, &c->motion);
+        if (r < 0)
+                log_error_errno(r, "Motion processing is not available: %m");
+}
+
+static void setup_disk_protect(Context *c, const char *sysfs_root)
+{
+        _cleanup_free_ char *error = NULL;
+        int r;
+
+        r = disk_protect_new(sysfs_root ?: SYSFS_ROOT_DEFAULT, &c->disk_protect);
+        if (r < 0) {
+                log_error_errno(r, "Disk protection is not available: %m");
+                return;
+        }
+        if (strv_length(c->config.protected_disks) == 0)
+                return;
+        r = disk_protect_set_disks(c->disk_protect, c->config.protected_disks, &error);
+        if (r < 0) {
+                log_warning("Not protecting the disks from the state file: %s",
+                            error ? error : strerror(-r));
+                c->config.protected_disks = strv_free(c->config.protected_disks);
+        }
+}
+
+int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret)
+{
+        _cleanup_(context_freep) Context *c = NULL;
+        int r;
+
+        c = calloc(1, sizeof(*c));
+        if (!c)
+                return -ENOMEM;
+        c->sleep_lock_fd = -1;
+        c->own_uid = geteuid();
+        c->session_bus = o->session;
+        c->backend = backend;
+        state_config_init(&c->config);
+
+        c->backend_reason = strdup(backend_reason ?: "");
+        if (!c->backend_reason)
+                return -ENOMEM;
+        if (o->state_dir && asprintf(&c->state_path, "%s/%s", o->state_dir, STATE_FILE_NAME) < 0) {
+                c->state_path = NULL;
+                return -ENOMEM;
+        }
+
+        r = sd_event_default(&c->event);
+        if (r < 0)
+                return log_error_errno(r, "Failed to allocate the event loop: %m");
+
+        load_state(c);
+        setup_device(c);
+        setup_motion(c);
+        setup_disk_protect(c, o->sysfs_root);
+
+        *ret = TAKE_PTR(c);
+        return 0;
+}
+
+Context *context_free(Context *c)
+{
+        if (!c)
+                return NULL;
+        c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
+        c->pause_timer = sd_event_source_disable_unref(c->pause_timer);
+        c->ec_queue = ec_queue_free(c->ec_queue);
+        c->claims = sd_bus_track_unref(c->claims);
+        if (c->sleep_lock_fd >= 0)
+                close(c->sleep_lock_fd);
+        c->bus = sd_bus_flush_close_unref(c->bus);
+        c->event = sd_event_unref(c->event);
+        disk_protect_free(c->disk_protect);
+        motion_free(c->motion);
+        backend_free(c->backend);
+        state_config_done(&c->config);
+        free(c->backend_reason);
+        free(c->state_path);
+        free(c->protection_state);
+        free(c);
+        return NULL;
+}
+
+static int open_bus(const ContextOptions *o, sd_bus **ret)
+{
+        _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+        int r;
+
+        if (!o->address)
+                return o->session ? sd_bus_open_user_with_description(ret, "tpacceld")
+                                  : sd_bus_open_system_with_description(ret, "tpacceld");
+
+        r = sd_bus_new(&bus);
+        if (r < 0)
+                return r;
+        (void) sd_bus_set_description(bus, "tpacceld");
+        r = sd_bus_set_address(bus, o->address);
+        if (r < 0)
+                return r;
+        r = sd_bus_set_bus_client(bus, true);
+        if (r < 0)
+                return r;
+        r = sd_bus_start(bus);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(bus);
+        return 0;
+}
+
+int context_start_bus(Context *c, const ContextOptions *o)
+{
+        int r;
+
+        r = bus_errors_register();
+        if (r < 0)
+                return log_error_errno(r, "Failed to register the D-Bus error names: %m");
+
+        r = open_bus(o, &c->bus);
+        if (r < 0)
+                return log_error_errno(r, "Failed to connect to the %s bus%s%s: %m",
+                                       o->address   ? "given"
+                                       : o->session ? "session"
+                                                    : "system",
+                                       o->address ? " at " : "", o->address ?: "");
+
+        r = sd_bus_attach_event(c->bus, c->event, SD_EVENT_PRIORITY_NORMAL);
+        if (r < 0)
+                return log_error_errno(r, "Failed to attach the bus to the event loop: %m");
+        (void) sd_bus_set_exit_on_disconnect(c->bus, true);
+
+        /* Objects first, the name last, so that clients never see a half-built service. */
+        r = bus_accelerometer_register(c);
+        if (r < 0)
+                return r;
+        r = bus_ec_register(c);
+        if (r < 0)
+                return r;
+
+        if (o->session)
+                log_debug("Session bus: not watching logind for suspend");
+        else {
+                r = sleep_setup(c);
+                if (r < 0)
+                        return r;
+        }
+
+        /* Disk protection from the state file keeps polling on from the start. */
+        poller_update(c);
+
+        r = sd_bus_request_name(c->bus, ACCEL_BUS_NAME, 0);
+        if (r < 0)
+                return log_error_errno(r, "Failed to acquire the bus name %s: %m", ACCEL_BUS_NAME);
+        log_info("Serving %s on the %s bus (backend: %s)", ACCEL_BUS_NAME,
+                 o->address   ? "given"
+                 : o->session ? "session"
+                              : "system",
+                 c->has_accelerometer ? backend_name(c->backend) : "none");
+        return 0;
+}
+
+void context_shutdown(Context *c)
+{
+        int r;
+
+        c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
+        protection_release(c);
+
+        if (c->has_accelerometer) {
+                char state[128];
+
+                r = backend_power_off(c->backend);
+                backend_describe_power(c->backend, state, sizeof(state));
+                if (r < 0)
+                        log_warning_errno(r, "Failed to power the accelerometer off (%s): %m", state);
+                else
+                        log_info("accelerometer powered off (%s)", state);
+        }
+
+        if (c->bus) {
+                r = sd_bus_release_name(c->bus, ACCEL_BUS_NAME);
+                if (r < 0)
+                        log_debug_errno(r, "Failed to release %s: %m", ACCEL_BUS_NAME);
+                (void) sd_bus_flush(c->bus);
+        }
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The daemon's one context: every piece of state tpacceld has, passed down to every handler as
+ * userdata. No globals. The functions are spread over files by concern:
+ *   context.c         lifetime, configuration load/apply/save, D-Bus connection setup
+ *   bus-accelerometer.c  the org.thinkpad.Accelerometer object (properties, methods, signals)
+ *   bus-ec.c          the org.thinkpad.EmbeddedController object and its fair request queue
+ *   bus-polkit.c      the central method -> polkit action table and async CheckAuthorization
+ *   claims.c          Claim/Release tracking with sd_bus_track
+ *   poller.c          the polling timer and everything done per readout
+ *   protection.c      disk protection: arming, parking, Pause()
+ *   sleep.c           logind PrepareForSleep with a delay inhibitor */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+
+#include "backend.h"
+#include "disk-protect.h"
+#include "macros.h"
+#include "motion.h"
+#include "state-file.h"
+
+#define ACCEL_BUS_NAME    "org.thinkpad.Accelerometer"
+#define ACCEL_OBJECT_PATH "/org/thinkpad/Accelerometer"
+#define ACCEL_INTERFACE   "org.thinkpad.Accelerometer"
+#define EC_OBJECT_PATH    "/org/thinkpad/EmbeddedController"
+#define EC_INTERFACE      "org.thinkpad.EmbeddedController"
+
+#define PAUSE_SECONDS_MAX 3600
+
+typedef struct EcQueue EcQueue;
+
+typedef struct ContextOptions {
+        bool session;           /* session bus: callers with our uid skip polkit */
+        const char *address;    /* connect here instead of the default bus (tests) */
+        const char *state_dir;  /* NULL: no persistence */
+        const char *sysfs_root; /* for disk protection */
+} ContextOptions;
+
+typedef struct Context {
+        sd_event *event;
+        sd_bus *bus;
+        bool session_bus;
+        uid_t own_uid;
+
+        Backend *backend; /* NULL: no accelerometer */
+        char *backend_reason;
+        bool has_accelerometer;
+        Motion *motion;            /* NULL if it could not be created (logged) */
+        DiskProtect *disk_protect; /* NULL if it could not be created (logged) */
+
+        StateConfig config; /* what is applied and persisted */
+        char *state_path;   /* NULL: do not persist */
+
+        /* Polling */
+        sd_bus_track *claims; /* created on the first Claim, dropped when empty */
+        sd_event_source *poll_timer;
+        bool polling; /* the Claimed property */
+        bool last_keyboard, last_mouse;
+        unsigned poll_errors; /* consecutive failed ticks, for rate-limited warnings */
+
+        /* Suspend */
+        bool suspended;
+        int sleep_lock_fd;
+        bool logind_missing_warned;
+
+        /* Disk protection */
+        uint64_t paused_until_usec;
+        sd_event_source *pause_timer;
+        char *protection_state; /* last emitted ProtectionState, to detect changes */
+
+        EcQueue *ec_queue;
+} Context;
+
+int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret);
+Context *context_free(Context *c);
+DEFINE_TRIVIAL_CLEANUP_FUNC(Context *, context_free);
+
+/* Connects to the bus, exports the objects, subscribes to logind, then takes the name (last). */
+int context_start_bus(Context *c, const ContextOptions *o);
+/* On SIGTERM/SIGINT after the loop ended: stop polling, power off, release the name. */
+void context_shutdown(Context *c);
+
+/* Writes the state file (if any); failures are logged, not fatal. */
+void context_save_state(Context *c);
+/* Initializes the device with the configuration (startup and after resume). */
+int context_init_device(Context *c);
+
+uint64_t now_usec(void);
+
+static inline const char *strna(const char *s)
+{
+        return s ?: "n/a";
+}
+
+/* bus-accelerometer.c */
+int bus_accelerometer_register(Context *c);
+/* Emits PropertiesChanged on the accelerometer object for the named properties (no-op without a bus). */
+void bus_emit_changed_strv(Context *c, const char *const *properties);
+#define bus_emit_changed(c, ...) bus_emit_changed_strv((c), (const char *const[]){__VA_ARGS__, NULL})
+
+/* bus-ec.c */
+int bus_ec_register(Context *c);
+EcQueue *ec_queue_free(EcQueue *q);
+
+/* bus-errors.c: maps a negative errno from the backend to a D-Bus error. what names the operation. */
+int bus_error_from_errno(sd_bus_error *error, int r, const char *what);
+int bus_errors_register(void);
+
+/* claims.c */
+int claims_add(Context *c, sd_bus_message *m);
+int claims_remove(Context *c, sd_bus_message *m); /* 0 if the caller held none */
+
+/* poller.c */
+/* Starts or stops the timer to match the wanted state (claimed or protection armed, device present,
+ * awake); emits Claimed on change. */
+void poller_update(Context *c);
+/* Re-arms the timer after a sampling rate change. */
+void poller_rate_changed(Context *c);
+/* After a readout or an on-demand update: picks up a finished calibration (persists RestPosition). */
+void poller_check_rest(Context *c);
+/* Refreshes Position/Temperature for readers when nobody polls (rate-limited by the device layer). */
+void poller_refresh_on_demand(Context *c);
+
+/* protection.c */
+bool protection_armed(const Context *c);
+const char *protection_state(const Context *c);
+/* Per readout: park while a shock is active, unpark after it. */
+void protection_tick(Context *c, bool shock_active, uint64_t now);
+int protection_set_disks(Context *c, char **disks, sd_bus_error *error);
+int protection_pause(Context *c, unsigned seconds);
+/* Unparks (shutdown, sleep). */
+void protection_release(Context *c);
+/* Emits ProtectionState if it changed since the last emission. */
+void protection_state_changed(Context *c);
+
+/* sleep.c */
+int sleep_setup(Context *c);

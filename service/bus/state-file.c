@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ec-protocol.h"
+#include "motion.h"
+#include "state-file.h"
+#include "strv.h"
+
+#define REST_MIN INT16_MIN
+#define REST_MAX INT16_MAX
+
+void state_config_init(StateConfig *c)
+{
+        *c = (StateConfig){
+                .sampling_rate = HDAPS_DEFAULT_SAMPLING_RATE,
+                .oversampling_ratio = HDAPS_DEFAULT_OVERSAMPLING_RATIO,
+                .filter_order = HDAPS_DEFAULT_FILTER_ORDER,
+                .tilt_step = MOTION_TILT_STEP_DEFAULT,
+                .shock_sensitivity = MOTION_SENSITIVITY_DEFAULT,
+        };
+}
+
+void state_config_done(StateConfig *c)
+{
+        c->protected_disks = strv_free(c->protected_disks);
+}
+
+int state_config_copy(StateConfig *dst, const StateConfig *src)
+{
+        char **disks = NULL;
+
+        if (src->protected_disks) {
+                disks = strv_copy(src->protected_disks);
+                if (!disks)
+                        return -ENOMEM;
+        }
+        *dst = *src;
+        dst->protected_disks = disks;
+        return 0;
+}
+
+bool state_disk_name_valid(const char *name)
+{
+        size_t n = strlen(name);
+
+        if (n == 0 || n > STATE_DISK_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+                return false;
+        return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
+}
+
+typedef struct Parser {
+        const char *name;
+        unsigned line;
+        char **error;
+} Parser;
+
+static int parse_error(Parser *p, const char *fmt, ...) _printf_(2, 3);
+static int parse_error(Parser *p, const char *fmt, ...)
+{
+        _cleanup_free_ char *msg = NULL;
+        va_list ap;
+
+        va_start(ap, fmt);
+        if (vasprintf(&msg, fmt, ap) < 0)
+                msg = NULL;
+        va_end(ap);
+        if (!msg || asprintf(p->error, "%s:%u: %s", p->name, p->line, msg) < 0) {
+                *p->error = NULL;
+                return -ENOMEM;
+        }
+        return -EINVAL;
+}
+
+static int parse_unsigned(Parser *p, const char *key, const char *v, unsigned min, unsigned max,
+                          unsigned *ret)
+{
+        char *end;
+        unsigned long u;
+
+        errno = 0;
+        if (*v < '0' || *v > '9')
+                return parse_error(p, "%s: '%s' is not a number", key, v);
+        u = strtoul(v, &end, 10);
+        if (errno != 0 || *end != '\0')
+                return parse_error(p, "%s: '%s' is not a number", key, v);
+        if (u < min || u > max)
+                return parse_error(p, "%s: %lu is out of range %u..%u", key, u, min, max);
+        *ret = (unsigned) u;
+        return 0;
+}
+
+static int parse_double(Parser *p, const char *key, const char *v, double min, double max, double *ret)
+{
+        char *end;
+        double d;
+
+        errno = 0;
+        d = strtod(v, &end);
+        if (errno != 0 || end == v || *end != '\0' || !isfinite(d))
+                return parse_error(p, "%s: '%s' is not a number", key, v);
+        if (d < min || d > max)
+                return parse_error(p, "%s: %g is out of range %g..%g", key, d, min, max);
+        *ret = d;
+        return 0;
+}
+
+static int parse_int16(Parser *p, const char *key, const char *v, const char **ret_end, int *ret)
+{
+        char *end;
+        long l;
+
+        errno = 0;
+        if (!(*v == '-' || (*v >= '0' && *v <= '9')))
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, v);
+        l = strtol(v, &end, 10);
+        if (errno != 0 || end == v)
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, v);
+        if (l < REST_MIN || l > REST_MAX)
+                return parse_error(p, "%s: %ld is out of range %d..%d", key, l, REST_MIN, REST_MAX);
+        *ret = (int) l;
+        *ret_end = end;
+        return 0;
+}
+
+static int parse_disks(Parser *p, const char *key, char *v, char ***ret)
+{
+        _cleanup_strv_free_ char **disks = NULL;
+        char *save = NULL;
+        int r;
+
+        disks = calloc(1, sizeof(char *));
+        if (!disks)
+                return -ENOMEM;
+        for (char *w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+                if (!state_disk_name_valid(w))
+                        return parse_error(p, "%s: '%s' is not a block device name", key, w);
+                for (char **d = disks; *d; d++)
+                        if (strcmp(*d, w) == 0)
+                                return parse_error(p, "%s: '%s' is listed twice", key, w);
+                if (strv_length(disks) >= STATE_DISKS_MAX)
+                        return parse_error(p, "%s: more than %d disks", key, STATE_DISKS_MAX);
+                char *copy = strdup(w);
+                if (!copy)
+                        return -ENOMEM;
+                r = strv_consume(&disks, copy);
+                if (r < 0)
+                        return r;
+        }
+        strv_free(*ret);
+        *ret = TAKE_PTR(disks);
+        return 0;
+}
+
+static char *strip(char *s)
+{
+        char *e;
+
+        s += strspn(s, " \t");
+        e = s + strlen(s);
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+                *--e = '\0';
+        return s;
+}
+
+enum {
+        KEY_SAMPLING_RATE,
+        KEY_OVERSAMPLING_RATIO,
+        KEY_FILTER_ORDER,
+        KEY_INVERT,
+        KEY_REST_POSITION,
+        KEY_TILT_STEP,
+        KEY_SHOCK_SENSITIVITY,
+        KEY_PROTECTED_DISKS,
+        _KEY_MAX,
+};
+
+static const char *const key_names[_KEY_MAX] = {
+        [KEY_SAMPLING_RATE] = "sampling_rate",         [KEY_OVERSAMPLING_RATIO] = "oversampling_ratio",
+        [KEY_FILTER_ORDER] = "filter_order",           [KEY_INVERT] = "invert",
+        [KEY_REST_POSITION] = "rest_position",         [KEY_TILT_STEP] = "tilt_step",
+        [KEY_SHOCK_SENSITIVITY] = "shock_sensitivity", [KEY_PROTECTED_DISKS] = "protected_disks",
+};
+
+static int parse_line(Parser *p, char *key, char *value, StateConfig *c)
+{
+        const char *end;
+        unsigned u;
+        int k;
+
+        for (k = 0; k < _KEY_MAX; k++)
+                if (strcmp(key, key_names[k]) == 0)
+                        break;
+
+        switch (k) {
+        case KEY_SAMPLING_RATE:
+                return parse_unsigned(p, key, value, HDAPS_SAMPLING_RATE_MIN, HDAPS_SAMPLING_RATE_MAX,
+                                      &c->sampling_rate);
+        case KEY_OVERSAMPLING_RATIO:
+                return parse_unsigned(p, key, value, HDAPS_OVERSAMPLING_RATIO_MIN, EC_RATE_MAX,
+                                      &c->oversampling_ratio);
+        case KEY_FILTER_ORDER:
+                return parse_unsigned(p, key, value, EC_FILTER_ORDER_MIN, EC_FILTER_ORDER_MAX,
+                                      &c->filter_order);
+        case KEY_INVERT: {
+                int r = parse_unsigned(p, key, value, 0, 1, &u);
+                if (r < 0)
+                        return r;
+                c->invert = u;
+                return 0;
+        }
+        case KEY_REST_POSITION: {
+                int x, y, r;
+                r = parse_int16(p, key, value, &end, &x);
+                if (r < 0)
+                        return r;
+                if (*end != ',')
+                        return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, value);
+                r = parse_int16(p, key, end + 1, &end, &y);
+                if (r < 0)
+                        return r;
+                if (*end != '\0')
+                        return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, value);
+                c->has_rest = true;
+                c->rest_x = x;
+                c->rest_y = y;
+                return 0;
+        }
+        case KEY_TILT_STEP:
+                return parse_double(p, key, value, MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX,
+                                    &c->tilt_step);
+        case KEY_SHOCK_SENSITIVITY:
+                return parse_double(p, key, value, MOTION_SENSITIVITY_MIN, MOTION_SENSITIVITY_MAX,
+                                    &c->shock_sensitivity);
+        case KEY_PROTECTED_DISKS:
+                return parse_disks(p, key, value, &c->protected_disks);
+        default:
+                return 1; /* unknown */
+        }
+}
+
+int state_config_parse(const char *text, size_t len, const char *name, StateConfig *ret,
+                       char ***ret_warnings, char **ret_error)
+{
+        _cleanup_strv_free_ char **warnings = NULL;
+        StateConfig c;
+        Parser p = {.name = name, .error = ret_error};
+        bool seen[_KEY_MAX] = {};
+        size_t pos = 0;
+        int r;
+
+        *ret_error = NULL;
+        state_config_init(&c);
+
+        while (pos < len) {
+                const char *nl = memchr(text + pos, '\n', len - pos);
+                size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
+                char line[STATE_LINE_MAX + 1];
+
+                p.line++;
+                if (n > STATE_LINE_MAX) {
+                        r = parse_error(&p, "line longer than %d bytes", STATE_LINE_MAX);
+                        goto fail;
+                }
+                if (memchr(text + pos, '\0', n)) {
+                        r = parse_error(&p, "NUL byte in line");
+                        goto fail;
+                }
+                memcpy(line, text + pos, n);
+                line[n] = '\0';
+                pos += n + 1;
+
+                char *s = strip(line);
+                if (*s == '\0' || *s == '#')
+                        continue;
+
+                char *eq = strchr(s, '=');
+                if (!eq) {
+                        r = parse_error(&p, "expected 'key=value', got '%s'", s);
+                        goto fail;
+                }
+                *eq = '\0';
+                char *key = strip(s), *value = strip(eq + 1);
+                if (*key == '\0') {
+                        r = parse_error(&p, "empty key");
+                        goto fail;
+                }
+
+                r = parse_line(&p, key, value, &c);
+                if (r < 0)
+                        goto fail;
+                if (r > 0) {
+                        char *w;
+                        if (asprintf(&w, "%s:%u: unknown key '%s', ignoring", name, p.line, key) < 0) {
+                                r = -ENOMEM;
+                                goto fail;
+                        }
+                        r = strv_consume(&warnings, w);
+                        if (r < 0)
+                                goto fail;
+                        continue;
+                }
+                for (int k = 0; k < _KEY_MAX; k++)
+                        if (strcmp(key, key_names[k]) == 0) {
+                                if (seen[k]) {
+                                        r = parse_error(&p, "duplicate key '%s'", key);
+                                        goto fail;
+                                }
+                                seen[k] = true;
+                        }
+        }
+
+        if ((uint64_t) c.sampling_rate * c.oversampling_ratio > EC_RATE_MAX) {
+                p.line = 0;
+                r = -EINVAL;
+                if (asprintf(ret_error, "%s: sampling_rate %u x oversampling_ratio %u exceeds %u", name,
+                             c.sampling_rate, c.oversampling_ratio, EC_RATE_MAX) < 0) {
+                        *ret_error = NULL;
+                        r = -ENOMEM;
+                }
+                goto fail;
+        }
+
+        *ret = c;
+        for (char **w = warnings; ret_warnings && w && *w; w++) {
+                r = strv_consume(ret_warnings, TAKE_PTR(*w));
+                if (r < 0)
+                        return r; /* *ret is valid; only warnings were lost */
+        }
+        return 0;
+
+fail:
+        state_config_done(&c);
+        return r;
+}
+
+int state_config_format(const StateConfig *c, char **ret)
+{
+        _cleanup_free_ char *disks = NULL, *rest = NULL;
+
+        disks = strv_join(c->protected_disks, " ");
+        if (!disks)
+                return -ENOMEM;
+        if (c->has_rest) {
+                if (asprintf(&rest, "rest_position=%d,%d\n", c->rest_x, c->rest_y) < 0)
+                        return -ENOMEM;
+        }
+        if (asprintf(ret,
+                     "# tpacceld state: written by the daemon; edit only while it is stopped.\n"
+                     "sampling_rate=%u\n"
+                     "oversampling_ratio=%u\n"
+                     "filter_order=%u\n"
+                     "invert=%d\n"
+                     "%s"
+                     "tilt_step=%.17g\n"
+                     "shock_sensitivity=%.17g\n"
+                     "protected_disks=%s\n",
+                     c->sampling_rate, c->oversampling_ratio, c->filter_order, c->invert, rest ? rest : "",
+                     c->tilt_step, c->shock_sensitivity, disks) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
+#define STATE_FILE_SIZE_MAX (64 * 1024)
+
+int state_config_load(const char *path, StateConfig *ret, char ***ret_warnings, char **ret_error)
+{
+        _cleanup_free_ char *text = NULL;
+        _cleanup_close_ int fd = -1;
+        size_t len = 0;
+        ssize_t n;
+
+        *ret_error = NULL;
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) {
+                int r = -errno;
+                if (r == -ENOENT)
+                        return r;
+                if (asprintf(ret_error, "%s: %s", path, strerror(-r)) < 0)
+                        *ret_error = NULL;
+                return r;
+        }
+
+        text = malloc(STATE_FILE_SIZE_MAX + 1);
+        if (!text)
+                return -ENOMEM;
+        while ((n = read(fd, text + len, STATE_FILE_SIZE_MAX + 1 - len)) != 0) {
+                if (n < 0) {
+                        int r = -errno;
+                        if (r == -EINTR)
+                                continue;
+                        if (asprintf(ret_error, "%s: %s", path, strerror(-r)) < 0)
+                                *ret_error = NULL;
+                        return r;
+                }
+                len += (size_t) n;
+                if (len > STATE_FILE_SIZE_MAX) {
+                        if (asprintf(ret_error, "%s: larger than %d bytes", path, STATE_FILE_SIZE_MAX) < 0)
+                                *ret_error = NULL;
+                        return -EFBIG;
+                }
+        }
+
+        return state_config_parse(text, len, path, ret, ret_warnings, ret_error);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+        while (len > 0) {
+                ssize_t n = write(fd, buf, len);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                buf += n;
+                len -= (size_t) n;
+        }
+        return 0;
+}
+
+int state_config_save(const char *path, const StateConfig *c)
+{
+        _cleanup_free_ char *text = NULL, *tmp = NULL, *dir_copy = NULL;
+        _cleanup_close_ int fd = -1, dfd = -1;
+        int r;
+
+        r = state_config_format(c, &text);
+        if (r < 0)
+                return r;
+        if (asprintf(&tmp, "%s.tmp", path) < 0)
+                return -ENOMEM;
+
+        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
+        if (fd < 0)
+                return -errno;
+        r = write_all(fd, text, strlen(text));
+        if (r >= 0 && fsync(fd) < 0)
+                r = -errno;
+        if (r < 0) {
+                (void) unlink(tmp);
+                return r;
+        }
+        if (rename(tmp, path) < 0) {
+                r = -errno;
+                (void) unlink(tmp);
+                return r;
+        }
+
+        dir_copy = strdup(path);
+        if (!dir_copy)
+                return -ENOMEM;
+        dfd = open(dirname(dir_copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0)
+                (void) fsync(dfd);
+        return 0;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tpacceld: the ThinkPad HDAPS accelerometer as a D-Bus system service. */
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <systemd/sd-daemon.h>
+
+#include "config.h"
+#include "context.h"
+#include "dump.h"
+#include "log.h"
+#include "options.h"
+
+#define EXIT_USAGE 2
+
+static int run(const Options *o)
+{
+        _cleanup_(context_freep) Context *c = NULL;
+        _cleanup_(backend_freep) Backend *backend = NULL;
+        _cleanup_free_ char *reason = NULL;
+        const char *sim_faults[SIM_FAULTS_MAX + 1] = {};
+        BackendOptions bo = {
+                .kind = o->backend,
+                .trace_path = o->trace,
+                .trace_loop = o->trace_loop,
+                .sim_faults = sim_faults,
+                .sysroot = NULL, /* detection always reads the real /sys and /proc */
+        };
+        ContextOptions co = {
+                .session = o->session,
+                .address = o->address,
+                .state_dir = o->state_dir,
+                .sysfs_root = o->sysfs_root,
+        };
+        int r;
+
+        memcpy(sim_faults, o->sim_faults, sizeof(sim_faults));
+
+        if (o->state_dir && mkdir(o->state_dir, 0755) < 0 && errno != EEXIST)
+                log_debug_errno(-errno, "Cannot create the state directory %s: %m", o->state_dir);
+
+        r = backend_open(&bo, &backend, &reason);
+        if (r < 0) {
+                if (o->backend != BACKEND_AUTO || o->dump > 0) {
+                        log_error("tpacceld: %s", reason ? reason : strerror(-r));
+                        return EXIT_FAILURE;
+                }
+                log_warning("%s; serving HasAccelerometer=false", reason ? reason : strerror(-r));
+        } else
+                log_info("Backend %s: %s", backend_name(backend), reason);
+
+        r = context_new(&co, TAKE_PTR(backend), reason, &c);
+        if (r < 0) {
+                log_error_errno(r, "tpacceld: cannot set up: %m");
+                return EXIT_FAILURE;
+        }
+
+        if (o->dump > 0) {
+                if (!c->has_accelerometer) {
+                        log_error("tpacceld: no accelerometer: %s", c->backend_reason);
+                        return EXIT_FAILURE;
+                }
+                return dump_readouts(c, o->dump, stdout) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        }
+
+        /* SIGTERM and SIGINT end the loop with status 0 (sd-event blocks them for us). */
+        r = sd_event_set_signal_exit(c->event, true);
+        if (r < 0) {
+                log_error_errno(r, "Failed to handle SIGTERM/SIGINT: %m");
+                return EXIT_FAILURE;
+        }
+        (void) sd_event_set_watchdog(c->event, true);
+
+        r = context_start_bus(c, &co);
+        if (r < 0)
+                return EXIT_FAILURE;
+
+        (void) sd_notify(false, "READY=1\nSTATUS=Serving org.thinkpad.Accelerometer");
+        r = sd_event_loop(c->event);
+        (void) sd_notify(false, "STOPPING=1");
+        if (r < 0)
+                log_error_errno(r, "Event loop failed: %m");
+        else
+                log_info("Exiting (%s)", r == 0 ? "signal" : "bus connection lost");
+
+        context_shutdown(c);
+        return r == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int main(int argc, char *argv[])
+{
+        Options o;
+
+        if (options_parse(argc, argv, &o) < 0)
+                return EXIT_USAGE;
+        if (o.help) {
+                options_help(program_invocation_short_name);
+                return EXIT_SUCCESS;
+        }
+        if (o.version) {
+                printf("tpacceld %s\n", PACKAGE_VERSION);
+                return EXIT_SUCCESS;
+        }
+        log_set_max_level(o.verbose ? LOG_DEBUG : LOG_INFO);
+
+        return run(&o);
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "options.h"
+
+#define STATE_DIR_DEFAULT LOCALSTATEDIR "/lib/tpaccel"
+
+enum {
+        ARG_SYSTEM = 0x100,
+        ARG_SESSION,
+        ARG_ADDRESS,
+        ARG_BACKEND,
+        ARG_TRACE,
+        ARG_TRACE_LOOP,
+        ARG_SIM_FAULT,
+        ARG_STATE_DIR,
+        ARG_SYSFS_ROOT,
+        ARG_DUMP,
+        ARG_VERSION,
+};
+
+static const struct option long_options[] = {
+        {"system", no_argument, NULL, ARG_SYSTEM},
+        {"session", no_argument, NULL, ARG_SESSION},
+        {"address", required_argument, NULL, ARG_ADDRESS},
+        {"backend", required_argument, NULL, ARG_BACKEND},
+        {"trace", required_argument, NULL, ARG_TRACE},
+        {"trace-loop", no_argument, NULL, ARG_TRACE_LOOP},
+        {"sim-fault", required_argument, NULL, ARG_SIM_FAULT},
+        {"state-dir", required_argument, NULL, ARG_STATE_DIR},
+        {"sysfs-root", required_argument, NULL, ARG_SYSFS_ROOT},
+        {"dump", required_argument, NULL, ARG_DUMP},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, ARG_VERSION},
+        {},
+};
+
+void options_help(const char *program)
+{
+        printf("Usage: %s [OPTIONS]\n"
+               "\n"
+               "tpacceld serves the ThinkPad HDAPS accelerometer as org.thinkpad.Accelerometer on D-Bus.\n"
+               "\n"
+               "  --system               serve on the system bus (default)\n"
+               "  --session              serve on the session bus (demo); callers with our uid need no "
+               "polkit\n"
+               "  --address=ADDR         connect to the bus at ADDR (tests)\n"
+               "  --backend=KIND         auto (default), ioperm, devport or sim (the EC emulator)\n"
+               "  --trace=FILE           sim: replay this motion trace instead of the demo motion\n"
+               "  --trace-loop           sim: restart the trace after its last row\n"
+               "  --sim-fault=KIND[:P]   sim: inject a fault (busy, silent, bad-status, retval, pending,\n"
+               "                         absent) with probability P per transaction; repeatable\n"
+               "  --state-dir=DIR        where the configuration is kept (default %s)\n"
+               "  --sysfs-root=DIR       sysfs tree for disk protection (default /sys)\n"
+               "  --dump=N               no bus: print N readouts as CSV, power off, exit\n"
+               "  -v, --verbose          debug logging\n"
+               "  -h, --help             this help\n"
+               "      --version          print the version\n",
+               program, STATE_DIR_DEFAULT);
+}
+
+static int bad(const char *fmt, ...) _printf_(1, 2);
+static int bad(const char *fmt, ...)
+{
+        va_list ap;
+
+        fputs("tpacceld: ", stderr);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+        return -EINVAL;
+}
+
+int options_parse(int argc, char *argv[], Options *ret)
+{
+        Options o = {
+                .backend = BACKEND_AUTO,
+                .state_dir = getenv("STATE_DIRECTORY") ?: STATE_DIR_DEFAULT,
+        };
+        bool system_given = false;
+        int c;
+
+        optind = 0;
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, ":vh", long_options, NULL)) >= 0) {
+                switch (c) {
+                case ARG_SYSTEM:
+                        system_given = true;
+                        break;
+                case ARG_SESSION:
+                        o.session = true;
+                        break;
+                case ARG_ADDRESS:
+                        if (!*optarg)
+                                return bad("--address: the bus address is empty");
+                        o.address = optarg;
+                        break;
+                case ARG_BACKEND:
+                        o.backend = backend_kind_from_string(optarg);
+                        if (o.backend < 0)
+                                return bad("--backend=%s: unknown backend (expected auto, ioperm, devport "
+                                           "or sim)",
+                                           optarg);
+                        break;
+                case ARG_TRACE:
+                        if (!*optarg)
+                                return bad("--trace: the file name is empty");
+                        o.trace = optarg;
+                        break;
+                case ARG_TRACE_LOOP:
+                        o.trace_loop = true;
+                        break;
+                case ARG_SIM_FAULT: {
+                        SimFault f;
+                        _cleanup_free_ char *error = NULL;
+                        if (o.n_sim_faults >= SIM_FAULTS_MAX)
+                                return bad("--sim-fault=%s: too many faults (at most %d)", optarg,
+                                           SIM_FAULTS_MAX);
+                        if (sim_fault_parse(optarg, &f, &error) < 0)
+                                return bad("--sim-fault=%s: %s", optarg, error ? error : "invalid fault");
+                        o.sim_faults[o.n_sim_faults++] = optarg;
+                        break;
+                }
+                case ARG_STATE_DIR:
+                        if (!*optarg)
+                                return bad("--state-dir: the directory name is empty");
+                        o.state_dir = optarg;
+                        break;
+                case ARG_SYSFS_ROOT:
+                        if (!*optarg)
+                                return bad("--sysfs-root: the directory name is empty");
+                        o.sysfs_root = optarg;
+                        break;
+                case ARG_DUMP: {
+                        char *end;
+                        unsigned long n;
+                        errno = 0;
+                        n = strtoul(optarg, &end, 10);
+                        if (errno != 0 || end == optarg || *end || optarg[0] == '-' || n == 0 ||
+                            n > DUMP_READOUTS_MAX)
+                                return bad("--dump=%s: expected a number of readouts between 1 and %u",
+                                           optarg, DUMP_READOUTS_MAX);
+                        o.dump = (unsigned) n;
+                        break;
+                }
+                case 'v':
+                        o.verbose = true;
+                        break;
+                case 'h':
+                        o.help = true;
+                        break;
+                case ARG_VERSION:
+                        o.version = true;
+                        break;
+                case ':':
+                        return bad("%s: the option needs a value", argv[optind - 1]);
+                case '?':
+                default:
+                        return bad("%s: unknown option (see --help)", argv[optind - 1]);
+                }
+        }
+
+        if (optind < argc)
+                return bad("%s: unexpected argument (tpacceld takes options only)", argv[optind]);
+        if (system_given && o.session)
+                return bad("--system and --session exclude each other");
+        if (o.backend != BACKEND_SIM && (o.trace || o.trace_loop || o.n_sim_faults > 0))
+                return bad("%s only works with --backend=sim", o.trace        ? "--trace"
+                                                               : o.trace_loop ? "--trace-loop"
+                                                                              : "--sim-fault");
+        if (o.trace_loop && !o.trace)
+                return bad("--trace-loop needs --trace=FILE");
+
+        *ret = o;
+        return 0;
+}

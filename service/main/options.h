@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* tpacceld's command line. options_parse() is pure apart from printing: it fills Options with pointers
+ * into argv, and on bad input prints one line naming the option to stderr and returns -EINVAL (the
+ * caller exits with status 2). */
+
+#include <stdbool.h>
+
+#include "backend.h"
+#include "ec-sim.h"
+
+#define DUMP_READOUTS_MAX 10000000u
+
+typedef struct Options {
+        bool session;                               /* --session (default: --system) */
+        const char *address;                        /* --address=ADDR */
+        BackendKind backend;                        /* --backend= */
+        const char *trace;                          /* --trace=FILE */
+        bool trace_loop;                            /* --trace-loop */
+        const char *sim_faults[SIM_FAULTS_MAX + 1]; /* --sim-fault=KIND[:P], NULL-terminated */
+        unsigned n_sim_faults;
+        const char *state_dir;  /* --state-dir=DIR, or $STATE_DIRECTORY, or the built-in default */
+        const char *sysfs_root; /* --sysfs-root=DIR */
+        unsigned dump;          /* --dump=N: 0 = run the service */
+        bool verbose;
+        bool help, version;
+} Options;
+
+int options_parse(int argc, char *argv[], Options *ret);
+void options_help(const char *program);
