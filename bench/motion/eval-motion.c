@@ -37,7 +37,7 @@ typedef struct Outcome {
         MotionOrientation orientations[EVAL_MAX_EVENTS];
         double orientation_ms[EVAL_MAX_EVENTS];
         unsigned n_orientations;
-        double *readout_ms; /* time of every readout, for latencies in readouts */
+        double *readout_ms; /* when the data of every readout were taken, for latencies in readouts */
         unsigned n_readouts;
         unsigned repeats, missed;
 } Outcome;
@@ -54,6 +54,8 @@ static void outcome_done(Outcome *o)
 {
         free(o->readout_ms);
 }
+
+static bool arg_dump;
 
 static int run_motion(const char *path, bool direct, Outcome *out, char **ret_error)
 {
@@ -88,13 +90,21 @@ static int run_motion(const char *path, bool direct, Outcome *out, char **ret_er
                                 return -ENOMEM;
                         out->readout_ms = n;
                 }
-                out->readout_ms[out->n_readouts++] = ms;
+                out->readout_ms[out->n_readouts++] = replay_last_data_ms(replay);
                 if (s.new_readouts == 0)
                         out->repeats++;
                 if (s.new_readouts > 1)
                         out->missed += s.new_readouts - 1;
 
                 motion_feed(m, &s, &ev);
+                if (arg_dump)
+                        printf("#     %.0f ms (data %.0f ms): %d,%d rest %d,%d new %u kbd %d mouse %d -> "
+                               "events 0x%x "
+                               "pitch %.1f roll %.1f %s%s\n",
+                               ms, replay_last_data_ms(replay), s.x, s.y, s.rest_x, s.rest_y, s.new_readouts,
+                               s.keyboard, s.mouse, ev.mask, ev.pitch, ev.roll,
+                               motion_orientation_to_string(ev.orientation),
+                               ev.shock_active ? " shock" : "");
                 if ((ev.mask & MOTION_EVENT_SHOCK) && out->n_shocks < EVAL_MAX_EVENTS)
                         out->shocks[out->n_shocks++] = (Detection){
                                 .ms = ms,
@@ -241,23 +251,22 @@ static void usage(void)
                "and prints detections, latencies in readouts, false alarms and orientation sequences.\n"
                "  --direct      feed the trace rows straight to the motion layer (no emulator)\n"
                "  --hdapsd DIR  add hdapsd's parks from DIR/NAME.parks (bench/motion/hdapsd-replay.sh)\n"
-               "  --check       exit 1 if a floor is missed\n");
+               "  --check       exit 1 if a floor is missed\n"
+               "  --dump        print every sample and the events it gave\n");
 }
 
 int main(int argc, char **argv)
 {
         static const struct option options[] = {
-                {"direct", no_argument, NULL, 'd'},
-                {"hdapsd", required_argument, NULL, 'H'},
-                {"check", no_argument, NULL, 'c'},
-                {"help", no_argument, NULL, 'h'},
-                {},
+                {"direct", no_argument, NULL, 'd'}, {"hdapsd", required_argument, NULL, 'H'},
+                {"check", no_argument, NULL, 'c'},  {"dump", no_argument, NULL, 'D'},
+                {"help", no_argument, NULL, 'h'},   {},
         };
         bool direct = false, check = false;
         const char *hdapsd_dir = NULL;
         int c;
 
-        while ((c = getopt_long(argc, argv, "dH:ch", options, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "dH:cDh", options, NULL)) >= 0)
                 switch (c) {
                 case 'd':
                         direct = true;
@@ -267,6 +276,9 @@ int main(int argc, char **argv)
                         break;
                 case 'c':
                         check = true;
+                        break;
+                case 'D':
+                        arg_dump = true;
                         break;
                 case 'h':
                         usage();

@@ -9,6 +9,7 @@
 #include "eval-replay.h"
 
 #if HAVE_SIM
+#include "ec-protocol.h"
 #include "ec-sim.h"
 #include "ec.h"
 #include "hdaps.h"
@@ -27,6 +28,8 @@ struct Replay {
         uint64_t t0_usec; /* sample time of trace time 0 */
         double duration_ms;
         uint64_t tick;
+        double data_ms;
+        uint64_t last_poll_end_usec;
 
         /* direct */
         Row *rows;
@@ -50,6 +53,11 @@ Replay *replay_free(Replay *r)
 #endif
         free(r);
         return NULL;
+}
+
+double replay_last_data_ms(const Replay *r)
+{
+        return r->data_ms;
 }
 
 double replay_trace_ms(const Replay *r, uint64_t time_usec)
@@ -147,6 +155,7 @@ static int next_direct(Replay *r, MotionSample *s)
                 .mouse = mouse || a->mouse,
         };
         r->tick++;
+        r->data_ms = ms;
         return 1;
 }
 
@@ -200,7 +209,11 @@ static int next_pipeline(Replay *r, MotionSample *s, char **ret_error)
         r->tick++;
 
         HdapsReadout ro;
+        uint64_t hits = ec_stats(r->ec)->prefetch_hits;
         int k = hdaps_poll(r->dev, &ro);
+        bool prefetched = ec_stats(r->ec)->prefetch_hits > hits;
+        uint64_t requested_usec = r->last_poll_end_usec;
+        r->last_poll_end_usec = port_now_ns(r->port) / NSEC_PER_USEC;
         if (k < 0 && k != -EBUSY) {
                 if (asprintf(ret_error, "hdaps_poll at %.0f ms: %s", replay_trace_ms(r, next),
                              strerror(-k)) < 0)
@@ -208,6 +221,8 @@ static int next_pipeline(Replay *r, MotionSample *s, char **ret_error)
                 return k;
         }
         const HdapsState *st = hdaps_get_state(r->dev);
+        if (k == 0)
+                r->data_ms = replay_trace_ms(r, prefetched ? requested_usec : ro.time_ns / NSEC_PER_USEC);
         if (!st->valid)
                 return next_pipeline(r, s, ret_error); /* nothing read yet: no sample to give */
         *s = (MotionSample){

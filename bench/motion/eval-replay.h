@@ -18,5 +18,9 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(Replay *, replay_free);
 
 /* The next sample: 1, 0 at the end of the trace, or a negative errno (with *ret_error). */
 int replay_next(Replay *r, MotionSample *ret, char **ret_error);
+/* Trace time in ms at which the data of the last sample were taken by the EC. With the transport's
+ * prefetch (hdaps_poll reads the row requested one tick earlier) this is the previous tick, while the
+ * sample's time_usec is when it was read. */
+double replay_last_data_ms(const Replay *r);
 /* Trace time in ms of a sample's time. */
 double replay_trace_ms(const Replay *r, uint64_t time_usec);

@@ -5,31 +5,36 @@
  * docs/MOTION.md ("Parameters"); change both together. */
 
 /* Tilt: rest-drift correction (tilt.c). */
-#define TILT_STILL_WINDOW_S       2.0 /* s, time constant of the running mean/variance used for stillness */
-#define TILT_STILL_SD_COUNTS      2.5 /* counts, per-axis standard deviation below which the machine is still */
-#define TILT_STILL_MIN_S          2.0  /* s, stillness must have lasted this long before drift is learnt */
-#define TILT_DRIFT_TAU_S          30.0 /* s, time constant of the drift low-pass */
-#define TILT_DRIFT_CAPTURE_COUNTS 6.0  /* counts, only residuals this small are taken for drift (~2.2 deg)  \
-                                        */
-#define TILT_DRIFT_MAX_COUNTS 8.0      /* counts, bound of the correction per axis (~2.9 deg at 157/g) */
+#define TILT_STILL_WINDOW_S  2.0  /* s, time constant of the running mean/variance used for stillness */
+#define TILT_STILL_SD_COUNTS 2.5  /* counts, per-axis standard deviation below which the machine is still */
+#define TILT_STILL_MIN_S     2.0  /* s, stillness must have lasted this long before drift is learnt */
+#define TILT_DRIFT_TAU_S     30.0 /* s, time constant of the drift low-pass */
+#define TILT_DRIFT_CAPTURE_COUNTS                                                                           \
+        6.0                       /* counts, only residuals this small are taken for drift (~2.2 deg)       \
+                                   */
+#define TILT_DRIFT_MAX_COUNTS 8.0 /* counts, bound of the correction per axis (~2.9 deg at 157/g) */
 
 /* Orientation (orientation.c). */
-#define ORIENTATION_ENTER_DEG     35.0  /* deg, an angle beyond this proposes a rotated orientation */
-#define ORIENTATION_LEAVE_DEG     25.0  /* deg, a rotated orientation holds until its angle falls below */
-#define ORIENTATION_DEBOUNCE_MS   250   /* ms, a candidate must persist this long before it is taken */
-#define ORIENTATION_SPEED_TAU_S   0.1   /* s, time constant of the angular speed estimate */
-#define ORIENTATION_MAX_SPEED_DPS 150.0 /* deg/s, no flip is committed while turning faster than this */
+#define ORIENTATION_ENTER_DEG   35.0 /* deg, an angle beyond this proposes a rotated orientation */
+#define ORIENTATION_LEAVE_DEG   25.0 /* deg, a rotated orientation holds until its angle falls below */
+#define ORIENTATION_DEBOUNCE_MS 250  /* ms, a candidate must persist this long before it is taken */
+#define ORIENTATION_RATE_TAU_S  0.1  /* s, time constant of the motion rate estimate */
+#define ORIENTATION_MAX_RATE_GPS                                                                            \
+        2.5 /* g/s, no flip is committed while the gravity vector moves faster                              \
+             * (about 150 deg/s near level) */
 
 /* Shock (shock.c). Thresholds are divided by the sensitivity. */
-#define SHOCK_BASELINE_TAU_S     0.25 /* s, low-pass giving the reference the deviation is measured from */
-#define SHOCK_JOLT_G             0.06 /* g, deviation from the reference that is a jolt on a quiet desk */
-#define SHOCK_FREEFALL_DROP_G    0.04 /* g, shrink of the gravity vector toward 0 g that is a fall onset */
-#define SHOCK_FREEFALL_MIN_G     0.08 /* g, the freefall test needs at least this much tilt to look at */
-#define SHOCK_FREEFALL_RATE_GPS  1.5  /* g/s, ... and a change at least this fast in the last 2 readouts */
-#define SHOCK_DRIFT_RATE_GPS     1.0  /* g/s, onsets slower than this per readout are reported as "drift" */
-#define SHOCK_VIBRATION_TAU_S    2.0  /* s, time constant of the background (vibration) RMS */
-#define SHOCK_VIBRATION_GAIN     3.0  /* thresholds grow by this many times the vibration RMS */
-#define SHOCK_ACTIVITY_WINDOW_MS 300  /* ms, after keyboard or mouse activity thresholds stay raised */
-#define SHOCK_ACTIVITY_GAIN      2.0  /* factor on the thresholds during that window */
-#define SHOCK_QUIET_FACTOR       0.5  /* quiet = deviation below this fraction of the jolt threshold */
-#define SHOCK_GAP_RESET_S        1.0  /* s, a gap longer than this between readouts restarts the history */
+#define SHOCK_BASELINE_TAU_S    0.25 /* s, low-pass giving the reference the deviation is measured from */
+#define SHOCK_JOLT_G            0.06 /* g, deviation from the reference that is a jolt on a quiet desk */
+#define SHOCK_FREEFALL_DROP_G   0.04 /* g, shrink of the gravity vector toward 0 g that is a fall onset */
+#define SHOCK_FREEFALL_MIN_G    0.05 /* g, the freefall test needs at least this much tilt to look at */
+#define SHOCK_FREEFALL_RATE_GPS 1.5  /* g/s, ... and a change at least this fast in the last 2 readouts */
+#define SHOCK_DRIFT_RATE_GPS    1.0  /* g/s, onsets slower than this per readout are reported as "drift" */
+#define SHOCK_VIBRATION_TAU_S   2.0  /* s, time constant of the background (vibration) RMS */
+#define SHOCK_FREEFALL_VIBRATION_GAIN                                                                       \
+        2.0                          /* the fall threshold is at least this many times the vibration RMS */
+#define SHOCK_VIBRATION_GAIN     3.0 /* thresholds grow by this many times the vibration RMS */
+#define SHOCK_ACTIVITY_WINDOW_MS 300 /* ms, after keyboard or mouse activity thresholds stay raised */
+#define SHOCK_ACTIVITY_GAIN      2.0 /* factor on the thresholds during that window */
+#define SHOCK_QUIET_FACTOR       0.5 /* quiet = deviation below this fraction of the jolt threshold */
+#define SHOCK_GAP_RESET_S        1.0 /* s, a gap longer than this between readouts restarts the history */

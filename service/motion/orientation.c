@@ -59,16 +59,20 @@ void orientation_reset(OrientationTracker *o)
         o->current = keep; /* the last known orientation stays visible until the next readout */
 }
 
-static void update_speed(OrientationTracker *o, uint64_t time_usec, double pitch, double roll)
+/* The rate is measured on the gravity vector (g/s), not on the angles: near 90 degrees asin() turns a
+ * count of noise into degrees, and the machine would never look still there. */
+static void update_rate(OrientationTracker *o, uint64_t time_usec, double pitch, double roll)
 {
+        double gx = sin(roll * M_PI / 180.0), gy = sin(pitch * M_PI / 180.0);
+
         if (o->have_prev && time_usec > o->prev_usec) {
                 double dt = (double) (time_usec - o->prev_usec) / USEC_PER_SEC;
-                double speed = hypot(pitch - o->prev_pitch, roll - o->prev_roll) / dt;
-                double w = 1.0 - exp(-dt / ORIENTATION_SPEED_TAU_S);
-                o->speed_dps += w * (speed - o->speed_dps);
+                double rate = hypot(gx - o->prev_gx, gy - o->prev_gy) / dt;
+                double w = 1.0 - exp(-dt / ORIENTATION_RATE_TAU_S);
+                o->rate_gps += w * (rate - o->rate_gps);
         }
-        o->prev_pitch = pitch;
-        o->prev_roll = roll;
+        o->prev_gx = gx;
+        o->prev_gy = gy;
         o->prev_usec = time_usec;
 }
 
@@ -77,7 +81,7 @@ bool orientation_update(OrientationTracker *o, uint64_t time_usec, double pitch,
         if (!o->have_prev) {
                 if (!new_data)
                         return false;
-                update_speed(o, time_usec, pitch, roll);
+                update_rate(o, time_usec, pitch, roll);
                 o->have_prev = true;
                 MotionOrientation first = orientation_classify(MOTION_ORIENTATION_NORMAL, pitch, roll);
                 o->candidate = first;
@@ -88,7 +92,7 @@ bool orientation_update(OrientationTracker *o, uint64_t time_usec, double pitch,
         }
 
         if (new_data)
-                update_speed(o, time_usec, pitch, roll);
+                update_rate(o, time_usec, pitch, roll);
 
         MotionOrientation c = orientation_classify(o->current, pitch, roll);
         if (c != o->candidate) {
@@ -99,7 +103,7 @@ bool orientation_update(OrientationTracker *o, uint64_t time_usec, double pitch,
                 return false;
         if (time_usec - o->candidate_since_usec < ORIENTATION_DEBOUNCE_MS * USEC_PER_MSEC)
                 return false;
-        if (o->speed_dps > ORIENTATION_MAX_SPEED_DPS)
+        if (o->rate_gps > ORIENTATION_MAX_RATE_GPS)
                 return false; /* still turning or being shaken: wait until it settles */
 
         o->current = c;

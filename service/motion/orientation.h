@@ -14,7 +14,7 @@ typedef struct OrientationTracker {
         MotionOrientation current;   /* UNDEFINED until the first readout */
         MotionOrientation candidate; /* what the angles propose now */
         uint64_t candidate_since_usec;
-        double prev_pitch, prev_roll, speed_dps;
+        double prev_gx, prev_gy, rate_gps; /* the gravity vector and how fast it moves */
         uint64_t prev_usec;
         bool have_prev;
 } OrientationTracker;

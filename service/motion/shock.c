@@ -31,18 +31,26 @@ static bool activity_recent(const ShockDetector *s, uint64_t time_usec)
         return s->have_activity && time_usec - s->activity_usec < SHOCK_ACTIVITY_WINDOW_MS * USEC_PER_MSEC;
 }
 
-/* base (g) raised by the vibration and the activity window, divided by the sensitivity. */
-static double threshold(const ShockDetector *s, uint64_t time_usec, double base)
+/* A threshold t (g) raised during the activity window and divided by the sensitivity. */
+static double adjust(const ShockDetector *s, uint64_t time_usec, double t)
 {
-        double t = base + SHOCK_VIBRATION_GAIN * shock_vibration_level(s);
         if (activity_recent(s, time_usec))
                 t *= SHOCK_ACTIVITY_GAIN;
         return t / s->sensitivity;
 }
 
+/* The jolt threshold adds the background: a deviation must stand out of the vibration. */
 double shock_jolt_threshold(const ShockDetector *s, uint64_t time_usec)
 {
-        return threshold(s, time_usec, SHOCK_JOLT_G);
+        return adjust(s, time_usec, SHOCK_JOLT_G + SHOCK_VIBRATION_GAIN * shock_vibration_level(s));
+}
+
+/* The fall threshold only grows once the vibration dominates: the collapse of the gravity vector is a
+ * specific signature, which sensor noise and hand tremor do not imitate. */
+static double freefall_threshold(const ShockDetector *s, uint64_t time_usec)
+{
+        return adjust(s, time_usec,
+                      MAX(SHOCK_FREEFALL_DROP_G, SHOCK_FREEFALL_VIBRATION_GAIN * shock_vibration_level(s)));
 }
 
 static double lowpass_weight(double dt, double tau)
@@ -92,8 +100,8 @@ void shock_feed(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool
         double deviation = hypot(gx - s->ref_gx, gy - s->ref_gy);       /* g */
         double ref_norm = hypot(s->ref_gx, s->ref_gy), norm = hypot(gx, gy);
 
-        double jolt_t = threshold(s, time_usec, SHOCK_JOLT_G);
-        double fall_t = threshold(s, time_usec, SHOCK_FREEFALL_DROP_G);
+        double jolt_t = shock_jolt_threshold(s, time_usec);
+        double fall_t = freefall_threshold(s, time_usec);
         bool fast = MAX(rate, s->prev_rate_gps) >= SHOCK_FREEFALL_RATE_GPS;
         bool freefall = ref_norm >= SHOCK_FREEFALL_MIN_G && ref_norm - norm >= fall_t && fast;
         bool jolt = deviation >= jolt_t;

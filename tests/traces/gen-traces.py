@@ -78,6 +78,15 @@ class Trace:
             return a * c, a * s
         self.add(f, t0_ms, t0_ms + 6 * decay_ms)
 
+    def pulse(self, t0_ms, amp_g, width_ms, angle_deg):
+        """A half-sine pulse (the push of a knock or a bump) starting at t0 in direction angle."""
+        c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+
+        def f(t):
+            a = amp_g * math.sin(math.pi * (t - t0_ms) / width_ms)
+            return a * c, a * s
+        self.add(f, t0_ms, t0_ms + width_ms)
+
     def freefall(self, t0_ms, t1_ms):
         """Free fall between t0 and t1: every component reads 0 g."""
         for i in range(self.idx(t0_ms), self.idx(t1_ms)):
@@ -208,10 +217,11 @@ def scenario_typing():
 
 
 def scenario_knock():
-    t = Trace("desk-knock", 12000, 6, "three knocks on the desk (0.3 g at 17 Hz, 0.5 g at 21 Hz, 0.8 g at 29 Hz, the desk ringing down in 25 ms) 3 s apart")
+    t = Trace("desk-knock", 12000, 6, "three knocks on the desk 3 s apart: a 40 ms push of 0.15, 0.25, 0.4 g, then the desk ringing (17, 21, 29 Hz) down in 25 ms")
     t.set_tilt(lambda ms: (0.0, 0.0))
-    for t0, amp, freq in ((3000, 0.3, 17), (6000, 0.5, 21), (9000, 0.8, 29)):
-        t.ring(t0, amp, freq, 25, 70)
+    for t0, amp, freq in ((3000, 0.15, 17), (6000, 0.25, 21), (9000, 0.4, 29)):
+        t.pulse(t0, amp, 40, 70)
+        t.ring(t0 + 40, amp / 3, freq, 25, 250)
         t.expect.append("shock at_ms=%d kind=knock" % t0)
     t.expect.append("orientation normal")
     return t
