@@ -174,6 +174,7 @@ Context *context_free(Context *c)
                 return NULL;
         c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
         c->pause_timer = sd_event_source_disable_unref(c->pause_timer);
+        c->exit_source = sd_event_source_disable_unref(c->exit_source);
         c->ec_queue = ec_queue_free(c->ec_queue);
         c->claims = sd_bus_track_unref(c->claims);
         if (c->sleep_lock_fd >= 0)
@@ -217,9 +218,22 @@ static int open_bus(const ContextOptions *o, sd_bus **ret)
         return 0;
 }
 
+/* Runs when the loop is asked to exit (SIGTERM/SIGINT), before sd-bus closes the connection. */
+static int on_loop_exit(sd_event_source *s, void *userdata)
+{
+        context_shutdown(userdata);
+        return 0;
+}
+
 int context_start_bus(Context *c, const ContextOptions *o)
 {
         int r;
+
+        r = sd_event_add_exit(c->event, &c->exit_source, on_loop_exit, c);
+        if (r < 0)
+                return log_error_errno(r, "Failed to set up the exit handler: %m");
+        /* Before sd-bus' own exit handler, which flushes and closes the connection. */
+        (void) sd_event_source_set_priority(c->exit_source, SD_EVENT_PRIORITY_IMPORTANT);
 
         r = bus_errors_register();
         if (r < 0)
@@ -271,6 +285,10 @@ int context_start_bus(Context *c, const ContextOptions *o)
 void context_shutdown(Context *c)
 {
         int r;
+
+        if (c->shut_down)
+                return;
+        c->shut_down = true;
 
         c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
         protection_release(c);

@@ -74,6 +74,8 @@ typedef struct Context {
         char *protection_state; /* last emitted ProtectionState, to detect changes */
 
         EcQueue *ec_queue;
+        sd_event_source *exit_source;
+        bool shut_down;
 } Context;
 
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret);
@@ -82,7 +84,8 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(Context *, context_free);
 
 /* Connects to the bus, exports the objects, subscribes to logind, then takes the name (last). */
 int context_start_bus(Context *c, const ContextOptions *o);
-/* On SIGTERM/SIGINT after the loop ended: stop polling, power off, release the name. */
+/* On SIGTERM/SIGINT (an exit source runs it before the connection closes): stop polling, power off,
+ * release the name. Idempotent. */
 void context_shutdown(Context *c);
 
 /* Writes the state file (if any); failures are logged, not fatal. */

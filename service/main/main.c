@@ -87,7 +87,7 @@ static int run(const Options *o)
         else
                 log_info("Exiting (%s)", r == 0 ? "signal" : "bus connection lost");
 
-        context_shutdown(c);
+        context_shutdown(c); /* normally done already by the exit handler */
         return r == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
