@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The shock detector and the Motion API around it: repeats, sensitivity, vibration, activity, hold. */
+#include <math.h>
+
+#include "motion-params.h"
+#include "motion.h"
+#include "shock.h"
+#include "test-helpers.h"
+
+#define CPG       157.0
+#define PERIOD_US 20000ULL
+
+static const MotionConfig config = {
+        .counts_per_g = CPG,
+        .tilt_step = MOTION_TILT_STEP_DEFAULT,
+        .shock_sensitivity = MOTION_SENSITIVITY_DEFAULT,
+        .shock_hold_ms = MOTION_SHOCK_HOLD_MS_DEFAULT,
+};
+
+TEST(test_validation)
+{
+        _cleanup_(motion_freep) Motion *m = NULL;
+        const char *msg = NULL;
+        MotionConfig bad = config;
+
+        bad.shock_sensitivity = 0;
+        CHECK_EQ(motion_config_validate(&bad, &msg), -EINVAL);
+        CHECK_STREQ(msg, "shock sensitivity must be between 0.1 and 10");
+        CHECK_EQ(motion_new(&bad, &m), -EINVAL);
+        CHECK(m == NULL);
+
+        bad = config;
+        bad.tilt_step = NAN;
+        CHECK_EQ(motion_config_validate(&bad, &msg), -EINVAL);
+        CHECK_STREQ(msg, "tilt step must be between 0.1 and 45 degrees");
+
+        CHECK_EQ(motion_new(&config, &m), 0);
+        CHECK_EQ(motion_set_shock_sensitivity(m, 10.5), -EINVAL);
+        CHECK_EQ(motion_set_shock_sensitivity(m, NAN), -EINVAL);
+        CHECK_EQ(motion_set_shock_sensitivity(m, -1), -EINVAL);
+        CHECK(motion_get_config(m)->shock_sensitivity == MOTION_SENSITIVITY_DEFAULT); /* unchanged */
+        CHECK_EQ(motion_set_shock_sensitivity(m, 2.5), 0);
+        CHECK(motion_get_config(m)->shock_sensitivity == 2.5);
+        CHECK_EQ(motion_set_tilt_step(m, 0.05), -EINVAL);
+        CHECK_EQ(motion_set_tilt_step(m, INFINITY), -EINVAL);
+        CHECK(motion_get_config(m)->tilt_step == MOTION_TILT_STEP_DEFAULT);
+        CHECK_EQ(motion_set_counts_per_g(m, 0), -EINVAL);
+        CHECK_EQ(motion_set_shock_hold_ms(m, 50), -EINVAL);
+        CHECK_EQ(motion_set_shock_hold_ms(m, 2000), 0);
+}
+
+/* Feeds y counts (relative to rest 0,0) to a Motion; returns the event mask. */
+static unsigned feed(Motion *m, uint64_t *now, int y, unsigned new_readouts, bool keyboard)
+{
+        MotionSample s = {.time_usec = *now, .y = y, .new_readouts = new_readouts, .keyboard = keyboard};
+        MotionEvents ev;
+        motion_feed(m, &s, &ev);
+        *now += PERIOD_US;
+        return ev.mask;
+}
+
+TEST(test_step_is_a_shock_and_hold)
+{
+        _cleanup_(motion_freep) Motion *m = NULL;
+        uint64_t now = 0;
+        unsigned mask = 0;
+
+        CHECK_EQ(motion_new(&config, &m), 0);
+        for (unsigned i = 0; i < 100; i++)
+                CHECK_EQ(feed(m, &now, 0, 1, false) & MOTION_EVENT_SHOCK, 0);
+        /* a 0.2 g jump: a jolt at this very readout */
+        mask = feed(m, &now, 31, 1, false);
+        CHECK(mask & MOTION_EVENT_SHOCK);
+        CHECK(mask & MOTION_EVENT_SHOCK_ACTIVE);
+        const MotionState *st = motion_get_state(m);
+        CHECK(st->shock_active);
+        CHECK_EQ(st->shock_count, 1);
+        CHECK(st->last_shock_magnitude > 0.15);
+        CHECK_EQ(st->last_shock_usec, now - PERIOD_US);
+
+        /* quiet afterwards: active for the hold time, then cleared once */
+        uint64_t onset = now - PERIOD_US, cleared = 0;
+        for (unsigned i = 0; i < 150; i++) {
+                mask = feed(m, &now, 31, 1, false);
+                CHECK_EQ(mask & MOTION_EVENT_SHOCK, 0);
+                if ((mask & MOTION_EVENT_SHOCK_ACTIVE) && !cleared)
+                        cleared = now - PERIOD_US;
+        }
+        CHECK(!st->shock_active);
+        CHECK(cleared - onset >= MOTION_SHOCK_HOLD_MS_DEFAULT * 1000ULL);
+        CHECK(cleared - onset <= MOTION_SHOCK_HOLD_MS_DEFAULT * 1000ULL + 300000ULL);
+        CHECK_EQ(st->shock_count, 1);
+}
+
+/* A slow ramp (the reference follows) with repeated readouts in between: identical results to the
+ * same ramp without them, and nothing is detected; hdapsd's zero-velocity reading of a repeat would
+ * double the next step. */
+TEST(test_repeats_are_not_zero_motion)
+{
+        _cleanup_(motion_freep) Motion *a = NULL, *b = NULL;
+        uint64_t ta = 0, tb = 0;
+
+        CHECK_EQ(motion_new(&config, &a), 0);
+        CHECK_EQ(motion_new(&config, &b), 0);
+        for (int i = 0; i < 400; i++) {
+                int y = i < 100 ? 0 : (i - 100) / 4; /* 0.08 g/s */
+                unsigned ma = feed(a, &ta, y, 1, false);
+                ta += PERIOD_US; /* a's readouts are 40 ms apart ... */
+                unsigned mb = feed(b, &tb, y, 1, false);
+                mb |= feed(b, &tb, y, 0, false); /* ... b sees the same with a repeat in between */
+                CHECK_EQ(ma & MOTION_EVENT_SHOCK, 0);
+                CHECK_EQ(mb & MOTION_EVENT_SHOCK, 0);
+        }
+        const MotionState *sa = motion_get_state(a), *sb = motion_get_state(b);
+        CHECK(sa->vibration_level == sb->vibration_level);
+        CHECK(sa->pitch == sb->pitch);
+}
+
+TEST(test_sensitivity_scales)
+{
+        /* a 0.05 g step: below the default threshold, above it at sensitivity 2 */
+        for (unsigned k = 0; k < 2; k++) {
+                _cleanup_(motion_freep) Motion *m = NULL;
+                uint64_t now = 0;
+                CHECK_EQ(motion_new(&config, &m), 0);
+                CHECK_EQ(motion_set_shock_sensitivity(m, k ? 2.0 : 1.0), 0);
+                for (unsigned i = 0; i < 100; i++)
+                        feed(m, &now, 0, 1, false);
+                feed(m, &now, 8, 1, false);
+                CHECK_EQ(motion_get_state(m)->shock_count, k ? 1 : 0);
+        }
+}
+
+TEST(test_activity_raises_threshold)
+{
+        _cleanup_(motion_freep) Motion *m = NULL;
+        uint64_t now = 0;
+
+        CHECK_EQ(motion_new(&config, &m), 0);
+        for (unsigned i = 0; i < 100; i++)
+                feed(m, &now, 0, 1, false);
+        /* 0.08 g keystroke jolts with the keyboard flag: not a shock */
+        for (unsigned i = 0; i < 100; i++)
+                feed(m, &now, i % 10 == 0 ? 13 : 0, 1, i % 10 == 0);
+        CHECK_EQ(motion_get_state(m)->shock_count, 0);
+        /* the same jolt once typing has stopped (and its jolts have left the background) is one */
+        for (unsigned i = 0; i < 250; i++)
+                feed(m, &now, 0, 1, false);
+        feed(m, &now, 13, 1, false);
+        CHECK_EQ(motion_get_state(m)->shock_count, 1);
+}
+
+TEST(test_vibration_adapts)
+{
+        ShockDetector s;
+        ShockResult r;
+        uint64_t now = 0;
+        unsigned onsets = 0;
+
+        shock_init(&s, 1.0, 1000);
+        /* 10 Hz vibration building up to 0.12 g over 5 s, then sustained */
+        for (unsigned i = 0; i < 1500; i++) {
+                double t = i * 0.02, amp = 0.12 * fmin(1.0, t / 5.0);
+                shock_feed(&s, now, 0, amp * sin(2 * M_PI * 10.3 * t), true, false, &r);
+                onsets += r.onset;
+                now += PERIOD_US;
+        }
+        CHECK_EQ(onsets, 0);
+        CHECK(shock_vibration_level(&s) > 0.04);
+        CHECK(shock_jolt_threshold(&s, now) > 0.15);
+
+        /* the background decays again once the vibration stops */
+        for (unsigned i = 0; i < 1000; i++) {
+                shock_feed(&s, now, 0, 0, true, false, &r);
+                now += PERIOD_US;
+        }
+        CHECK(shock_vibration_level(&s) < 0.01);
+}
+
+TEST(test_freefall_onset)
+{
+        ShockDetector s;
+        ShockResult r;
+        uint64_t now = 0;
+
+        shock_init(&s, 1.0, 1000);
+        /* held at 6 deg (0.1 g), then the vector collapses toward 0 g */
+        for (unsigned i = 0; i < 200; i++) {
+                shock_feed(&s, now, 0.03, 0.1, true, false, &r);
+                now += PERIOD_US;
+        }
+        shock_feed(&s, now, 0.015, 0.05, true, false, &r);
+        now += PERIOD_US;
+        bool second = false;
+        if (!r.onset) {
+                shock_feed(&s, now, 0.0, 0.0, true, false, &r);
+                second = true;
+        }
+        CHECK(r.onset);
+        CHECK_STREQ(r.reason, "freefall");
+        CHECK(!second || s.count == 1);
+}
+
+int main(void)
+{
+        RUN(test_validation);
+        RUN(test_step_is_a_shock_and_hold);
+        RUN(test_repeats_are_not_zero_motion);
+        RUN(test_sensitivity_scales);
+        RUN(test_activity_raises_threshold);
+        RUN(test_vibration_adapts);
+        RUN(test_freefall_onset);
+        return test_summary();
+}
