@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <libayatana-appindicator/app-indicator.h>
+
+#include "tray-app.h"
+#include "tray-icon.h"
+#include "tray-menu.h"
+#include "tray-notify.h"
+#include "tray-settings.h"
+#include "tray-window.h"
+
+#define INDICATOR_ID         "tpaccel-tray"
+#define TEMPERATURE_POLL_SEC 5
+
+struct TrayApp {
+        TrayOptions options;
+        char *bus_description;
+        GDBusConnection *bus;
+        guint name_watch;
+        guint signal_subscription;
+        guint properties_subscription;
+        gboolean service_present;
+        gboolean service_was_present;
+        GHashTable *props; /* D-Bus property name -> GVariant, empty while the service is missing */
+        gboolean claimed;
+        gboolean claim_in_flight;
+        gboolean claim_failed; /* do not retry until something changes */
+        guint temperature_timer;
+        GCancellable *cancellable; /* calls to the current service instance */
+        AppIndicator *indicator;
+        char *icon_name;
+        TrayMenu *menu;
+        TrayWindow *window;
+        TraySettings *settings;
+        TrayNotifier *notifier;
+};
+
+static void update_claim(TrayApp *app);
+
+static gboolean prop_bool(TrayApp *app, const char *name)
+{
+        GVariant *v = g_hash_table_lookup(app->props, name);
+        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_BOOLEAN) && g_variant_get_boolean(v);
+}
+
+static double prop_double(TrayApp *app, const char *name)
+{
+        GVariant *v = g_hash_table_lookup(app->props, name);
+        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_DOUBLE) ? g_variant_get_double(v) : 0.0;
+}
+
+static guint32 prop_uint(TrayApp *app, const char *name)
+{
+        GVariant *v = g_hash_table_lookup(app->props, name);
+        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_UINT32) ? g_variant_get_uint32(v) : 0;
+}
+
+static gint32 prop_int(TrayApp *app, const char *name)
+{
+        GVariant *v = g_hash_table_lookup(app->props, name);
+        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_INT32) ? g_variant_get_int32(v) : 0;
+}
+
+static const char *prop_string(TrayApp *app, const char *name)
+{
+        GVariant *v = g_hash_table_lookup(app->props, name);
+        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_STRING) ? g_variant_get_string(v, NULL) : "";
+}
+
+static void prop_store(TrayApp *app, const char *name, GVariant *value)
+{
+        g_hash_table_insert(app->props, g_strdup(name), g_variant_ref_sink(value));
+}
+
+static gboolean usable(TrayApp *app)
+{
+        return app->service_present && prop_bool(app, "HasAccelerometer");
+}
+
+static void refresh_icon(TrayApp *app)
+{
+        TrayIconState state = {
+                .service_present = app->service_present,
+                .has_accelerometer = prop_bool(app, "HasAccelerometer"),
+                .shock_active = prop_bool(app, "ShockActive"),
+                .pitch = prop_double(app, "Pitch"),
+                .roll = prop_double(app, "Roll"),
+        };
+        g_autofree char *name = tray_icon_name(&state);
+
+        /* Without animation, the icon stays level but still shows shock and the missing states. */
+        if (!app->options.animate_icon && usable(app) && !state.shock_active) {
+                state.pitch = state.roll = 0;
+                g_free(name);
+                name = tray_icon_name(&state);
+        }
+        if (g_strcmp0(name, app->icon_name) == 0)
+                return;
+        g_free(app->icon_name);
+        app->icon_name = g_steal_pointer(&name);
+        app_indicator_set_icon_full(app->indicator, app->icon_name, "Accelerometer tilt");
+        g_debug("Icon: %s", app->icon_name);
+}
+
+static char *status_text(TrayApp *app)
+{
+        if (!app->service_present)
+                return g_strdup_printf("tpacceld is not running on the %s.", app->bus_description);
+        if (!prop_bool(app, "HasAccelerometer")) {
+                const char *reason = prop_string(app, "BackendReason");
+                return g_strdup_printf("No accelerometer%s%s", reason[0] ? ": " : ".", reason);
+        }
+        if (prop_bool(app, "Suspended"))
+                return g_strdup("The machine is suspended.");
+        return g_strdup("");
+}
+
+static void refresh_ui(TrayApp *app)
+{
+        g_autofree char *status = status_text(app);
+
+        refresh_icon(app);
+        tray_menu_set_service_usable(app->menu, usable(app));
+        tray_window_set_status(app->window, status);
+
+        if (!usable(app)) {
+                tray_menu_set_readouts(app->menu, status[0] ? status : "Accelerometer unavailable", "", "");
+                return;
+        }
+
+        g_autofree char *tilt = g_strdup_printf("Pitch %+.0f°, roll %+.0f°", prop_double(app, "Pitch"),
+                                                prop_double(app, "Roll"));
+        g_autofree char *orientation = g_strdup_printf("Orientation: %s", prop_string(app, "Orientation"));
+        g_autofree char *temperature = g_strdup_printf("Temperature: %d °C", prop_int(app, "Temperature"));
+        tray_menu_set_readouts(app->menu, tilt, orientation, temperature);
+        tray_window_set_readouts(app->window, prop_string(app, "Orientation"), prop_int(app, "Temperature"),
+                                 prop_double(app, "Pitch"), prop_double(app, "Roll"),
+                                 prop_uint(app, "SamplingRate"));
+
+        GVariant *rest = g_hash_table_lookup(app->props, "RestPosition");
+        if (rest && g_variant_is_of_type(rest, G_VARIANT_TYPE("(ii)"))) {
+                gint32 x, y;
+                g_variant_get(rest, "(ii)", &x, &y);
+                tray_window_set_rest(app->window, x, y);
+        }
+
+        TraySettingsValues values = {
+                .sampling_rate = prop_uint(app, "SamplingRate"),
+                .filter_order = prop_uint(app, "FilterOrder"),
+                .shock_sensitivity = prop_double(app, "ShockSensitivity"),
+                .invert = prop_bool(app, "Invert"),
+        };
+        tray_settings_set_values(app->settings, &values);
+}
+
+/* --- Claim/Release -------------------------------------------------------------------------- */
+
+static gboolean wants_claim(TrayApp *app)
+{
+        return usable(app) && (app->options.animate_icon || tray_window_is_visible(app->window));
+}
+
+static void on_claim_done(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        TrayApp *app;
+
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return; /* the service went away or we are quitting: app may be gone */
+        app = userdata;
+        app->claim_in_flight = FALSE;
+        if (reply)
+                app->claimed = TRUE;
+        else {
+                g_autofree char *words = accel_error_describe(error, app->bus_description);
+                g_message("Cannot claim the accelerometer: %s", words);
+                app->claim_failed = TRUE;
+        }
+        update_claim(app);
+}
+
+static void on_release_done(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        TrayApp *app;
+
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return;
+        app = userdata;
+        app->claim_in_flight = FALSE;
+        app->claimed = FALSE;
+        if (!reply)
+                g_debug("Release failed, ignoring: %s", error->message);
+        update_claim(app);
+}
+
+static void update_claim(TrayApp *app)
+{
+        gboolean want = wants_claim(app);
+
+        if (app->claim_in_flight || want == app->claimed || (want && app->claim_failed))
+                return;
+
+        app->claim_in_flight = TRUE;
+        g_debug("%s the accelerometer", want ? "Claiming" : "Releasing");
+        g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE,
+                               want ? "Claim" : "Release", NULL, G_VARIANT_TYPE("()"),
+                               G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS, app->cancellable,
+                               want ? on_claim_done : on_release_done, app);
+}
+
+/* --- Properties and signals ----------------------------------------------------------------- */
+
+static void on_property_fetched(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        g_autoptr(GVariant) value = NULL;
+        TrayApp *app;
+
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return;
+        app = userdata;
+        if (!reply) {
+                g_debug("Cannot read a property, ignoring: %s", error->message);
+                return;
+        }
+        g_variant_get(reply, "(v)", &value);
+        /* Only Temperature is fetched on its own (it is not signalled). */
+        prop_store(app, "Temperature", g_steal_pointer(&value));
+        refresh_ui(app);
+}
+
+static gboolean on_temperature_timer(gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        if (!app->service_present)
+                return G_SOURCE_CONTINUE;
+        g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, "org.freedesktop.DBus.Properties",
+                               "Get", g_variant_new("(ss)", ACCEL_INTERFACE, "Temperature"),
+                               G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS,
+                               app->cancellable, on_property_fetched, app);
+        return G_SOURCE_CONTINUE;
+}
+
+static void store_all(TrayApp *app, GVariant *dict)
+{
+        GVariantIter iter;
+        const char *name;
+        GVariant *value;
+
+        g_variant_iter_init(&iter, dict);
+        while (g_variant_iter_next(&iter, "{&sv}", &name, &value)) {
+                prop_store(app, name, value);
+                g_variant_unref(value);
+        }
+}
+
+static void on_get_all_done(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        g_autoptr(GVariant) dict = NULL;
+        TrayApp *app;
+
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return;
+        app = userdata;
+        if (!reply) {
+                g_autofree char *words = accel_error_describe(error, app->bus_description);
+                g_message("Cannot read the accelerometer's properties: %s", words);
+                return;
+        }
+        g_variant_get(reply, "(@a{sv})", &dict);
+        store_all(app, dict);
+        app->service_present = TRUE;
+        app->claim_failed = FALSE;
+        refresh_ui(app);
+        update_claim(app);
+}
+
+static void on_properties_changed(TrayApp *app, GVariant *params)
+{
+        g_autoptr(GVariant) changed = NULL;
+        g_autofree const char **invalidated = NULL;
+
+        g_variant_get(params, "(&s@a{sv}^a&s)", NULL, &changed, &invalidated);
+        store_all(app, changed);
+        if (invalidated[0])
+                /* Rare: fetch everything again rather than one by one. */
+                g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT,
+                                       "org.freedesktop.DBus.Properties", "GetAll",
+                                       g_variant_new("(s)", ACCEL_INTERFACE), G_VARIANT_TYPE("(a{sv})"),
+                                       G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS, app->cancellable,
+                                       on_get_all_done, app);
+        gboolean has_accelerometer;
+        if (g_variant_lookup(changed, "HasAccelerometer", "b", &has_accelerometer))
+                app->claim_failed = FALSE;
+        refresh_ui(app);
+        update_claim(app);
+}
+
+static void on_signal(GDBusConnection *bus, const char *sender, const char *path, const char *interface,
+                      const char *member, GVariant *params, gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        if (!app->service_present)
+                return;
+
+        if (g_str_equal(member, "Sample") && g_variant_is_of_type(params, G_VARIANT_TYPE("(tii)"))) {
+                guint64 usec;
+                gint32 x, y;
+                g_variant_get(params, "(tii)", &usec, &x, &y);
+                tray_window_add_sample(app->window, usec, x, y);
+        } else if (g_str_equal(member, "Tilt") && g_variant_is_of_type(params, G_VARIANT_TYPE("(dds)"))) {
+                double pitch, roll;
+                const char *orientation;
+                g_variant_get(params, "(dd&s)", &pitch, &roll, &orientation);
+                prop_store(app, "Pitch", g_variant_new_double(pitch));
+                prop_store(app, "Roll", g_variant_new_double(roll));
+                prop_store(app, "Orientation", g_variant_new_string(orientation));
+                refresh_ui(app);
+        } else if (g_str_equal(member, "Shock") && g_variant_is_of_type(params, G_VARIANT_TYPE("(dts)"))) {
+                double magnitude;
+                guint64 usec;
+                const char *reason;
+                g_variant_get(params, "(dt&s)", &magnitude, &usec, &reason);
+                tray_notifier_shock(app->notifier, magnitude, reason);
+        } else if (g_str_equal(member, "PropertiesChanged") &&
+                   g_variant_is_of_type(params, G_VARIANT_TYPE("(sa{sv}as)")))
+                on_properties_changed(app, params);
+}
+
+/* --- Service presence ----------------------------------------------------------------------- */
+
+static void on_name_appeared(GDBusConnection *bus, const char *name, const char *owner, gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        g_debug("tpacceld appeared as %s", owner);
+        if (app->service_was_present)
+                tray_notifier_service(app->notifier, TRUE, app->bus_description);
+        app->service_was_present = TRUE;
+        g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, "org.freedesktop.DBus.Properties",
+                               "GetAll", g_variant_new("(s)", ACCEL_INTERFACE), G_VARIANT_TYPE("(a{sv})"),
+                               G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS, app->cancellable,
+                               on_get_all_done, app);
+}
+
+static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer userdata)
+{
+        TrayApp *app = userdata;
+        gboolean was_present = app->service_present;
+
+        g_debug("tpacceld is not on the bus");
+        /* Forget everything about the old instance: its claims died with it. */
+        g_cancellable_cancel(app->cancellable);
+        g_object_unref(app->cancellable);
+        app->cancellable = g_cancellable_new();
+        app->service_present = FALSE;
+        app->claimed = FALSE;
+        app->claim_in_flight = FALSE;
+        g_hash_table_remove_all(app->props);
+        if (was_present)
+                tray_notifier_service(app->notifier, FALSE, app->bus_description);
+        refresh_ui(app);
+}
+
+/* --- Actions ---------------------------------------------------------------------------------- */
+
+static void show_error_dialog(const char *title, const char *text)
+{
+        GtkWidget *dialog =
+                gtk_message_dialog_new(NULL, 0, GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
+
+        gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", text);
+        g_signal_connect(dialog, "response", G_CALLBACK(gtk_widget_destroy), NULL);
+        gtk_widget_show(dialog);
+}
+
+static void on_calibrate_done(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return;
+        if (!reply) {
+                TrayApp *app = userdata;
+                g_autofree char *words = accel_error_describe(error, app->bus_description);
+                show_error_dialog("Calibration failed", words);
+        }
+}
+
+static void action_calibrate(gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE, "Calibrate", NULL,
+                               G_VARIANT_TYPE("()"), G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+                               ACCEL_CALL_TIMEOUT_MS, app->cancellable, on_calibrate_done, app);
+}
+
+static void action_animate(gboolean active, gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        app->options.animate_icon = active;
+        refresh_icon(app);
+        update_claim(app);
+}
+
+static void action_settings(gpointer userdata)
+{
+        TrayApp *app = userdata;
+        tray_settings_present(app->settings);
+}
+
+static void action_show_window(gpointer userdata)
+{
+        TrayApp *app = userdata;
+        tray_window_present(app->window);
+}
+
+static void action_quit(gpointer userdata)
+{
+        gtk_main_quit();
+}
+
+static void on_window_visibility(gpointer userdata)
+{
+        TrayApp *app = userdata;
+        update_claim(app);
+}
+
+/* --- Life cycle ------------------------------------------------------------------------------- */
+
+TrayApp *tray_app_new(const TrayOptions *options, GError **error)
+{
+        static const TrayMenuActions actions = {
+                .animate_toggled = action_animate,
+                .calibrate = action_calibrate,
+                .settings = action_settings,
+                .show_window = action_show_window,
+                .quit = action_quit,
+        };
+        g_autoptr(TrayApp) app = g_new0(TrayApp, 1);
+
+        app->options = *options;
+        app->options.address = g_strdup(options->address);
+        app->options.icon_dir = g_strdup(options->icon_dir);
+        app->bus_description = accel_bus_describe(options->target, options->address);
+        app->props =
+                g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_variant_unref);
+        app->cancellable = g_cancellable_new();
+        app->notifier = tray_notifier_new();
+        app->window = tray_window_new(G_CALLBACK(on_window_visibility), app);
+        app->settings = tray_settings_new();
+        app->menu = tray_menu_new(&actions, app, options->animate_icon);
+
+        app->icon_name = g_strdup(TRAY_ICON_SERVICE_MISSING);
+        app->indicator = app_indicator_new(INDICATOR_ID, app->icon_name, APP_INDICATOR_CATEGORY_HARDWARE);
+        if (options->icon_dir)
+                app_indicator_set_icon_theme_path(app->indicator, options->icon_dir);
+        app_indicator_set_title(app->indicator, "ThinkPad Accelerometer");
+        app_indicator_set_menu(app->indicator, tray_menu_get_menu(app->menu));
+        app_indicator_set_status(app->indicator, APP_INDICATOR_STATUS_ACTIVE);
+
+        app->bus = accel_bus_connect(options->target, options->address, error);
+        if (!app->bus)
+                return NULL;
+        tray_settings_set_bus(app->settings, app->bus);
+
+        app->signal_subscription = g_dbus_connection_signal_subscribe(
+                app->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, /* member= */ NULL, ACCEL_OBJECT,
+                /* arg0= */ NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
+        app->properties_subscription = g_dbus_connection_signal_subscribe(
+                app->bus, ACCEL_BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+                ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
+        app->name_watch =
+                g_bus_watch_name_on_connection(app->bus, ACCEL_BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                               on_name_appeared, on_name_vanished, app, NULL);
+        app->temperature_timer = g_timeout_add_seconds(TEMPERATURE_POLL_SEC, on_temperature_timer, app);
+
+        refresh_ui(app);
+        if (options->show_window)
+                tray_window_present(app->window);
+        return g_steal_pointer(&app);
+}
+
+void tray_app_free(TrayApp *app)
+{
+        if (!app)
+                return;
+        if (app->cancellable)
+                g_cancellable_cancel(app->cancellable);
+        if (app->temperature_timer)
+                g_source_remove(app->temperature_timer);
+        if (app->name_watch)
+                g_bus_unwatch_name(app->name_watch);
+        if (app->signal_subscription)
+                g_dbus_connection_signal_unsubscribe(app->bus, app->signal_subscription);
+        if (app->properties_subscription)
+                g_dbus_connection_signal_unsubscribe(app->bus, app->properties_subscription);
+        g_clear_object(&app->indicator);
+        g_clear_pointer(&app->menu, tray_menu_free);
+        g_clear_pointer(&app->settings, tray_settings_free);
+        g_clear_pointer(&app->window, tray_window_free);
+        g_clear_pointer(&app->notifier, tray_notifier_free);
+        g_clear_object(&app->cancellable);
+        g_clear_object(&app->bus);
+        g_clear_pointer(&app->props, g_hash_table_unref);
+        g_free(app->icon_name);
+        g_free(app->bus_description);
+        g_free(app->options.address);
+        g_free(app->options.icon_dir);
+        g_free(app);
+}

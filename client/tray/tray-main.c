@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tpaccel-tray: tray tilt indicator and shock alerts for tpacceld. Options and start-up; the
+ * application itself is in tray-app.c. */
+#include <locale.h>
+#include <stdio.h>
+
+#include <glib-unix.h>
+#include <gtk/gtk.h>
+
+#include "config.h"
+#include "tray-app.h"
+#include "tray-icon.h"
+
+static gboolean on_quit_signal(gpointer userdata)
+{
+        gtk_main_quit();
+        return G_SOURCE_CONTINUE;
+}
+
+/* The directory holding hicolor/ with our icons when they are not installed: $TPACCEL_ICON_DIR, else
+ * the source tree's data/icons. NULL when the installed theme has them. */
+static char *find_icon_dir(void)
+{
+        const char *env = g_getenv("TPACCEL_ICON_DIR");
+        GtkIconTheme *theme = gtk_icon_theme_get_default();
+
+        if (env && env[0])
+                return g_strdup(env);
+        if (gtk_icon_theme_has_icon(theme, TRAY_ICON_SERVICE_MISSING))
+                return NULL;
+        if (g_file_test(TPACCEL_SOURCE_ICON_DIR, G_FILE_TEST_IS_DIR))
+                return g_strdup(TPACCEL_SOURCE_ICON_DIR);
+        return NULL;
+}
+
+int main(int argc, char *argv[])
+{
+        gboolean system_bus = FALSE, session_bus = FALSE, show_window = FALSE, no_animation = FALSE,
+                 version = FALSE;
+        g_autofree char *address = NULL;
+        const GOptionEntry entries[] = {
+                {"system", 0, 0, G_OPTION_ARG_NONE, &system_bus,
+                 "Follow tpacceld on the system bus (default)", NULL},
+                {"session", 0, 0, G_OPTION_ARG_NONE, &session_bus,
+                 "Follow the demo tpacceld on the session bus", NULL},
+                {"address", 0, 0, G_OPTION_ARG_STRING, &address, "Follow tpacceld on the bus at ADDR",
+                 "ADDR"},
+                {"show-window", 0, 0, G_OPTION_ARG_NONE, &show_window, "Open the window at start", NULL},
+                {"no-animation", 0, 0, G_OPTION_ARG_NONE, &no_animation,
+                 "Do not animate the icon (claim the accelerometer only while the window is open)", NULL},
+                {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Show the version", NULL},
+                {},
+        };
+        g_autoptr(GError) error = NULL;
+        g_autoptr(TrayApp) app = NULL;
+        g_autofree char *icon_dir = NULL;
+        TrayOptions options = {.target = BUS_TARGET_SYSTEM};
+
+        setlocale(LC_ALL, "");
+        if (!gtk_init_with_args(&argc, &argv, "- tray tilt indicator for the ThinkPad accelerometer",
+                                entries, NULL, &error)) {
+                fprintf(stderr, "tpaccel-tray: %s\nTry 'tpaccel-tray --help' for more information.\n",
+                        error->message);
+                return 2;
+        }
+        if (version) {
+                printf("tpaccel-tray %s\n", PACKAGE_VERSION);
+                return 0;
+        }
+        if (argc > 1) {
+                fprintf(stderr, "tpaccel-tray: unexpected argument \"%s\"\n", argv[1]);
+                return 2;
+        }
+        if (system_bus + session_bus + (address != NULL) > 1) {
+                fprintf(stderr, "tpaccel-tray: choose one of --system, --session, --address\n");
+                return 2;
+        }
+        if (address && !g_dbus_is_supported_address(address, NULL)) {
+                fprintf(stderr, "tpaccel-tray: --address: \"%s\" is not a D-Bus address\n", address);
+                return 2;
+        }
+
+        icon_dir = find_icon_dir();
+        if (icon_dir)
+                gtk_icon_theme_append_search_path(gtk_icon_theme_get_default(), icon_dir);
+
+        options.target = session_bus ? BUS_TARGET_SESSION : address ? BUS_TARGET_ADDRESS : BUS_TARGET_SYSTEM;
+        options.address = address;
+        options.show_window = show_window;
+        options.animate_icon = !no_animation;
+        options.icon_dir = icon_dir;
+
+        app = tray_app_new(&options, &error);
+        if (!app) {
+                fprintf(stderr, "tpaccel-tray: cannot connect to the bus: %s\n", error->message);
+                return 1;
+        }
+
+        g_unix_signal_add(SIGINT, on_quit_signal, NULL);
+        g_unix_signal_add(SIGTERM, on_quit_signal, NULL);
+        gtk_main();
+        return 0;
+}

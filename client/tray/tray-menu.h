@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The indicator's menu: live readouts (tilt, orientation, temperature), then Animate icon,
+ * Calibrate, Settings, Show window and Quit, each forwarded to a callback. */
+
+#include <gtk/gtk.h>
+
+typedef struct TrayMenuActions {
+        void (*animate_toggled)(gboolean active, gpointer userdata);
+        void (*calibrate)(gpointer userdata);
+        void (*settings)(gpointer userdata);
+        void (*show_window)(gpointer userdata);
+        void (*quit)(gpointer userdata);
+} TrayMenuActions;
+
+typedef struct TrayMenu TrayMenu;
+
+TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gboolean animate_icon);
+void tray_menu_free(TrayMenu *m);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrayMenu, tray_menu_free)
+
+GtkMenu *tray_menu_get_menu(TrayMenu *m);
+
+/* The readout lines; the actions that need the service are insensitive while it is missing. */
+void tray_menu_set_readouts(TrayMenu *m, const char *tilt, const char *orientation, const char *temperature);
+void tray_menu_set_service_usable(TrayMenu *m, gboolean usable);

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "accel-bus.h"
+#include "tray-settings.h"
+
+/* Ranges of the interface (data/org.thinkpad.Accelerometer.xml); the service checks them again. */
+#define SAMPLING_RATE_MIN    1
+#define SAMPLING_RATE_MAX    1000
+#define FILTER_ORDER_MIN     1
+#define FILTER_ORDER_MAX     8
+#define SENSITIVITY_MIN      0.1
+#define SENSITIVITY_MAX      10.0
+#define SENSITIVITY_STEP     0.1
+#define SENSITIVITY_DIGITS   1
+#define SPIN_PAGE_MULTIPLIER 10
+
+struct TraySettings {
+        GtkWidget *dialog;
+        GtkWidget *info_bar;
+        GtkWidget *error_label;
+        GtkWidget *rate;
+        GtkWidget *filter;
+        GtkWidget *sensitivity;
+        GtkWidget *invert;
+        GDBusConnection *bus;
+        TraySettingsValues values;
+        gboolean updating; /* setting widgets from values: not a user change */
+        GCancellable *cancellable;
+};
+
+static void show_values(TraySettings *s)
+{
+        s->updating = TRUE;
+        gtk_spin_button_set_value(GTK_SPIN_BUTTON(s->rate), s->values.sampling_rate);
+        gtk_spin_button_set_value(GTK_SPIN_BUTTON(s->filter), s->values.filter_order);
+        gtk_spin_button_set_value(GTK_SPIN_BUTTON(s->sensitivity), s->values.shock_sensitivity);
+        gtk_switch_set_active(GTK_SWITCH(s->invert), s->values.invert);
+        s->updating = FALSE;
+}
+
+static void show_error(TraySettings *s, const char *text)
+{
+        gtk_label_set_text(GTK_LABEL(s->error_label), text);
+        gtk_widget_set_visible(s->info_bar, text[0] != '\0');
+}
+
+static void on_call_done(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        TraySettings *s = userdata;
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+
+        if (reply) {
+                show_error(s, "");
+                return;
+        }
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return;
+
+        g_autofree char *words = accel_error_describe(error, "bus");
+        show_error(s, words);
+        show_values(s);
+}
+
+static void call_setter(TraySettings *s, const char *method, GVariant *params)
+{
+        g_autoptr(GVariant) owned = g_variant_ref_sink(params);
+
+        if (s->updating)
+                return;
+        if (!s->bus) {
+                show_error(s, "tpacceld is not running");
+                show_values(s);
+                return;
+        }
+        g_dbus_connection_call(s->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE, method, owned,
+                               G_VARIANT_TYPE("()"), G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+                               ACCEL_CALL_TIMEOUT_MS, s->cancellable, on_call_done, s);
+}
+
+static void on_rate_changed(GtkSpinButton *spin, gpointer userdata)
+{
+        call_setter(userdata, "SetSamplingRate",
+                    g_variant_new("(u)", (guint32) gtk_spin_button_get_value_as_int(spin)));
+}
+
+static void on_filter_changed(GtkSpinButton *spin, gpointer userdata)
+{
+        call_setter(userdata, "SetFilterOrder",
+                    g_variant_new("(u)", (guint32) gtk_spin_button_get_value_as_int(spin)));
+}
+
+static void on_sensitivity_changed(GtkSpinButton *spin, gpointer userdata)
+{
+        call_setter(userdata, "SetShockSensitivity", g_variant_new("(d)", gtk_spin_button_get_value(spin)));
+}
+
+static void on_invert_changed(GObject *object, GParamSpec *pspec, gpointer userdata)
+{
+        call_setter(userdata, "SetInvert", g_variant_new("(b)", gtk_switch_get_active(GTK_SWITCH(object))));
+}
+
+static GtkWidget *spin(double min, double max, double step, guint digits)
+{
+        GtkWidget *button = gtk_spin_button_new_with_range(min, max, step);
+
+        gtk_spin_button_set_digits(GTK_SPIN_BUTTON(button), digits);
+        gtk_spin_button_set_increments(GTK_SPIN_BUTTON(button), step, step * SPIN_PAGE_MULTIPLIER);
+        gtk_spin_button_set_numeric(GTK_SPIN_BUTTON(button), TRUE);
+        return button;
+}
+
+static void add_row(GtkGrid *grid, int row, const char *title, const char *tip, GtkWidget *control)
+{
+        GtkWidget *label = gtk_label_new(title);
+
+        gtk_widget_set_halign(label, GTK_ALIGN_END);
+        gtk_widget_set_halign(control, GTK_ALIGN_START);
+        gtk_widget_set_tooltip_text(control, tip);
+        gtk_grid_attach(grid, label, 0, row, 1, 1);
+        gtk_grid_attach(grid, control, 1, row, 1, 1);
+}
+
+TraySettings *tray_settings_new(void)
+{
+        TraySettings *s = g_new0(TraySettings, 1);
+        GtkWidget *content, *grid;
+
+        s->cancellable = g_cancellable_new();
+        s->dialog = gtk_dialog_new_with_buttons("Accelerometer Settings", NULL, 0, "_Close",
+                                                GTK_RESPONSE_CLOSE, NULL);
+        gtk_window_set_icon_name(GTK_WINDOW(s->dialog), "tpaccel");
+        g_signal_connect(s->dialog, "response", G_CALLBACK(gtk_widget_hide), NULL);
+        g_signal_connect(s->dialog, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
+
+        content = gtk_dialog_get_content_area(GTK_DIALOG(s->dialog));
+        gtk_container_set_border_width(GTK_CONTAINER(content), 12);
+        gtk_box_set_spacing(GTK_BOX(content), 8);
+
+        s->info_bar = gtk_info_bar_new();
+        gtk_info_bar_set_message_type(GTK_INFO_BAR(s->info_bar), GTK_MESSAGE_ERROR);
+        s->error_label = gtk_label_new("");
+        gtk_label_set_line_wrap(GTK_LABEL(s->error_label), TRUE);
+        gtk_label_set_max_width_chars(GTK_LABEL(s->error_label), 50);
+        gtk_container_add(GTK_CONTAINER(gtk_info_bar_get_content_area(GTK_INFO_BAR(s->info_bar))),
+                          s->error_label);
+        gtk_widget_show(s->error_label);
+        gtk_widget_set_no_show_all(s->info_bar, TRUE);
+        gtk_box_pack_start(GTK_BOX(content), s->info_bar, FALSE, FALSE, 0);
+
+        grid = gtk_grid_new();
+        gtk_grid_set_column_spacing(GTK_GRID(grid), 12);
+        gtk_grid_set_row_spacing(GTK_GRID(grid), 6);
+        gtk_box_pack_start(GTK_BOX(content), grid, TRUE, TRUE, 0);
+
+        s->rate = spin(SAMPLING_RATE_MIN, SAMPLING_RATE_MAX, 1, 0);
+        add_row(GTK_GRID(grid), 0, "Sampling rate (Hz)", "Readouts per second", s->rate);
+        s->filter = spin(FILTER_ORDER_MIN, FILTER_ORDER_MAX, 1, 0);
+        add_row(GTK_GRID(grid), 1, "Filter order", "Order of the EC's running-average filter", s->filter);
+        s->sensitivity = spin(SENSITIVITY_MIN, SENSITIVITY_MAX, SENSITIVITY_STEP, SENSITIVITY_DIGITS);
+        add_row(GTK_GRID(grid), 2, "Shock sensitivity", "0.1 reacts only to hard shocks, 10 to light taps",
+                s->sensitivity);
+        s->invert = gtk_switch_new();
+        add_row(GTK_GRID(grid), 3, "Invert axes", "Negate both axes relative to the model's orientation",
+                s->invert);
+
+        g_signal_connect(s->rate, "value-changed", G_CALLBACK(on_rate_changed), s);
+        g_signal_connect(s->filter, "value-changed", G_CALLBACK(on_filter_changed), s);
+        g_signal_connect(s->sensitivity, "value-changed", G_CALLBACK(on_sensitivity_changed), s);
+        g_signal_connect(s->invert, "notify::active", G_CALLBACK(on_invert_changed), s);
+
+        gtk_widget_show_all(content);
+        return s;
+}
+
+void tray_settings_free(TraySettings *s)
+{
+        if (!s)
+                return;
+        g_cancellable_cancel(s->cancellable);
+        g_clear_object(&s->cancellable);
+        g_clear_object(&s->bus);
+        gtk_widget_destroy(s->dialog);
+        g_free(s);
+}
+
+void tray_settings_set_bus(TraySettings *s, GDBusConnection *bus)
+{
+        g_set_object(&s->bus, bus);
+        gtk_widget_set_sensitive(gtk_dialog_get_content_area(GTK_DIALOG(s->dialog)), bus != NULL);
+}
+
+void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values)
+{
+        s->values = *values;
+        show_values(s);
+}
+
+void tray_settings_present(TraySettings *s)
+{
+        show_error(s, "");
+        gtk_window_present(GTK_WINDOW(s->dialog));
+}
+
+const char *tray_settings_get_error(TraySettings *s)
+{
+        return gtk_widget_get_visible(s->info_bar) ? gtk_label_get_text(GTK_LABEL(s->error_label)) : "";
+}

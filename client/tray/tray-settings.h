@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The Settings dialog: sampling rate, filter order, invert and shock sensitivity. Every change calls
+ * the service's polkit-guarded method (interactive authorization allowed); a refusal or error is
+ * shown in the dialog and the control goes back to the service's value. */
+
+#include <gtk/gtk.h>
+
+typedef struct TraySettings TraySettings;
+
+typedef struct TraySettingsValues {
+        guint sampling_rate;
+        guint filter_order;
+        double shock_sensitivity;
+        gboolean invert;
+} TraySettingsValues;
+
+TraySettings *tray_settings_new(void);
+void tray_settings_free(TraySettings *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(TraySettings, tray_settings_free)
+
+/* The bus to call on (NULL while the service is missing: controls are insensitive). */
+void tray_settings_set_bus(TraySettings *s, GDBusConnection *bus);
+
+/* The service's current values (from properties). */
+void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values);
+
+void tray_settings_present(TraySettings *s);
+
+/* The error line currently shown, "" if none (for tests and logs). */
+const char *tray_settings_get_error(TraySettings *s);

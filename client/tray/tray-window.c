@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <math.h>
+
+#include "tray-history.h"
+#include "tray-window.h"
+
+/* The most samples the plot keeps: TRAY_PLOT_SPAN_SEC at the interface's highest rate (1000/s). */
+#define MAX_SAMPLING_RATE 1000
+#define HISTORY_CAPACITY  (TRAY_PLOT_SPAN_SEC * MAX_SAMPLING_RATE)
+#define USEC_PER_SEC      G_USEC_PER_SEC
+/* Display ranges, in raw counts away from the rest position (about 157 counts per g): the bubble
+ * reaches the rim at BUBBLE_RANGE_COUNTS (about 30 degrees), the plot spans +-PLOT_RANGE_COUNTS. */
+#define BUBBLE_RANGE_COUNTS 80.0
+#define PLOT_RANGE_COUNTS   200.0
+#define LEVEL_SIZE_PX       220
+#define PLOT_WIDTH_PX       440
+#define PLOT_MARGIN_PX      28.0
+#define BUBBLE_RADIUS_FRAC  0.12
+#define LINE_WIDTH_PX       1.5
+
+struct TrayWindow {
+        GtkWidget *window;
+        GtkWidget *level;
+        GtkWidget *plot;
+        GtkWidget *status;
+        GtkWidget *orientation;
+        GtkWidget *temperature;
+        GtkWidget *tilt;
+        GtkWidget *rate;
+        SampleHistory history;
+        int rest_x, rest_y;
+        GCallback on_visibility;
+        gpointer userdata;
+};
+
+static void set_source_rgb_hex(cairo_t *cr, guint32 rgb)
+{
+        cairo_set_source_rgb(cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
+                             (rgb & 0xff) / 255.0);
+}
+
+/* Tango palette. */
+#define COLOR_FRAME  0x555753
+#define COLOR_GLASS  0xeeeeec
+#define COLOR_BUBBLE 0x8ae234
+#define COLOR_RIM    0x4e9a06
+#define COLOR_X      0x3465a4
+#define COLOR_Y      0xcc0000
+#define COLOR_GRID   0xbabdb6
+
+static gboolean draw_level(GtkWidget *widget, cairo_t *cr, gpointer userdata)
+{
+        TrayWindow *w = userdata;
+        double width = gtk_widget_get_allocated_width(widget);
+        double height = gtk_widget_get_allocated_height(widget);
+        double cx = width / 2, cy = height / 2;
+        double radius = MIN(width, height) / 2 - 6;
+        double bubble = radius * BUBBLE_RADIUS_FRAC * 2;
+        double dx = 0, dy = 0;
+
+        if (w->history.count > 0) {
+                const HistorySample *s = sample_history_get(&w->history, w->history.count - 1);
+                /* The bubble rises to the high side: right side up (roll > 0, x grows) moves it right,
+                 * front edge up (pitch > 0, y grows) moves it towards the user (down). */
+                dx = (s->x - w->rest_x) / BUBBLE_RANGE_COUNTS;
+                dy = (s->y - w->rest_y) / BUBBLE_RANGE_COUNTS;
+                double r = hypot(dx, dy);
+                if (r > 1) {
+                        dx /= r;
+                        dy /= r;
+                }
+        }
+
+        cairo_set_line_width(cr, LINE_WIDTH_PX * 2);
+        cairo_arc(cr, cx, cy, radius, 0, 2 * G_PI);
+        set_source_rgb_hex(cr, COLOR_GLASS);
+        cairo_fill_preserve(cr);
+        set_source_rgb_hex(cr, COLOR_FRAME);
+        cairo_stroke(cr);
+
+        cairo_set_line_width(cr, LINE_WIDTH_PX);
+        set_source_rgb_hex(cr, COLOR_GRID);
+        cairo_arc(cr, cx, cy, bubble * 1.4, 0, 2 * G_PI);
+        cairo_stroke(cr);
+        cairo_move_to(cr, cx - radius, cy);
+        cairo_line_to(cr, cx + radius, cy);
+        cairo_move_to(cr, cx, cy - radius);
+        cairo_line_to(cr, cx, cy + radius);
+        cairo_stroke(cr);
+
+        cairo_arc(cr, cx + dx * (radius - bubble), cy + dy * (radius - bubble), bubble, 0, 2 * G_PI);
+        set_source_rgb_hex(cr, COLOR_BUBBLE);
+        cairo_fill_preserve(cr);
+        set_source_rgb_hex(cr, COLOR_RIM);
+        cairo_stroke(cr);
+        return TRUE;
+}
+
+static void plot_axis(TrayWindow *w, cairo_t *cr, double left, double top, double width, double height,
+                      guint64 newest, gboolean use_y, guint32 color)
+{
+        gboolean started = FALSE;
+
+        set_source_rgb_hex(cr, color);
+        for (size_t i = 0; i < w->history.count; i++) {
+                const HistorySample *s = sample_history_get(&w->history, i);
+                double age = (double) (newest - s->time_usec) / USEC_PER_SEC;
+                double value = use_y ? s->y - w->rest_y : s->x - w->rest_x;
+                double px = left + width * (1 - age / TRAY_PLOT_SPAN_SEC);
+                double py = top + height / 2 - CLAMP(value / PLOT_RANGE_COUNTS, -1, 1) * height / 2;
+
+                if (!started)
+                        cairo_move_to(cr, px, py);
+                else
+                        cairo_line_to(cr, px, py);
+                started = TRUE;
+        }
+        cairo_stroke(cr);
+}
+
+static void plot_label(cairo_t *cr, double x, double y, const char *text)
+{
+        cairo_move_to(cr, x, y);
+        cairo_show_text(cr, text);
+}
+
+static gboolean draw_plot(GtkWidget *widget, cairo_t *cr, gpointer userdata)
+{
+        TrayWindow *w = userdata;
+        double width = gtk_widget_get_allocated_width(widget);
+        double height = gtk_widget_get_allocated_height(widget);
+        double left = PLOT_MARGIN_PX, top = PLOT_MARGIN_PX / 2;
+        double pw = width - PLOT_MARGIN_PX * 1.5, ph = height - PLOT_MARGIN_PX * 1.5;
+        guint64 newest;
+
+        set_source_rgb_hex(cr, COLOR_GLASS);
+        cairo_rectangle(cr, left, top, pw, ph);
+        cairo_fill(cr);
+
+        cairo_set_line_width(cr, 1);
+        set_source_rgb_hex(cr, COLOR_GRID);
+        for (int s = 0; s <= TRAY_PLOT_SPAN_SEC; s += 2) {
+                double px = left + pw * s / TRAY_PLOT_SPAN_SEC;
+                cairo_move_to(cr, px, top);
+                cairo_line_to(cr, px, top + ph);
+        }
+        cairo_move_to(cr, left, top + ph / 2);
+        cairo_line_to(cr, left + pw, top + ph / 2);
+        cairo_stroke(cr);
+
+        set_source_rgb_hex(cr, COLOR_FRAME);
+        cairo_set_font_size(cr, 10);
+        for (int s = 0; s <= TRAY_PLOT_SPAN_SEC; s += 2) {
+                g_autofree char *label = g_strdup_printf("-%d s", TRAY_PLOT_SPAN_SEC - s);
+                plot_label(cr, left + pw * s / TRAY_PLOT_SPAN_SEC - 10, top + ph + 14,
+                           s == TRAY_PLOT_SPAN_SEC ? "now" : label);
+        }
+        {
+                g_autofree char *hi = g_strdup_printf("+%.0f", PLOT_RANGE_COUNTS);
+                g_autofree char *lo = g_strdup_printf("-%.0f", PLOT_RANGE_COUNTS);
+                plot_label(cr, 0, top + 8, hi);
+                plot_label(cr, 0, top + ph, lo);
+                plot_label(cr, 8, top + ph / 2 + 4, "0");
+        }
+        set_source_rgb_hex(cr, COLOR_X);
+        plot_label(cr, left + 6, top + 12, "x");
+        set_source_rgb_hex(cr, COLOR_Y);
+        plot_label(cr, left + 18, top + 12, "y");
+
+        if (w->history.count == 0)
+                return TRUE;
+
+        cairo_save(cr);
+        cairo_rectangle(cr, left, top, pw, ph);
+        cairo_clip(cr);
+        cairo_set_line_width(cr, LINE_WIDTH_PX);
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+        newest = sample_history_get(&w->history, w->history.count - 1)->time_usec;
+        plot_axis(w, cr, left, top, pw, ph, newest, FALSE, COLOR_X);
+        plot_axis(w, cr, left, top, pw, ph, newest, TRUE, COLOR_Y);
+        cairo_restore(cr);
+        return TRUE;
+}
+
+static void on_visibility(GtkWidget *widget, gpointer userdata)
+{
+        TrayWindow *w = userdata;
+
+        if (w->on_visibility)
+                ((void (*)(gpointer)) w->on_visibility)(w->userdata);
+}
+
+static GtkWidget *readout_label(GtkGrid *grid, int row, const char *title)
+{
+        GtkWidget *name = gtk_label_new(title);
+        GtkWidget *value = gtk_label_new("–");
+
+        gtk_widget_set_halign(name, GTK_ALIGN_END);
+        gtk_style_context_add_class(gtk_widget_get_style_context(name), "dim-label");
+        gtk_widget_set_halign(value, GTK_ALIGN_START);
+        gtk_grid_attach(grid, name, 0, row, 1, 1);
+        gtk_grid_attach(grid, value, 1, row, 1, 1);
+        return value;
+}
+
+TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
+{
+        TrayWindow *w = g_new0(TrayWindow, 1);
+        GtkWidget *box, *row, *grid;
+
+        w->on_visibility = on_visibility_changed;
+        w->userdata = userdata;
+        sample_history_init(&w->history, HISTORY_CAPACITY, (guint64) TRAY_PLOT_SPAN_SEC * USEC_PER_SEC);
+
+        w->window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
+        gtk_window_set_title(GTK_WINDOW(w->window), "ThinkPad Accelerometer");
+        gtk_window_set_icon_name(GTK_WINDOW(w->window), "tpaccel");
+        gtk_container_set_border_width(GTK_CONTAINER(w->window), 12);
+        g_signal_connect(w->window, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
+        g_signal_connect(w->window, "show", G_CALLBACK(on_visibility), w);
+        g_signal_connect(w->window, "hide", G_CALLBACK(on_visibility), w);
+
+        box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
+        gtk_container_add(GTK_CONTAINER(w->window), box);
+
+        w->status = gtk_label_new("");
+        gtk_widget_set_no_show_all(w->status, TRUE);
+        gtk_box_pack_start(GTK_BOX(box), w->status, FALSE, FALSE, 0);
+
+        row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+        gtk_box_pack_start(GTK_BOX(box), row, TRUE, TRUE, 0);
+
+        w->level = gtk_drawing_area_new();
+        gtk_widget_set_size_request(w->level, LEVEL_SIZE_PX, LEVEL_SIZE_PX);
+        g_signal_connect(w->level, "draw", G_CALLBACK(draw_level), w);
+        gtk_box_pack_start(GTK_BOX(row), w->level, FALSE, FALSE, 0);
+
+        w->plot = gtk_drawing_area_new();
+        gtk_widget_set_size_request(w->plot, PLOT_WIDTH_PX, LEVEL_SIZE_PX);
+        g_signal_connect(w->plot, "draw", G_CALLBACK(draw_plot), w);
+        gtk_box_pack_start(GTK_BOX(row), w->plot, TRUE, TRUE, 0);
+
+        grid = gtk_grid_new();
+        gtk_grid_set_column_spacing(GTK_GRID(grid), 8);
+        gtk_grid_set_row_spacing(GTK_GRID(grid), 2);
+        gtk_box_pack_start(GTK_BOX(box), grid, FALSE, FALSE, 0);
+        w->orientation = readout_label(GTK_GRID(grid), 0, "Orientation");
+        w->tilt = readout_label(GTK_GRID(grid), 1, "Tilt");
+        w->temperature = readout_label(GTK_GRID(grid), 2, "Temperature");
+        w->rate = readout_label(GTK_GRID(grid), 3, "Sampling rate");
+
+        gtk_widget_show_all(box);
+        return w;
+}
+
+void tray_window_free(TrayWindow *w)
+{
+        if (!w)
+                return;
+        g_signal_handlers_disconnect_by_data(w->window, w);
+        gtk_widget_destroy(w->window);
+        sample_history_done(&w->history);
+        g_free(w);
+}
+
+void tray_window_present(TrayWindow *w)
+{
+        gtk_window_present(GTK_WINDOW(w->window));
+}
+
+gboolean tray_window_is_visible(TrayWindow *w)
+{
+        return gtk_widget_get_visible(w->window);
+}
+
+void tray_window_add_sample(TrayWindow *w, guint64 time_usec, int x, int y)
+{
+        sample_history_push(&w->history, time_usec, x, y);
+        if (!gtk_widget_get_visible(w->window))
+                return;
+        gtk_widget_queue_draw(w->level);
+        gtk_widget_queue_draw(w->plot);
+}
+
+void tray_window_set_rest(TrayWindow *w, int x, int y)
+{
+        w->rest_x = x;
+        w->rest_y = y;
+}
+
+void tray_window_set_readouts(TrayWindow *w, const char *orientation, int temperature, double pitch,
+                              double roll, guint sampling_rate)
+{
+        g_autofree char *temp = g_strdup_printf("%d °C", temperature);
+        g_autofree char *tilt = g_strdup_printf("pitch %+.1f°, roll %+.1f°", pitch, roll);
+        g_autofree char *rate = g_strdup_printf("%u Hz", sampling_rate);
+
+        gtk_label_set_text(GTK_LABEL(w->orientation), orientation);
+        gtk_label_set_text(GTK_LABEL(w->temperature), temp);
+        gtk_label_set_text(GTK_LABEL(w->tilt), tilt);
+        gtk_label_set_text(GTK_LABEL(w->rate), rate);
+}
+
+void tray_window_set_status(TrayWindow *w, const char *status)
+{
+        gtk_label_set_text(GTK_LABEL(w->status), status);
+        gtk_widget_set_visible(w->status, status[0] != '\0');
+}
