@@ -38,7 +38,7 @@ static int property_get_bool(sd_bus *bus, const char *path, const char *interfac
 
 static const HdapsState *device_state(Context *c)
 {
-        return c->backend ? backend_get_state(c->backend) : NULL;
+        return c->has_accelerometer ? backend_get_state(c->backend) : NULL;
 }
 
 static int property_get_backend(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -118,8 +118,8 @@ static int property_get_fake_data_mode(sd_bus *bus, const char *path, const char
                                        sd_bus_error *error)
 {
         Context *c = userdata;
-        return sd_bus_message_append(reply, "b",
-                                     c->backend ? backend_get_config(c->backend)->fake_data_mode : false);
+        return sd_bus_message_append(
+                reply, "b", c->has_accelerometer ? backend_get_config(c->backend)->fake_data_mode : false);
 }
 
 static const MotionState *motion_state(Context *c)
@@ -521,8 +521,6 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "At most %d disks can be protected", STATE_DISKS_MAX);
         for (size_t i = 0; disks && disks[i]; i++) {
-                _cleanup_free_ char *message = NULL;
-
                 if (!state_disk_name_valid(disks[i]))
                         return sd_bus_error_setf(
                                 error, SD_BUS_ERROR_INVALID_ARGS,
@@ -531,6 +529,10 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
                         if (strcmp(disks[i], disks[j]) == 0)
                                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                                          "'%s' is listed twice", disks[i]);
+        }
+        for (size_t i = 0; disks && disks[i]; i++) {
+                _cleanup_free_ char *message = NULL;
+
                 if (!c->disk_protect)
                         return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                                  "Disk protection is not available");

@@ -89,7 +89,6 @@ static void setup_device(Context *c)
                         free(c->backend_reason);
                         c->backend_reason = TAKE_PTR(reason);
                 }
-                c->backend = backend_free(c->backend);
                 return;
         }
         c->has_accelerometer = true;

@@ -54,7 +54,7 @@ void poller_check_rest(Context *c)
 {
         const HdapsState *s;
 
-        if (!c->backend)
+        if (!c->has_accelerometer)
                 return;
         s = backend_get_state(c->backend);
         if (s->calibration_pending)

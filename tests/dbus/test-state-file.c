@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The state file parser and writer: good files, every kind of bad file, and a round trip. */
+
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "state-file.h"
+#include "strv.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                                         \
+        do {                                                                                                \
+                if (!(cond)) {                                                                              \
+                        fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);            \
+                        failures++;                                                                         \
+                }                                                                                           \
+        } while (0)
+
+static void expect_error(const char *text, const char *message)
+{
+        _cleanup_free_ char *error = NULL;
+        StateConfig c;
+        int r;
+
+        state_config_init(&c);
+        c.sampling_rate = 7; /* must survive a failed parse */
+        r = state_config_parse(text, strlen(text), "state", &c, NULL, &error);
+        CHECK(r == -EINVAL);
+        CHECK(c.sampling_rate == 7);
+        if (!error || !strstr(error, message)) {
+                fprintf(stderr, "for %s: expected '%s', got '%s'\n", text, message,
+                        error ? error : "(null)");
+                failures++;
+        }
+}
+
+static void test_good(void)
+{
+        _cleanup_strv_free_ char **warnings = NULL;
+        _cleanup_free_ char *error = NULL;
+        const char *text =
+                "# comment\n\n sampling_rate = 100 \r\noversampling_ratio=2\nfilter_order=8\ninvert=1\n"
+                "rest_position=-498,-439\ntilt_step=2.5\nshock_sensitivity=0.1\n"
+                "protected_disks=sda sdb\nnew_key=3\n";
+        StateConfig c;
+
+        CHECK(state_config_parse(text, strlen(text), "state", &c, &warnings, &error) == 0);
+        CHECK(c.sampling_rate == 100 && c.oversampling_ratio == 2 && c.filter_order == 8 && c.invert);
+        CHECK(c.has_rest && c.rest_x == -498 && c.rest_y == -439);
+        CHECK(c.tilt_step == 2.5 && c.shock_sensitivity == 0.1);
+        CHECK(strv_length(c.protected_disks) == 2 && strcmp(c.protected_disks[1], "sdb") == 0);
+        CHECK(strv_length(warnings) == 1 && strstr(warnings[0], "state:11: unknown key 'new_key'"));
+        state_config_done(&c);
+}
+
+static void test_defaults(void)
+{
+        _cleanup_free_ char *error = NULL;
+        StateConfig c;
+
+        CHECK(state_config_parse("", 0, "state", &c, NULL, &error) == 0);
+        CHECK(c.sampling_rate == 50 && c.oversampling_ratio == 5 && c.filter_order == 2 && !c.invert);
+        CHECK(!c.has_rest && c.protected_disks == NULL);
+        state_config_done(&c);
+}
+
+static void test_bad(void)
+{
+        expect_error("sampling_rate=0\n", "state:1: sampling_rate: 0 is out of range 1..1000");
+        expect_error("sampling_rate=1001\n", "out of range 1..1000");
+        expect_error("sampling_rate=-5\n", "is not a number");
+        expect_error("sampling_rate=5x\n", "is not a number");
+        expect_error("sampling_rate=99999999999999999999\n", "is not a number");
+        expect_error("\nfilter_order=9\n", "state:2: filter_order: 9 is out of range 1..8");
+        expect_error("invert=2\n", "invert: 2 is out of range 0..1");
+        expect_error("rest_position=1\n", "expected two integers");
+        expect_error("rest_position=1,2,3\n", "expected two integers");
+        expect_error("rest_position=40000,1\n", "out of range");
+        expect_error("tilt_step=nan\n", "is not a number");
+        expect_error("tilt_step=50\n", "out of range");
+        expect_error("shock_sensitivity=\n", "is not a number");
+        expect_error("protected_disks=sda ../x\n", "'../x' is not a block device name");
+        expect_error("protected_disks=sda sda\n", "listed twice");
+        expect_error("just words\n", "state:1: expected 'key=value'");
+        expect_error("=1\n", "empty key");
+        expect_error("filter_order=2\nfilter_order=3\n", "state:2: duplicate key 'filter_order'");
+        expect_error("sampling_rate=1000\noversampling_ratio=100\n", "exceeds 65535");
+
+        char *longline = malloc(STATE_LINE_MAX + 20);
+        assert(longline);
+        memset(longline, 'a', STATE_LINE_MAX + 10);
+        longline[STATE_LINE_MAX + 10] = '\0';
+        expect_error(longline, "longer than");
+        free(longline);
+}
+
+static void test_nul_inside(void)
+{
+        _cleanup_free_ char *error = NULL;
+        static const char text[] = "sampling_rate=1\0\n";
+        StateConfig c;
+
+        CHECK(state_config_parse(text, sizeof(text) - 1, "state", &c, NULL, &error) == -EINVAL);
+        CHECK(error && strstr(error, "state:1: NUL byte"));
+}
+
+static void test_round_trip(void)
+{
+        char dir[] = "/tmp/test-state-XXXXXX";
+        _cleanup_free_ char *path = NULL, *error = NULL;
+        StateConfig c, d;
+
+        assert(mkdtemp(dir));
+        assert(asprintf(&path, "%s/state", dir) >= 0);
+
+        CHECK(state_config_load(path, &d, NULL, &error) == -ENOENT);
+
+        state_config_init(&c);
+        c.sampling_rate = 25;
+        c.invert = true;
+        c.has_rest = true;
+        c.rest_x = -1;
+        c.rest_y = 32767;
+        c.tilt_step = 0.30000000000000004;
+        c.shock_sensitivity = 9.75;
+        CHECK(strv_consume(&c.protected_disks, strdup("sda")) == 0);
+        CHECK(state_config_save(path, &c) == 0);
+        CHECK(state_config_load(path, &d, NULL, &error) == 0);
+        CHECK(d.sampling_rate == 25 && d.invert && d.has_rest && d.rest_x == -1 && d.rest_y == 32767);
+        CHECK(d.tilt_step == c.tilt_step && d.shock_sensitivity == 9.75);
+        CHECK(strv_equal(c.protected_disks, d.protected_disks));
+        state_config_done(&c);
+        state_config_done(&d);
+
+        _cleanup_free_ char *tmp = NULL;
+        assert(asprintf(&tmp, "%s.tmp", path) >= 0);
+        CHECK(access(tmp, F_OK) < 0); /* no temp file left behind */
+        unlink(path);
+        rmdir(dir);
+}
+
+int main(void)
+{
+        test_good();
+        test_defaults();
+        test_bad();
+        test_nul_inside();
+        test_round_trip();
+        if (failures) {
+                fprintf(stderr, "%d check(s) failed\n", failures);
+                return EXIT_FAILURE;
+        }
+        printf("state file: all checks passed\n");
+        return EXIT_SUCCESS;
+}

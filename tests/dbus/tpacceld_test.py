@@ -1,0 +1,684 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Integration tests of tpacceld on a private system bus (python-dbusmock), on the EC emulator.
+
+Each test method is its own meson test (tests/dbus/meson.build lists them); run one by hand with
+  TOP_BUILDDIR=build TOP_SRCDIR=. /usr/bin/python3 tests/dbus/tpacceld_test.py TpaccelTest.test_sample_rate
+The daemon runs as a child with -v; its log is printed when a test fails."""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import xml.etree.ElementTree as ET
+
+import dbus
+import dbus.mainloop.glib
+import dbusmock
+from gi.repository import GLib
+
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+
+TOP_SRCDIR = os.environ.get('TOP_SRCDIR', os.path.join(os.path.dirname(__file__), '..', '..'))
+TOP_BUILDDIR = os.environ.get('TOP_BUILDDIR', os.path.join(TOP_SRCDIR, 'build'))
+TPACCELD = os.environ.get('TPACCELD', os.path.join(TOP_BUILDDIR, 'service', 'tpacceld'))
+TRACES = os.path.join(TOP_SRCDIR, 'tests', 'traces')
+
+NAME = 'org.thinkpad.Accelerometer'
+PATH = '/org/thinkpad/Accelerometer'
+IFACE = 'org.thinkpad.Accelerometer'
+EC_PATH = '/org/thinkpad/EmbeddedController'
+EC_IFACE = 'org.thinkpad.EmbeddedController'
+CONFIGURE = 'org.thinkpad.accelerometer.configure'
+CALIBRATE = 'org.thinkpad.accelerometer.calibrate'
+EC_RAW = 'org.thinkpad.ec.raw'
+
+INVALID_ARGS = 'org.freedesktop.DBus.Error.InvalidArgs'
+ACCESS_DENIED = 'org.freedesktop.DBus.Error.AccessDenied'
+TIMEOUT = 15  # seconds for any condition to become true
+
+
+def row(*first, length=16):
+    b = list(first) + [0] * (length - len(first))
+    return dbus.Array([dbus.Byte(x) for x in b], signature='y')
+
+
+class TpaccelTestBase(dbusmock.DBusTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.start_system_bus()
+        cls.bus_address = os.environ['DBUS_SYSTEM_BUS_ADDRESS']
+        cls.dbus_con = cls.get_dbus(system_bus=True)
+
+    def setUp(self):
+        self.state_dir = tempfile.mkdtemp(prefix='tpacceld-test-')
+        self.daemon = None
+        self.log_path = os.path.join(self.state_dir, 'daemon.log')
+        self.polkitd = None
+        self.polkit_obj = None
+        self.logind = None
+        self.extra = []
+
+    def tearDown(self):
+        for p in self.extra:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        self.stop_daemon()
+        for p in (self.polkitd, self.logind):
+            if p:
+                p.terminate()
+                p.wait()
+        if self._outcome_failed() and os.path.exists(self.log_path):
+            with open(self.log_path, errors='replace') as f:
+                sys.stderr.write('---- tpacceld log ----\n' + f.read() + '----\n')
+        shutil.rmtree(self.state_dir, ignore_errors=True)
+
+    def _outcome_failed(self):
+        result = getattr(self, '_outcome', None)
+        if result is None:
+            return False
+        errors = getattr(result, 'errors', None)
+        if errors is None:  # python >= 3.11
+            r = getattr(result, 'result', None)
+            return bool(r and (r.failures or r.errors))
+        return any(e for _, e in errors)
+
+    # Helpers
+
+    def start_polkit(self, allowed=()):
+        self.polkitd, self.polkit_obj = self.spawn_server_template('polkitd', {}, stdout=subprocess.DEVNULL)
+        self.set_allowed(allowed)
+
+    def set_allowed(self, actions):
+        self.polkit_obj.SetAllowed(dbus.Array(list(actions), signature='s'))
+
+    def start_daemon(self, *args, backend='sim', wait=True):
+        cmd = [TPACCELD, '-v', '--state-dir=' + self.state_dir]
+        if backend:
+            cmd.append('--backend=' + backend)
+        cmd += list(args)
+        self.log = open(self.log_path, 'a')
+        self.daemon = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        if wait:
+            self.wait_for_name()
+        self.proxy = self.dbus_con.get_object(NAME, PATH, introspect=False)
+        self.accel = dbus.Interface(self.proxy, IFACE)
+        self.props = dbus.Interface(self.proxy, dbus.PROPERTIES_IFACE)
+        self.ec = dbus.Interface(self.dbus_con.get_object(NAME, EC_PATH, introspect=False), EC_IFACE)
+
+    def wait_for_name(self):
+        self.assertEventually(lambda: self.dbus_con.name_has_owner(NAME) or self.daemon.poll() is not None)
+        self.assertIsNone(self.daemon.poll(), 'tpacceld exited at startup')
+
+    def stop_daemon(self, sig=signal.SIGTERM):
+        if not self.daemon:
+            return None
+        if self.daemon.poll() is None:
+            self.daemon.send_signal(sig)
+            try:
+                self.daemon.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.daemon.kill()
+                self.daemon.wait()
+        rc = self.daemon.returncode
+        self.daemon = None
+        self.log.close()
+        return rc
+
+    def daemon_log(self):
+        with open(self.log_path, errors='replace') as f:
+            return f.read()
+
+    def get(self, prop):
+        return self.props.Get(IFACE, prop)
+
+    def assertEventually(self, cond, timeout=TIMEOUT, message=None):
+        deadline = time.monotonic() + timeout
+        ctx = GLib.main_context_default()
+        while time.monotonic() < deadline:
+            while ctx.pending():
+                ctx.iteration(False)
+            if cond():
+                return
+            time.sleep(0.01)
+        self.fail(message or 'condition not met within %d s' % timeout)
+
+    def assertDBusError(self, name, func, *args, message_re=None, **kwargs):
+        with self.assertRaises(dbus.exceptions.DBusException) as cm:
+            func(*args, **kwargs)
+        self.assertEqual(cm.exception.get_dbus_name(), name, cm.exception.get_dbus_message())
+        if message_re:
+            self.assertRegex(cm.exception.get_dbus_message(), message_re)
+        return cm.exception
+
+    def gdbus(self, *args, path=PATH):
+        """Runs gdbus call on the test bus; returns (returncode, output)."""
+        p = subprocess.run(['gdbus', 'call', '--system', '-d', NAME, '-o', path, '-m'] + list(args),
+                           capture_output=True, text=True, timeout=TIMEOUT)
+        return p.returncode, p.stdout + p.stderr
+
+    def new_connection(self):
+        return dbus.bus.BusConnection(self.bus_address)
+
+    def ctxt_switches(self):
+        n = 0
+        with open('/proc/%d/status' % self.daemon.pid) as f:
+            for line in f:
+                if line.startswith(('voluntary_ctxt_switches', 'nonvoluntary_ctxt_switches')):
+                    n += int(line.split()[1])
+        return n
+
+    def collect_samples(self, seconds):
+        samples = []
+        m = self.dbus_con.add_signal_receiver(lambda t, x, y: samples.append((int(t), int(x), int(y))),
+                                              signal_name='Sample', dbus_interface=IFACE, path=PATH)
+        deadline = time.monotonic() + seconds
+        ctx = GLib.main_context_default()
+        while time.monotonic() < deadline:
+            ctx.iteration(False) or time.sleep(0.001)
+        m.remove()
+        return samples
+
+
+class TpaccelTest(TpaccelTestBase):
+    # Interface
+
+    def test_introspection_matches_xml(self):
+        self.start_polkit()
+        self.start_daemon()
+        for path, iface, xml_file in ((PATH, IFACE, 'org.thinkpad.Accelerometer.xml'),
+                                      (EC_PATH, EC_IFACE, 'org.thinkpad.EmbeddedController.xml')):
+            want = self.members(ET.parse(os.path.join(TOP_SRCDIR, 'data', xml_file)).getroot(), iface)
+            obj = self.dbus_con.get_object(NAME, path, introspect=False)
+            got_xml = obj.Introspect(dbus_interface='org.freedesktop.DBus.Introspectable')
+            got = self.members(ET.fromstring(got_xml), iface)
+            self.assertEqual(sorted(got), sorted(want), 'introspection of %s differs from %s' % (path, xml_file))
+
+    @staticmethod
+    def members(root, iface):
+        out = []
+        for i in root.iter('interface'):
+            if i.get('name') != iface:
+                continue
+            for m in i:
+                if m.tag == 'property':
+                    out.append(('property', m.get('name'), m.get('type'), m.get('access')))
+                elif m.tag in ('method', 'signal'):
+                    args = tuple((a.get('name'), a.get('type'), a.get('direction', 'out' if m.tag == 'signal' else 'in'))
+                                 for a in m.iter('arg'))
+                    out.append((m.tag, m.get('name'), args))
+        return out
+
+    def test_every_property_readable_with_type(self):
+        self.start_polkit()
+        self.start_daemon()
+        root = ET.parse(os.path.join(TOP_SRCDIR, 'data', 'org.thinkpad.Accelerometer.xml')).getroot()
+        props = [(p.get('name'), p.get('type')) for p in root.iter('property')]
+        self.assertGreater(len(props), 30)
+        for name, sig in props:
+            p = subprocess.run(['busctl', '--address=' + self.bus_address, '--json=short', 'get-property',
+                                NAME, PATH, IFACE, name], capture_output=True, text=True, timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 0, '%s: %s' % (name, p.stderr))
+            self.assertIn('"type":"%s"' % sig, p.stdout, name)
+        all_props = self.props.GetAll(IFACE)
+        self.assertEqual(sorted(all_props.keys()), sorted(n for n, _ in props))
+        self.assertEqual(all_props['Backend'], 'simulated')
+        self.assertTrue(all_props['HasAccelerometer'])
+        self.assertEqual(all_props['SamplingRate'], 50)
+        self.assertEqual(all_props['Temperature'], 38)
+        self.assertEqual(all_props['ProtectionState'], 'off')
+        self.assertFalse(all_props['Claimed'])
+
+    def test_position_on_demand_without_claim(self):
+        self.start_polkit()
+        self.start_daemon('--trace=' + os.path.join(TRACES, 'rest.csv'))
+        x, y = self.get('Position')
+        self.assertNotEqual((x, y), (0, 0))
+        self.assertFalse(self.get('Claimed'))
+        self.assertEqual(tuple(self.get('RestPosition')), (x, y), 'the first readout calibrates')
+
+    # Claims and polling
+
+    def test_claim_release_two_clients(self):
+        self.start_polkit()
+        self.start_daemon()
+        a, b = self.new_connection(), self.new_connection()
+        acc_a = dbus.Interface(a.get_object(NAME, PATH, introspect=False), IFACE)
+        acc_b = dbus.Interface(b.get_object(NAME, PATH, introspect=False), IFACE)
+        acc_a.Claim()
+        acc_b.Claim()
+        acc_b.Claim()
+        self.assertTrue(self.get('Claimed'))
+        acc_a.Release()
+        self.assertEventually(lambda: self.get('Claimed'))
+        acc_b.Release()
+        time.sleep(0.1)
+        self.assertTrue(self.get('Claimed'), 'B still holds one of its two claims')
+        acc_b.Release()
+        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertDBusError('org.thinkpad.Accelerometer.Error.NotClaimed', acc_a.Release)
+        a.close()
+        b.close()
+
+    def test_client_death_stops_polling_and_timer(self):
+        self.start_polkit()
+        self.start_daemon()
+        claimer = subprocess.Popen([sys.executable, '-c', '''
+import dbus, sys, time
+bus = dbus.bus.BusConnection(sys.argv[1])
+bus.call_blocking("%s", "%s", "%s", "Claim", "", [])
+print("claimed", flush=True)
+time.sleep(600)
+''' % (NAME, PATH, IFACE), self.bus_address], stdout=subprocess.PIPE, text=True)
+        self.extra.append(claimer)
+        self.assertEqual(claimer.stdout.readline().strip(), 'claimed')
+        self.assertTrue(self.get('Claimed'))
+        before = self.ctxt_switches()
+        time.sleep(0.5)
+        self.assertGreater(self.ctxt_switches() - before, 10, 'polling wakes the daemon')
+        claimer.kill()
+        claimer.wait()
+        self.assertEventually(lambda: not self.get('Claimed'))
+        time.sleep(0.2)
+        before = self.ctxt_switches()
+        time.sleep(2)
+        self.assertEqual(self.ctxt_switches() - before, 0, 'no timer: the daemon must not wake up at all')
+
+    def test_sample_rate_matches_sampling_rate(self):
+        self.start_polkit([CONFIGURE])
+        self.start_daemon()
+        self.accel.Claim()
+        for rate in (50, 100):
+            self.accel.SetSamplingRate(dbus.UInt32(rate))
+            self.assertEqual(self.get('SamplingRate'), rate)
+            time.sleep(0.2)
+            samples = self.collect_samples(1.5)
+            self.assertGreater(len(samples), 5)
+            span = (samples[-1][0] - samples[0][0]) / 1e6
+            measured = (len(samples) - 1) / span
+            self.assertAlmostEqual(measured, rate, delta=rate * 0.15,
+                                   msg='%d Hz wanted, %.1f Hz measured' % (rate, measured))
+            now_us = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+            self.assertLess(abs(now_us - samples[-1][0]), 2_000_000, 'time_usec is CLOCK_MONOTONIC')
+        self.accel.Release()
+
+    # polkit (mock)
+
+    def test_config_denied_changes_nothing(self):
+        self.start_polkit()
+        self.start_daemon()
+        for method, arg, prop, old in (('SetSamplingRate', dbus.UInt32(100), 'SamplingRate', 50),
+                                       ('SetOversamplingRatio', dbus.UInt32(2), 'OversamplingRatio', 5),
+                                       ('SetFilterOrder', dbus.UInt32(4), 'FilterOrder', 2),
+                                       ('SetFakeDataMode', dbus.Boolean(True), 'FakeDataMode', False),
+                                       ('SetInvert', dbus.Boolean(True), 'Invert', False),
+                                       ('SetShockSensitivity', dbus.Double(2.0), 'ShockSensitivity', 1.0),
+                                       ('SetTiltStep', dbus.Double(5.0), 'TiltStep', 1.0),
+                                       ('Pause', dbus.UInt32(10), 'PausedUntil', 0)):
+            self.assertDBusError(ACCESS_DENIED, getattr(self.accel, method), arg)
+            self.assertEqual(self.get(prop), old, method)
+        self.assertDBusError(ACCESS_DENIED, self.accel.Calibrate)
+        rc, out = self.gdbus(IFACE + '.SetSamplingRate', '100')
+        self.assertNotEqual(rc, 0)
+        self.assertIn('GDBus.Error:' + ACCESS_DENIED, out)
+        self.assertFalse(os.path.exists(os.path.join(self.state_dir, 'state')), 'nothing persisted')
+
+    def test_config_allowed(self):
+        self.start_polkit([CONFIGURE, CALIBRATE])
+        self.start_daemon()
+        changed = []
+        self.dbus_con.add_signal_receiver(lambda i, c, inv: changed.extend(c.keys()),
+                                          signal_name='PropertiesChanged', path=PATH,
+                                          dbus_interface=dbus.PROPERTIES_IFACE)
+        self.accel.SetSamplingRate(dbus.UInt32(100))
+        self.accel.SetOversamplingRatio(dbus.UInt32(2))
+        self.accel.SetFilterOrder(dbus.UInt32(4))
+        self.accel.SetInvert(True)
+        self.accel.SetFakeDataMode(True)
+        self.accel.SetFakeDataMode(False)
+        self.accel.SetShockSensitivity(2.5)
+        self.accel.SetTiltStep(5.0)
+        self.accel.Calibrate()
+        rc, out = self.gdbus(IFACE + '.SetFilterOrder', '3')
+        self.assertEqual(rc, 0, out)
+        p = self.props.GetAll(IFACE)
+        self.assertEqual((p['SamplingRate'], p['OversamplingRatio'], p['FilterOrder']), (100, 2, 3))
+        self.assertTrue(p['Invert'])
+        self.assertEqual(p['AxisCode'], 1)
+        self.assertEqual((p['ShockSensitivity'], p['TiltStep']), (2.5, 5.0))
+        self.assertEventually(lambda: {'SamplingRate', 'OversamplingRatio', 'FilterOrder', 'Invert',
+                                       'ShockSensitivity', 'TiltStep', 'FakeDataMode'} <= set(changed),
+                              message='PropertiesChanged for every change, got %s' % changed)
+
+    def test_calibrate_allowed_only_with_its_action(self):
+        self.start_polkit([CONFIGURE])
+        self.start_daemon()
+        self.assertDBusError(ACCESS_DENIED, self.accel.Calibrate)
+        self.set_allowed([CALIBRATE])
+        self.accel.Calibrate()
+        self.assertDBusError(ACCESS_DENIED, self.accel.SetSamplingRate, dbus.UInt32(20))
+
+    def test_no_polkit_fails_closed(self):
+        self.start_daemon()
+        self.assertDBusError(ACCESS_DENIED, self.accel.SetSamplingRate, dbus.UInt32(20))
+        self.assertEqual(self.get('SamplingRate'), 50)
+
+    def test_session_mode_same_uid_needs_no_polkit(self):
+        self.start_daemon('--session', '--address=' + self.bus_address)
+        self.accel.SetSamplingRate(dbus.UInt32(20))
+        self.assertEqual(self.get('SamplingRate'), 20)
+
+    def test_polkit_flags_follow_interactive_header(self):
+        self.start_polkit([CONFIGURE])
+        self.start_daemon()
+        p = subprocess.run(['busctl', '--address=' + self.bus_address, 'call', NAME, PATH, IFACE,
+                            'SetFilterOrder', 'u', '3'], capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rc, out = self.gdbus(IFACE + '.SetFilterOrder', '4')
+        self.assertEqual(rc, 0, out)
+        # The mock logs to its stdout which we discarded; check the effect instead: both succeeded.
+        self.assertEqual(self.get('FilterOrder'), 4)
+
+    # Bad input
+
+    def test_bad_arguments(self):
+        self.start_polkit([CONFIGURE, CALIBRATE, EC_RAW])
+        self.start_daemon()
+        range_cases = [
+            ('SetSamplingRate', dbus.UInt32(0), r'1\.\.1000'),
+            ('SetSamplingRate', dbus.UInt32(1001), r'1\.\.1000'),
+            ('SetOversamplingRatio', dbus.UInt32(0), r'1\.\.1310'),
+            ('SetOversamplingRatio', dbus.UInt32(70000), r'1\.\.1310'),
+            ('SetFilterOrder', dbus.UInt32(0), r'1\.\.8'),
+            ('SetFilterOrder', dbus.UInt32(9), r'1\.\.8'),
+            ('SetShockSensitivity', dbus.Double(0.01), r'0\.1\.\.10'),
+            ('SetShockSensitivity', dbus.Double(float('nan')), r'0\.1\.\.10'),
+            ('SetTiltStep', dbus.Double(46.0), r'0\.1\.\.45'),
+            ('SetTiltStep', dbus.Double(-1.0), r'0\.1\.\.45'),
+            ('Pause', dbus.UInt32(3601), r'3600'),
+            ('SetProtectedDisks', dbus.Array(['../etc'], signature='s'), r'not a block device name'),
+            ('SetProtectedDisks', dbus.Array(['sda', 'sda'], signature='s'), r'twice'),
+            ('SetProtectedDisks', dbus.Array(['nosuchdisk0'], signature='s'), r'nosuchdisk0'),
+        ]
+        before = self.props.GetAll(IFACE)
+        for method, arg, msg in range_cases:
+            self.assertDBusError(INVALID_ARGS, getattr(self.accel, method), arg, message_re=msg)
+        # Wrong types and counts, through the raw connection so nothing is converted for us.
+        for method, sig, args in (('SetSamplingRate', 's', ['fast']), ('SetSamplingRate', 'i', [-5]),
+                                  ('SetSamplingRate', '', []), ('SetInvert', 'u', [1]),
+                                  ('SetTiltStep', 'u', [3]), ('SetProtectedDisks', 's', ['sda']),
+                                  ('Pause', 'uu', [1, 2]), ('Claim', 'u', [1])):
+            self.assertDBusError(INVALID_ARGS, self.dbus_con.call_blocking, NAME, PATH, IFACE, method, sig, args)
+        for sig, args, msg in (('qayq', [1, row(0x13, length=15), 0xffff], r'exactly 16 bytes'),
+                               ('qayq', [1, row(0x13, length=17), 0xffff], r'exactly 16 bytes'),
+                               ('qayq', [0xfffe, row(0x13), 0xffff], r'bit 0'),
+                               ('qay', [1, row(0x13)], None), ('uayq', [1, row(0x13), 1], None)):
+            self.assertDBusError(INVALID_ARGS, self.dbus_con.call_blocking, NAME, EC_PATH, EC_IFACE, 'ReadRow',
+                                 sig, args, message_re=msg)
+        self.assertDBusError('org.freedesktop.DBus.Error.UnknownMethod', self.dbus_con.call_blocking, NAME, PATH,
+                             IFACE, 'NoSuchMethod', '', [])
+        rc, out = self.gdbus(IFACE + '.SetFilterOrder', '9')
+        self.assertIn('GDBus.Error:' + INVALID_ARGS, out)
+        self.assertIn('1..8', out)
+        self.assertIsNone(self.daemon.poll(), 'the daemon survives bad input')
+        after = self.props.GetAll(IFACE)
+        for k in ('SamplingRate', 'OversamplingRatio', 'FilterOrder', 'ShockSensitivity', 'TiltStep',
+                  'ProtectedDisks', 'PausedUntil', 'Invert'):
+            self.assertEqual(after[k], before[k], k)
+
+    def test_burst_of_calls_from_many_clients(self):
+        self.start_polkit([CONFIGURE])
+        self.start_daemon()
+        script = '''
+import dbus, sys
+bus = dbus.bus.BusConnection(sys.argv[1])
+for i in range(40):
+    for m, s, a in (("Claim", "", []), ("SetFilterOrder", "u", [99]), ("SetSamplingRate", "s", ["x"]),
+                    ("Release", "", []), ("Release", "", [])):
+        try:
+            bus.call_blocking("%s", "%s", "%s", m, s, a)
+        except dbus.exceptions.DBusException:
+            pass
+''' % (NAME, PATH, IFACE)
+        procs = [subprocess.Popen([sys.executable, '-c', script, self.bus_address]) for _ in range(8)]
+        self.extra += procs
+        for p in procs:
+            self.assertEqual(p.wait(60), 0)
+        self.assertIsNone(self.daemon.poll())
+        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertEqual(self.get('FilterOrder'), 2)
+
+    # EmbeddedController.ReadRow
+
+    def test_read_row_denied_allowed_and_battery_row_refused(self):
+        self.start_polkit([CONFIGURE])
+        self.start_daemon()
+        self.assertDBusError(ACCESS_DENIED, self.ec.ReadRow, dbus.UInt16(1), row(0x13), dbus.UInt16(0xffff))
+        self.set_allowed([EC_RAW])
+        data = self.ec.ReadRow(dbus.UInt16(1), row(0x13), dbus.UInt16(0x0003))
+        self.assertEqual(len(data), 16)
+        self.assertEqual((data[0], data[1], data[15]), (0x13, 0x01, 0x00), 'mode latch 1, RETVAL 0')
+        self.assertDBusError(ACCESS_DENIED, self.ec.ReadRow, dbus.UInt16(1), row(0x0B), dbus.UInt16(0xffff),
+                             message_re='0x0B')
+        rc, out = self.gdbus(EC_IFACE + '.ReadRow', '1', '[0x0b,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]', '0xffff',
+                             path=EC_PATH)
+        self.assertIn('GDBus.Error:' + ACCESS_DENIED, out)
+        self.assertIsNone(self.daemon.poll())
+
+    def test_read_row_flood_does_not_starve_poller(self):
+        # Session semantics (same uid, no polkit round trip), so the burst reaches the queue at once.
+        self.start_daemon('--session', '--address=' + self.bus_address)
+        self.accel.Claim()
+        results = {'ok': 0, 'busy': 0, 'other': []}
+
+        def reply(_data):
+            results['ok'] += 1
+
+        def error(e):
+            if e.get_dbus_name() == 'org.thinkpad.Accelerometer.Error.Busy':
+                results['busy'] += 1
+            else:
+                results['other'].append(e.get_dbus_name())
+        flood = self.new_connection()
+        ec = dbus.Interface(flood.get_object(NAME, EC_PATH, introspect=False), EC_IFACE)
+        for _ in range(100):
+            ec.ReadRow(dbus.UInt16(1), row(0x13), dbus.UInt16(3), reply_handler=reply, error_handler=error)
+        samples = self.collect_samples(1.0)
+        self.assertEventually(lambda: results['ok'] + results['busy'] + len(results['other']) == 100)
+        self.assertEqual(results['other'], [])
+        self.assertGreater(results['ok'], 0)
+        self.assertGreater(results['busy'], 0, 'a per-client queue limit answers Busy')
+        self.assertGreater(len(samples), 30, 'the poller keeps its rate during the flood')
+        # Another client is still served.
+        self.assertEqual(self.ec.ReadRow(dbus.UInt16(1), row(0x13), dbus.UInt16(3))[1], 1)
+        flood.close()
+
+    # Lifecycle and persistence
+
+    def test_sigterm_powers_off_and_exits_0(self):
+        self.start_polkit()
+        self.start_daemon()
+        self.accel.Claim()
+        self.assertTrue(self.get('Claimed'))
+        self.assertEqual(self.stop_daemon(signal.SIGTERM), 0)
+        log = self.daemon_log()
+        self.assertRegex(log, r'accelerometer powered off \(emulated EC: powered=no')
+        self.assertFalse(self.dbus_con.name_has_owner(NAME))
+
+    def test_sigint_exits_0(self):
+        self.start_polkit()
+        self.start_daemon()
+        self.assertEqual(self.stop_daemon(signal.SIGINT), 0)
+        self.assertIn('powered=no', self.daemon_log())
+
+    def test_restart_keeps_configuration(self):
+        self.start_polkit([CONFIGURE, CALIBRATE])
+        self.start_daemon()
+        self.accel.SetSamplingRate(dbus.UInt32(25))
+        self.accel.SetOversamplingRatio(dbus.UInt32(3))
+        self.accel.SetFilterOrder(dbus.UInt32(6))
+        self.accel.SetInvert(True)
+        self.accel.SetShockSensitivity(3.25)
+        self.accel.SetTiltStep(7.5)
+        self.get('Position')  # calibrates
+        rest = tuple(self.get('RestPosition'))
+        self.assertEqual(self.stop_daemon(), 0)
+        with open(os.path.join(self.state_dir, 'state')) as f:
+            text = f.read()
+        self.assertIn('sampling_rate=25\n', text)
+        self.start_daemon()
+        p = self.props.GetAll(IFACE)
+        self.assertEqual((p['SamplingRate'], p['OversamplingRatio'], p['FilterOrder'], p['Invert']),
+                         (25, 3, 6, True))
+        self.assertEqual((p['ShockSensitivity'], p['TiltStep']), (3.25, 7.5))
+        self.assertEqual(tuple(p['RestPosition']), rest)
+
+    def test_corrupt_state_file_is_reported_and_ignored(self):
+        with open(os.path.join(self.state_dir, 'state'), 'w') as f:
+            f.write('# ok\nsampling_rate=25\nfilter_order=banana\nbogus_key=1\n')
+        self.start_polkit()
+        self.start_daemon()
+        self.assertEqual(self.get('SamplingRate'), 50, 'defaults used')
+        self.assertEqual(self.get('FilterOrder'), 2)
+        log = self.daemon_log()
+        self.assertRegex(log, r'state:3: filter_order: .banana. is not a number')
+        self.assertIn('using the defaults', log)
+
+    def test_unknown_state_key_is_warned(self):
+        with open(os.path.join(self.state_dir, 'state'), 'w') as f:
+            f.write('sampling_rate=25\nfuture_key=1\n')
+        self.start_polkit()
+        self.start_daemon()
+        self.assertEqual(self.get('SamplingRate'), 25)
+        self.assertRegex(self.daemon_log(), r"state:2: unknown key 'future_key'")
+
+    def test_unreadable_state_file_is_reported(self):
+        os.mkdir(os.path.join(self.state_dir, 'state'))  # a directory cannot be read as a file
+        self.start_polkit()
+        self.start_daemon()
+        self.assertEqual(self.get('SamplingRate'), 50)
+        self.assertIn('Ignoring the state file', self.daemon_log())
+
+    # Suspend
+
+    def test_logind_prepare_for_sleep(self):
+        self.logind, logind_obj = self.spawn_server_template('logind', {}, stdout=subprocess.DEVNULL)
+        self.start_polkit()
+        self.start_daemon()
+        manager = dbus.Interface(self.dbus_con.get_object('org.freedesktop.login1', '/org/freedesktop/login1'),
+                                 'org.freedesktop.login1.Manager')
+        self.assertEventually(lambda: any(i[1] == 'tpacceld' and i[3] == 'delay'
+                                          for i in manager.ListInhibitors()), message='delay inhibitor taken')
+        self.accel.Claim()
+        self.assertTrue(self.get('Claimed'))
+        logind_obj.EmitSignal('org.freedesktop.login1.Manager', 'PrepareForSleep', 'b', [True],
+                              dbus_interface='org.freedesktop.DBus.Mock')
+        self.assertEventually(lambda: self.get('Suspended'))
+        self.assertFalse(self.get('Claimed'), 'no polling while asleep')
+        self.assertEventually(lambda: not any(i[1] == 'tpacceld' for i in manager.ListInhibitors()),
+                              message='the lock is released before sleep')
+        self.assertIn('Going to sleep: powering the accelerometer off', self.daemon_log())
+        logind_obj.EmitSignal('org.freedesktop.login1.Manager', 'PrepareForSleep', 'b', [False],
+                              dbus_interface='org.freedesktop.DBus.Mock')
+        self.assertEventually(lambda: not self.get('Suspended'))
+        self.assertTrue(self.get('Claimed'), 'polling resumes for the claimant')
+        self.assertEventually(lambda: any(i[1] == 'tpacceld' for i in manager.ListInhibitors()),
+                              message='the lock is taken again after resume')
+        self.assertGreater(len(self.collect_samples(0.5)), 5)
+
+    def test_without_logind_warns_and_runs(self):
+        self.start_polkit()
+        self.start_daemon()
+        self.assertEventually(lambda: 'logind is not available' in self.daemon_log())
+        self.assertFalse(self.get('Suspended'))
+        self.accel.Claim()
+        self.assertGreater(len(self.collect_samples(0.5)), 5)
+
+    # Backends
+
+    def test_no_accelerometer(self):
+        self.start_polkit([CONFIGURE])
+        self.start_daemon(backend='auto')
+        p = self.props.GetAll(IFACE)
+        self.assertFalse(p['HasAccelerometer'])
+        self.assertEqual(p['Backend'], '')
+        self.assertIn('no accelerometer', p['BackendReason'])
+        self.assertDBusError('org.thinkpad.Accelerometer.Error.NoAccelerometer', self.accel.Claim)
+        self.assertDBusError('org.thinkpad.Accelerometer.Error.NoAccelerometer', self.accel.SetSamplingRate,
+                             dbus.UInt32(20))
+        self.assertEqual(tuple(self.get('Position')), (0, 0))
+
+    def test_emulated_accelerometer_absent(self):
+        self.start_polkit()
+        self.start_daemon('--sim-fault=absent')
+        self.assertFalse(self.get('HasAccelerometer'))
+        self.assertIn('initializing the accelerometer failed', self.get('BackendReason'))
+
+    def test_ec_refusing_configuration(self):
+        self.start_polkit([CONFIGURE, EC_RAW])
+        self.start_daemon('--sim-fault=pending:1')
+        self.assertFalse(self.get('HasAccelerometer'), 'init configures the EC, which always answers pending')
+        self.assertIn('Device or resource busy', self.get('BackendReason'))
+        self.assertDBusError('org.thinkpad.Accelerometer.Error.NoAccelerometer', self.accel.SetSamplingRate,
+                             dbus.UInt32(20))
+        self.assertEqual(self.get('SamplingRate'), 50, 'nothing changes on an EC refusal')
+        data = self.ec.ReadRow(dbus.UInt16(1), row(0x13), dbus.UInt16(3))
+        self.assertEqual(data[1], 1, 'raw EC access still works without an accelerometer')
+
+    def test_ec_busy_maps_to_busy_error(self):
+        self.start_polkit([EC_RAW])
+        self.start_daemon('--sim-fault=busy:1')
+        self.assertFalse(self.get('HasAccelerometer'))
+        self.assertDBusError('org.thinkpad.Accelerometer.Error.Busy', self.ec.ReadRow, dbus.UInt16(1), row(0x13),
+                             dbus.UInt16(3))
+        self.assertIsNone(self.daemon.poll())
+
+    # Command line
+
+    def test_dump(self):
+        p = subprocess.run([TPACCELD, '--backend=sim', '--dump=10', '--state-dir=' + self.state_dir],
+                           capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = p.stdout.splitlines()
+        self.assertEqual(lines[0], 'time_ms,x,y,temperature,keyboard,mouse')
+        self.assertEqual(len(lines), 11)
+        times = [float(line.split(',')[0]) for line in lines[1:]]
+        self.assertEqual(times[0], 0.0)
+        self.assertAlmostEqual(times[-1] / 9, 20.0, delta=4.0, msg='50 Hz')
+        p = subprocess.run([TPACCELD, '--backend=sim', '--sim-fault=absent', '--dump=3',
+                            '--state-dir=' + self.state_dir], capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('no accelerometer', p.stderr)
+
+    def test_bad_options_exit_2(self):
+        for args, word in ((['--bogus'], '--bogus'), (['--backend=x'], '--backend=x'), (['--dump=0'], '--dump'),
+                           (['--dump=abc'], '--dump'), (['--sim-fault=melt', '--backend=sim'], 'melt'),
+                           (['--trace=x.csv'], '--trace'), (['--system', '--session'], '--session'),
+                           (['--state-dir'], '--state-dir'), (['extra'], 'extra')):
+            p = subprocess.run([TPACCELD] + args, capture_output=True, text=True, timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn(word, p.stderr, args)
+        p = subprocess.run([TPACCELD, '--help'], capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0)
+        self.assertIn('--backend=KIND', p.stdout)
+        p = subprocess.run([TPACCELD, '--version'], capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertRegex(p.stdout, r'^tpacceld \d+\.\d+')
+
+    def test_bad_trace_file(self):
+        bad = os.path.join(self.state_dir, 'bad.csv')
+        with open(bad, 'w') as f:
+            f.write('nonsense\n')
+        p = subprocess.run([TPACCELD, '--backend=sim', '--trace=' + bad, '--dump=1', '--state-dir=' + self.state_dir],
+                           capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('bad.csv:1', p.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main(testRunner=unittest.TextTestRunner(stream=sys.stdout, verbosity=2))
