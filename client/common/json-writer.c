@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <math.h>
+#include <string.h>
 
 #include "json-writer.h"
 
@@ -41,7 +42,11 @@ static void append_double(GString *out, double d)
                 g_string_append(out, "null");
                 return;
         }
-        g_string_append(out, g_ascii_dtostr(buf, sizeof(buf), d));
+        g_ascii_dtostr(buf, sizeof(buf), d);
+        g_string_append(out, buf);
+        /* Keep doubles recognizable as such: 0 -> 0.0. */
+        if (!strpbrk(buf, ".eEn"))
+                g_string_append(out, ".0");
 }
 
 static void append_container(GString *out, GVariant *value)

@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Fixtures for the client tests: a private D-Bus daemon, tpacceld on the EC emulator, dbusmock
+services, an Xvfb display, and helpers to run tpaccelctl and wait for conditions.
+
+Everything is started by the test and stopped by pid; nothing touches the real system or session bus.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import gi
+
+gi.require_version("Gio", "2.0")
+from gi.repository import Gio, GLib  # noqa: E402
+
+TOP_SRCDIR = os.environ.get("TOP_SRCDIR", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+TOP_BUILDDIR = os.environ.get("TOP_BUILDDIR", os.path.join(TOP_SRCDIR, "build"))
+TPACCELD = os.path.join(TOP_BUILDDIR, "service", "tpacceld")
+TPACCELCTL = os.path.join(TOP_BUILDDIR, "client", "tpaccelctl")
+TRAY = os.path.join(TOP_BUILDDIR, "client", "tpaccel-tray")
+TRACES = os.path.join(TOP_SRCDIR, "tests", "traces")
+OUTDIR = os.path.join(TOP_BUILDDIR, "tests", "client")
+PYTHON = "/usr/bin/python3"
+
+ACCEL = "org.thinkpad.Accelerometer"
+ACCEL_PATH = "/org/thinkpad/Accelerometer"
+START_TIMEOUT = 10.0
+
+
+def trace(name):
+    path = os.path.join(TRACES, name)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"trace {path} is missing")
+    return path
+
+
+def wait_until(condition, timeout=START_TIMEOUT, interval=0.05, what="condition"):
+    """Polls condition() until it returns a true value; fails the test on timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+class PrivateBus:
+    """A dbus-daemon of our own (session-type, allow-all); address in .address."""
+
+    def __init__(self, tmpdir):
+        conf = os.path.join(tmpdir, "bus.conf")
+        with open(conf, "w") as f:
+            f.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir={tmpdir}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+    <allow user="*"/>
+  </policy>
+</busconfig>
+""")
+        self.proc = subprocess.Popen(["dbus-daemon", "--config-file", conf, "--nofork", "--print-address=1"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.address = self.proc.stdout.readline().strip()
+        if not self.address:
+            raise RuntimeError("dbus-daemon did not print its address")
+        self.conn = Gio.DBusConnection.new_for_address_sync(
+            self.address,
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+            None, None)
+
+    def name_owner(self, name):
+        try:
+            reply = self.conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                        "GetNameOwner", GLib.Variant("(s)", (name,)), None,
+                                        Gio.DBusCallFlags.NONE, -1, None)
+            return reply.unpack()[0]
+        except GLib.Error:
+            return None
+
+    def call(self, name, path, iface, method, args=None, signature=None):
+        params = GLib.Variant(signature, args) if signature else None
+        reply = self.conn.call_sync(name, path, iface, method, params, None, Gio.DBusCallFlags.NONE, 10000, None)
+        return reply.unpack() if reply else None
+
+    def get_property(self, name, path, iface, prop):
+        return self.call(name, path, "org.freedesktop.DBus.Properties", "Get", (iface, prop), "(ss)")[0]
+
+    def accel_property(self, prop):
+        return self.get_property(ACCEL, ACCEL_PATH, ACCEL, prop)
+
+    def stop(self):
+        self.conn.close_sync(None)
+        stop_process(self.proc)
+        self.proc.stdout.close()
+
+
+def stop_process(proc, sig=signal.SIGTERM, timeout=5):
+    if proc.poll() is not None:
+        return proc.returncode
+    proc.send_signal(sig)
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
+class ClientTestCase(unittest.TestCase):
+    """Each test gets a private bus; start_daemon() runs tpacceld on it with --address (polkit on the
+    same bus) or, by default, as the session demo (same uid: authorized without polkit)."""
+
+    def setUp(self):
+        for exe in (TPACCELD, TPACCELCTL):
+            self.assertTrue(os.access(exe, os.X_OK), f"{exe} is not built")
+        self.tmpdir = tempfile.mkdtemp(prefix="tpaccel-client-test-")
+        self.bus = PrivateBus(self.tmpdir)
+        self.env = dict(os.environ)
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = self.bus.address
+        self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.bus.address
+        self.env["NO_AT_BRIDGE"] = "1"
+        self.env["GSETTINGS_BACKEND"] = "memory"
+        self.env.pop("DISPLAY", None)
+        self.processes = []
+        self.daemon = None
+        self.daemon_log = os.path.join(self.tmpdir, "tpacceld.log")
+
+    def tearDown(self):
+        for proc in reversed(self.processes):
+            stop_process(proc)
+        self.bus.stop()
+        if sys.exc_info()[0] is not None or os.environ.get("TPACCEL_TEST_VERBOSE"):
+            self.dump_logs()
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+    def dump_logs(self):
+        for name in sorted(os.listdir(self.tmpdir)):
+            if name.endswith(".log"):
+                with open(os.path.join(self.tmpdir, name), errors="replace") as f:
+                    sys.stderr.write(f"--- {name}\n{f.read()[-4000:]}\n")
+
+    def spawn(self, argv, log_name, env=None):
+        log = open(os.path.join(self.tmpdir, log_name), "a")
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env or self.env)
+        log.close()
+        self.processes.append(proc)
+        return proc
+
+    def start_daemon(self, trace_name=None, loop=False, session=True, extra=()):
+        """Starts tpacceld on the private bus and waits until it owns its name."""
+        state = os.path.join(self.tmpdir, "state")
+        os.makedirs(state, exist_ok=True)
+        argv = [TPACCELD, "--backend=sim", f"--state-dir={state}"]
+        argv += ["--session"] if session else [f"--address={self.bus.address}"]
+        if trace_name:
+            argv.append(f"--trace={trace(trace_name)}")
+        if loop:
+            argv.append("--trace-loop")
+        argv += list(extra)
+        self.daemon = self.spawn(argv, "tpacceld.log")
+        wait_until(lambda: self.daemon.poll() is not None or self.bus.name_owner(ACCEL), what="tpacceld on the bus")
+        self.assertIsNone(self.daemon.poll(), "tpacceld exited at start")
+        return self.daemon
+
+    def stop_daemon(self, sig=signal.SIGTERM):
+        stop_process(self.daemon, sig)
+        wait_until(lambda: not self.bus.name_owner(ACCEL), what="tpacceld to leave the bus")
+
+    def start_mock(self, argv_tail, name, log_name):
+        proc = self.spawn([PYTHON, "-m", "dbusmock"] + argv_tail, log_name)
+        wait_until(lambda: proc.poll() is not None or self.bus.name_owner(name), what=f"{name} mock")
+        self.assertIsNone(proc.poll(), f"the {name} mock exited")
+        return proc
+
+    def ctl(self, *args, bus="--session", check=None):
+        """Runs tpaccelctl; returns (exit status, stdout, stderr)."""
+        argv = [TPACCELCTL] + ([bus] if bus else []) + list(args)
+        res = subprocess.run(argv, capture_output=True, text=True, env=self.env, timeout=30)
+        if check is not None:
+            self.assertEqual(res.returncode, check,
+                             f"{' '.join(argv)}: exit {res.returncode}\nstdout: {res.stdout}\nstderr: {res.stderr}")
+        return res.returncode, res.stdout, res.stderr

@@ -1,0 +1,274 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""tpaccelctl against the real tpacceld on the EC emulator, on a private bus."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from clienttest import ACCEL, PYTHON, TPACCELCTL, ClientTestCase, wait_until  # noqa: E402
+
+KEYS = ["has-accelerometer", "backend", "backend-reason", "model", "axis-code", "position", "rest-position",
+        "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
+        "filter-order", "fake-data-mode", "invert", "claimed", "suspended", "pitch", "roll", "orientation",
+        "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
+        "vibration-level", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
+USAGE, DENIED, NO_SERVICE, INVALID = 2, 3, 4, 5
+
+
+class CtlTest(ClientTestCase):
+    def test_status(self):
+        self.start_daemon("rest.csv")
+        _, out, _ = self.ctl("status", check=0)
+        lines = out.splitlines()
+        self.assertEqual(len(lines), len(KEYS), out)
+        colons = {line.index(":") for line in lines}
+        self.assertEqual(len(colons), 1, "labels are not aligned:\n" + out)
+        self.assertIn("Backend: simulated", out)
+        self.assertIn("Accelerometer: yes", out)
+        self.assertRegex(out, r"Sampling rate: \d+ Hz")
+        self.assertRegex(out, r"Position: -?\d+ -?\d+ counts")
+
+    def test_status_json(self):
+        self.start_daemon("rest.csv")
+        _, out, _ = self.ctl("status", "--json", check=0)
+        data = json.loads(out)
+        self.assertEqual(sorted(data), sorted(KEYS))
+        self.assertIs(data["has-accelerometer"], True)
+        self.assertEqual(data["backend"], "simulated")
+        self.assertEqual(len(data["position"]), 2)
+        self.assertTrue(all(isinstance(v, int) for v in data["position"]))
+        self.assertEqual(data["sampling-rate"], self.bus.accel_property("SamplingRate"))
+        self.assertIsInstance(data["pitch"], float)
+        self.assertIsInstance(data["protected-disks"], list)
+        self.assertEqual(len(data["last-shock"]), 2)
+        self.assertIn(data["orientation"], ["normal", "bottom-up", "left-up", "right-up", "undefined"])
+
+    def test_get(self):
+        self.start_daemon("rest.csv")
+        _, out, _ = self.ctl("get", "sampling-rate", check=0)
+        self.assertEqual(out.strip(), str(self.bus.accel_property("SamplingRate")))
+        _, out, _ = self.ctl("get", "position", check=0)
+        self.assertRegex(out.strip(), r"^-?\d+ -?\d+$")
+        _, out, _ = self.ctl("get", "has-accelerometer", check=0)
+        self.assertEqual(out.strip(), "yes")
+        _, out, _ = self.ctl("get", "--json", "rest-position", check=0)
+        self.assertEqual(json.loads(out), list(self.bus.accel_property("RestPosition")))
+
+    def test_set_every_key(self):
+        self.start_daemon("rest.csv")
+        cases = [("sampling-rate", "100", "SamplingRate", 100),
+                 ("oversampling-ratio", "3", "OversamplingRatio", 3),
+                 ("filter-order", "4", "FilterOrder", 4),
+                 ("invert", "yes", "Invert", True),
+                 ("invert", "no", "Invert", False),
+                 ("fake-data-mode", "on", "FakeDataMode", True),
+                 ("fake-data-mode", "off", "FakeDataMode", False),
+                 ("shock-sensitivity", "2.5", "ShockSensitivity", 2.5),
+                 ("tilt-step", "5", "TiltStep", 5.0),
+                 ("protected-disks", "none", "ProtectedDisks", [])]
+        for key, value, prop, expected in cases:
+            with self.subTest(key=key, value=value):
+                _, out, _ = self.ctl("set", key, value, check=0)
+                self.assertEqual(out, "")
+                self.assertEqual(self.bus.accel_property(prop), expected)
+                _, out, _ = self.ctl("get", "--json", key, check=0)
+                self.assertEqual(json.loads(out), expected)
+
+    def test_set_invalid_value(self):
+        self.start_daemon("rest.csv")
+        before = self.bus.accel_property("SamplingRate")
+        status, out, err = self.ctl("set", "sampling-rate", "5000")
+        self.assertEqual(status, INVALID, err)
+        self.assertRegex(err, r"^tpaccelctl: cannot set sampling-rate: Invalid value: .*5000")
+        self.assertEqual(self.bus.accel_property("SamplingRate"), before)
+        status, _, err = self.ctl("set", "filter-order", "9")
+        self.assertEqual(status, INVALID, err)
+        self.assertIn("Invalid value", err)
+        status, _, err = self.ctl("set", "protected-disks", "sdzz")
+        self.assertEqual(status, INVALID, err)
+        self.assertIn("sdzz", err)
+
+    def test_usage_errors(self):
+        self.start_daemon("rest.csv")
+        cases = [((), "no command given"),
+                 (("frobnicate",), 'unknown command "frobnicate"'),
+                 (("get", "colour"), 'unknown key "colour"'),
+                 (("get",), "exactly one KEY"),
+                 (("set", "sampling-rate"), "needs a VALUE"),
+                 (("set", "sampling-rate", "fast"), '"fast" is not a non-negative whole number'),
+                 (("set", "invert", "maybe"), '"maybe" is not a boolean'),
+                 (("set", "shock-sensitivity", "lots"), '"lots" is not a number'),
+                 (("set", "pitch", "3"), "pitch is read-only"),
+                 (("set", "protected-disks", "../sda"), "not a block device name"),
+                 (("status", "extra"), "status takes no arguments"),
+                 (("set", "--json", "invert", "yes"), "--json does not apply to set"),
+                 (("status", "--frob"), "--frob"),
+                 (("pause", "soon"), '"soon" is not a number of seconds'),
+                 (("ec", "read-row", "0x1ff"), "is not a byte"),
+                 (("ec", "write-row"), 'unknown ec subcommand "write-row"')]
+        sampling_rate = self.bus.accel_property("SamplingRate")
+        for args, message in cases:
+            with self.subTest(args=args):
+                status, out, err = self.ctl(*args)
+                self.assertEqual(status, USAGE, err)
+                self.assertIn(message, err)
+                self.assertEqual(out, "")
+        self.assertEqual(self.bus.accel_property("SamplingRate"), sampling_rate)
+        status, _, err = self.ctl("--address=nonsense", "status", bus=None)
+        self.assertEqual(status, USAGE)
+        self.assertIn("is not a D-Bus address", err)
+        status, _, err = self.ctl("--system", "status", bus="--session")
+        self.assertEqual(status, USAGE)
+
+    def test_help(self):
+        _, out, _ = self.ctl("--help", bus=None, check=0)
+        for command in ["status", "monitor", "get", "set", "calibrate", "pause", "ec read-row"]:
+            self.assertIn(command, out)
+        self.assertIn("Exit status", out)
+        for command in ["status", "monitor", "get", "set", "calibrate", "pause", "ec"]:
+            with self.subTest(command=command):
+                _, out, _ = self.ctl(command, "--help", bus=None, check=0)
+                self.assertIn("Usage: tpaccelctl", out)
+        _, out, _ = self.ctl("set", "--help", bus=None, check=0)
+        self.assertIn("shock-sensitivity", out)
+        self.assertNotIn("pitch", out)
+
+    def test_no_service_session(self):
+        status, out, err = self.ctl("status")
+        self.assertEqual(status, NO_SERVICE, err)
+        self.assertIn("tpacceld is not running on the session bus; start the demo with: tpacceld --session", err)
+        self.assertEqual(out, "")
+
+    def test_no_service_system(self):
+        status, _, err = self.ctl("set", "invert", "yes", bus="--system")
+        self.assertEqual(status, NO_SERVICE, err)
+        self.assertIn("tpacceld is not running on the system bus; start it with: systemctl start tpacceld", err)
+        self.assertIn("tpacceld --session --backend=sim", err)
+
+    def test_no_bus(self):
+        status, _, err = self.ctl("status", bus=f"--address=unix:path={self.tmpdir}/nothing-here")
+        self.assertEqual(status, NO_SERVICE, err)
+        self.assertIn("cannot connect to the bus at unix:path=", err)
+
+    def test_permission_denied(self):
+        # tpacceld on a bus of its own (not the session demo) asks polkit there: the dbusmock polkitd
+        # template denies everything until SetAllowed.
+        env = dict(self.env)
+        polkit = self.start_mock(["--system", "--template", "polkitd"], "org.freedesktop.PolicyKit1",
+                                 "polkitd.log")
+        self.assertIsNotNone(polkit)
+        self.start_daemon("rest.csv", session=False)
+        address = f"--address={self.bus.address}"
+        before = self.bus.accel_property("SamplingRate")
+        status, out, err = self.ctl("set", "sampling-rate", "200", bus=address)
+        self.assertEqual(status, DENIED, err)
+        self.assertRegex(err, r"^tpaccelctl: cannot set sampling-rate: Permission denied")
+        self.assertEqual(self.bus.accel_property("SamplingRate"), before)
+        status, _, err = self.ctl("calibrate", bus=address)
+        self.assertEqual(status, DENIED, err)
+        # Reading stays open to everyone.
+        self.ctl("status", bus=address, check=0)
+
+        self.bus.call("org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
+                      "org.freedesktop.DBus.Mock", "SetAllowed", (["org.thinkpad.accelerometer.configure"],),
+                      "(as)")
+        self.ctl("set", "sampling-rate", "200", bus=address, check=0)
+        self.assertEqual(self.bus.accel_property("SamplingRate"), 200)
+        del env
+
+    def test_calibrate(self):
+        self.start_daemon("rest.csv")
+        _, out, _ = self.ctl("calibrate", check=0)
+        self.assertRegex(out, r"^Rest position: -?\d+ -?\d+\n$")
+        x, y = (int(v) for v in out.split(":")[1].split())
+        self.assertEqual(tuple(self.bus.accel_property("RestPosition")), (x, y))
+
+    def test_pause(self):
+        self.start_daemon("rest.csv")
+        self.ctl("pause", "30", check=0)
+        _, out, _ = self.ctl("get", "--json", "paused-until", check=0)
+        self.assertGreater(json.loads(out), 0)
+        _, out, _ = self.ctl("get", "paused-until", check=0)
+        self.assertRegex(out, r"^in \d+\.\d s$")
+        self.ctl("pause", "0", check=0)
+        status, _, err = self.ctl("pause", "4000")
+        self.assertEqual(status, INVALID, err)
+
+    def test_ec_read_row(self):
+        self.start_daemon("rest.csv")
+        _, out, _ = self.ctl("ec", "read-row", "0x11", check=0)
+        row = out.split()
+        self.assertEqual(len(row), 16, out)
+        self.assertEqual(row[0], "11")
+        self.assertTrue(all(len(b) == 2 for b in row))
+        _, out, _ = self.ctl("ec", "read-row", "--json", "0x11", "--data-mask=0x000f", check=0)
+        data = json.loads(out)
+        self.assertEqual(len(data), 16)
+        self.assertEqual(data[0], 0x11)
+        _, out, _ = self.ctl("ec", "read-row", "0x11", "--data-mask=0x0002", check=0)
+        self.assertEqual(out.split()[2], "--")
+
+    def monitor(self, *args):
+        return subprocess.Popen([TPACCELCTL, "--session", "monitor"] + list(args), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.env)
+
+    def test_monitor(self):
+        self.start_daemon("slow-roll-45.csv")
+        proc = self.monitor()
+        lines = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if "orientation right-up" in line:
+                break
+        self.assertIs(self.bus.accel_property("Claimed"), True)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        lines += out.splitlines(keepends=True)
+        text = "".join(lines)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertTrue(lines[0].startswith("Monitoring "), text)
+        self.assertRegex(text, r"\n\d\d:\d\d:\d\d\.\d{3}  tilt +pitch +[-+]\d+\.\d°  roll +\+\d+\.\d°")
+        self.assertRegex(text, r"\n\d\d:\d\d:\d\d\.\d{3}  orientation right-up\n")
+        self.assertNotIn(" sample ", text)
+        self.assertTrue(text.endswith("Released the accelerometer.\n"), text)
+        wait_until(lambda: self.bus.accel_property("Claimed") is False, what="the claim to be released")
+
+    def test_monitor_samples_and_shock(self):
+        self.start_daemon("drop-30cm.csv")
+        proc = self.monitor("--samples")
+        wait_until(lambda: self.bus.accel_property("ShockCount") > 0, timeout=20, what="a shock")
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+\n")
+        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((jolt|drift|freefall)\)\n")
+
+    def test_monitor_service_goes_away(self):
+        self.start_daemon("rest.csv")
+        proc = self.monitor()
+        self.assertTrue(proc.stdout.readline().startswith("Monitoring "))
+        wait_until(lambda: self.bus.accel_property("Claimed"), what="the claim")
+        self.stop_daemon()
+        out, err = proc.communicate(timeout=10)
+        self.assertEqual(proc.returncode, NO_SERVICE, err)
+        self.assertIn("tpacceld left the session bus; stopping", err)
+
+    def test_monitor_no_service(self):
+        proc = self.monitor()
+        out, err = proc.communicate(timeout=10)
+        self.assertEqual(proc.returncode, NO_SERVICE, err)
+        self.assertIn("tpacceld is not running on the session bus", err)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
