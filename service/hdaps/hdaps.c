@@ -277,7 +277,7 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
 int hdaps_power_off(HdapsDevice *d)
 {
         int r = hdaps_set_power(d, false);
-        int k = set_ec_config_once(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);
+        int k = set_ec_config(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);
         ec_invalidate(d->ec);
         d->cache_stale = true;
         return r < 0 ? r : k;
@@ -355,10 +355,11 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
         EcRow data = {.mask = READOUT_DATA_MASK};
         int r = ec_try_read_row(d->ec, &readout_args, &data);
 
-        if (r == -EBUSY)
-                return r; /* the prefetched request is still being answered: it stays valid */
-        if (r == -ENODATA)
-                r = ec_read_row(d->ec, &readout_args, &data); /* nothing prefetched: a full read */
+        /* Not prefetched, or a reply still not ready a whole period after it was requested (the EC
+         * answers in microseconds): a full read, whose retries are bounded and which leaves the EC idle
+         * if it gives up. */
+        if (r == -ENODATA || r == -EBUSY)
+                r = ec_read_row(d->ec, &readout_args, &data);
 
         /* Prefetch the next readout even after an error, so the next tick is quick (seeds PATCH 03/12). */
         (void) ec_prefetch_row(d->ec, &readout_args);

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ec-protocol.h"
 #include "ec.h"
 #include "hdaps-models.h"
 
@@ -70,8 +71,8 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config);
 /* Power off (0x14 0) and stop EC sampling (0x10 with 0, 1). Both are tried; returns the first error. */
 int hdaps_power_off(HdapsDevice *d);
 
-/* The poll tick: reads the prefetched readout row once (or does a full read if none is prefetched),
- * then always prefetches the next one. Updates the cache. Returns 0 with *ret filled, -EBUSY (no new
+/* The poll tick: reads the prefetched readout row once (or does a full read if none is prefetched or
+ * its reply is not ready), then always prefetches the next one. Updates the cache. Returns 0 with *ret filled, -EBUSY (no new
  * readout yet: keep the cached values), or another negative errno. */
 int hdaps_poll(HdapsDevice *d, HdapsReadout *ret);
 

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The hdaps device layer and the transport against the EC emulator, in virtual time: init sequence,
+ * readouts (with a missed one), configuration and its EC return codes, fake data, deferred calibration,
+ * axis codes, power off, and every fault kind: an error within the retry budget, recovery on the next
+ * transaction, and never an EC left mid-transaction. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "ec-protocol.h"
+#include "ec-sim.h"
+#include "hdaps.h"
+#include "log.h"
+#include "test-helpers.h"
+
+#define PERIOD_NS (NSEC_PER_SEC / HDAPS_DEFAULT_SAMPLING_RATE)
+
+static char trace_path[] = "/tmp/tpaccel-test-hdaps-XXXXXX";
+
+typedef struct Rig {
+        Ec *ec;
+        HdapsDevice *d;
+        PortIO *port;
+} Rig;
+
+static void rig_open(Rig *rig, unsigned axis_code, const SimFault *faults, unsigned n_faults)
+{
+        SimOptions o = {.virtual_time = true, .seed = 7, .trace_path = trace_path, .n_faults = n_faults};
+        for (unsigned i = 0; i < n_faults; i++)
+                o.faults[i] = faults[i];
+        _cleanup_free_ char *err = NULL;
+        if (port_open_sim(&o, &rig->port, &err) < 0) {
+                fprintf(stderr, "port_open_sim: %s\n", err ? err : "?");
+                abort();
+        }
+        if (ec_new(rig->port, &rig->ec) < 0 || hdaps_new(rig->ec, axis_code, &rig->d) < 0)
+                abort();
+}
+
+static void rig_close(Rig *rig)
+{
+        hdaps_free(rig->d);
+        ec_free(rig->ec);
+}
+
+static EcSimStatus status(Rig *rig)
+{
+        EcSimStatus s;
+        ec_sim_get_status(rig->port, &s);
+        return s;
+}
+
+static int poll_next(Rig *rig, HdapsReadout *ro)
+{
+        ec_sim_advance_ns(rig->port, PERIOD_NS);
+        return hdaps_poll(rig->d, ro);
+}
+
+/* Init, then the first tick: it reads the reply prefetched at init, which the EC prepared before it had
+ * sampled anything (READOUTS 0: -EBUSY), and prefetches the first real one. */
+static int rig_start(Rig *rig, const HdapsConfig *c)
+{
+        HdapsReadout ro;
+        int r = hdaps_init(rig->d, c);
+        if (r < 0)
+                return r;
+        r = poll_next(rig, &ro);
+        return r == -EBUSY ? 0 : r;
+}
+
+TEST(test_init_sequence_configures_the_ec)
+{
+        Rig rig;
+        rig_open(&rig, 0, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        EcSimStatus s = status(&rig);
+        CHECK(s.powered);
+        CHECK_EQ(s.ec_rate, HDAPS_DEFAULT_SAMPLING_RATE * HDAPS_DEFAULT_OVERSAMPLING_RATIO);
+        CHECK_EQ(s.filter_order, HDAPS_DEFAULT_FILTER_ORDER);
+        CHECK(!s.fake_data_mode);
+        /* Init ends with a prefetch of the readout row, not a read. */
+        CHECK_EQ(s.last_command, EC_CMD_ACCEL_READOUT);
+        CHECK(!s.battery_row_0b_requested);
+        CHECK(hdaps_get_state(rig.d)->calibration_pending);
+        rig_close(&rig);
+}
+
+TEST(test_readouts_follow_the_trace_and_calibrate_once)
+{
+        Rig rig;
+        rig_open(&rig, 0, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        c.filter_order = 1;
+        CHECK_EQ(rig_start(&rig, &c), 0);
+
+        HdapsReadout ro;
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK_EQ(ro.x, 120);
+        CHECK_EQ(ro.y, -40);
+        CHECK_EQ(ro.temperature, 38);
+        /* Oversampling 5: the EC queued several readouts since the last read; one was "missed". */
+        CHECK(ro.readouts >= 2);
+        CHECK_EQ(ro.missed_x, 120);
+        const HdapsState *st = hdaps_get_state(rig.d);
+        CHECK(st->valid);
+        CHECK(!st->calibration_pending);
+        CHECK_EQ(st->rest_x, 120);
+        CHECK_EQ(st->rest_y, -40);
+
+        /* The trace ramps x to 220 at 2 s: calibration stays at the first readout. */
+        for (int i = 0; i < 150; i++)
+                (void) poll_next(&rig, &ro);
+        CHECK_EQ(ro.x, 220);
+        CHECK_EQ(st->rest_x, 120);
+        CHECK(st->keyboard_activity); /* the trace types from 2.5 s on */
+
+        /* Steady state: 20 port operations per poll at most. */
+        uint64_t ops0 = rig.port->n_in + rig.port->n_out;
+        for (int i = 0; i < 100; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK((rig.port->n_in + rig.port->n_out - ops0) <= 100 * 20);
+
+        hdaps_calibrate(rig.d);
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK_EQ(st->rest_x, 220);
+        rig_close(&rig);
+}
+
+TEST(test_axis_code_swaps_and_inverts)
+{
+        Rig rig;
+        rig_open(&rig, 5 /* -Y,-X */, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        c.filter_order = 1;
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        HdapsReadout ro;
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK_EQ(ro.x, 40);
+        CHECK_EQ(ro.y, -120);
+        CHECK_EQ(hdaps_set_axis_code(rig.d, 8), -EINVAL);
+        CHECK_EQ(hdaps_set_axis_code(rig.d, 0), 0);
+        CHECK(hdaps_get_state(rig.d)->calibration_pending);
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK_EQ(ro.x, 120);
+        rig_close(&rig);
+}
+
+TEST(test_configuration_and_return_codes)
+{
+        Rig rig;
+        rig_open(&rig, 0, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+
+        CHECK_EQ(hdaps_set_filter_order(rig.d, 9), -EINVAL);
+        CHECK_EQ(hdaps_set_filter_order(rig.d, 0), -EINVAL);
+        CHECK_EQ(hdaps_set_sampling_rate(rig.d, 0), -EINVAL);
+        CHECK_EQ(hdaps_set_sampling_rate(rig.d, 1001), -EINVAL);
+        CHECK_EQ(hdaps_set_oversampling_ratio(rig.d, 0), -EINVAL);
+        CHECK_EQ(hdaps_get_config(rig.d)->filter_order, HDAPS_DEFAULT_FILTER_ORDER);
+
+        /* The EC applies a change after a short delay; a second change meanwhile is retried. */
+        CHECK_EQ(hdaps_set_filter_order(rig.d, 4), 0);
+        ec_sim_advance_ns(rig.port, 10 * NSEC_PER_MSEC);
+        CHECK_EQ(status(&rig).filter_order, 4);
+        CHECK_EQ(hdaps_set_sampling_rate(rig.d, 100), 0);
+        CHECK_EQ(hdaps_set_oversampling_ratio(rig.d, 2), 0);
+        ec_sim_advance_ns(rig.port, 10 * NSEC_PER_MSEC);
+        CHECK_EQ(status(&rig).ec_rate, 200);
+        CHECK_EQ(hdaps_get_config(rig.d)->sampling_rate, 100);
+
+        unsigned rate = 0, order = 0;
+        ec_sim_advance_ns(rig.port, 10 * NSEC_PER_MSEC);
+        CHECK_EQ(hdaps_get_ec_config(rig.d, &rate, &order), 0);
+        CHECK_EQ(rate, 200);
+        CHECK_EQ(order, 4);
+
+        /* "Change pending" (0x06) from the EC: -EBUSY after the retry budget, nothing changes. */
+        const SimFault pending = {SIM_FAULT_PENDING, 1.0};
+        ec_sim_set_faults(rig.port, &pending, 1);
+        CHECK_EQ(hdaps_set_filter_order(rig.d, 6), -EBUSY);
+        CHECK_EQ(hdaps_get_config(rig.d)->filter_order, 4);
+        CHECK_EQ(status(&rig).filter_order, 4);
+        ec_sim_set_faults(rig.port, NULL, 0);
+        CHECK_EQ(hdaps_set_filter_order(rig.d, 6), 0);
+        ec_sim_advance_ns(rig.port, 10 * NSEC_PER_MSEC);
+        CHECK_EQ(status(&rig).filter_order, 6);
+        rig_close(&rig);
+}
+
+TEST(test_fake_data_mode_counts)
+{
+        Rig rig;
+        rig_open(&rig, 0, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        c.fake_data_mode = true;
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        CHECK(status(&rig).fake_data_mode);
+        HdapsReadout a, b;
+        CHECK_EQ(poll_next(&rig, &a), 0);
+        CHECK_EQ(poll_next(&rig, &b), 0);
+        /* One counter step per EC sample: oversampling 5 means 5 per poll period. */
+        CHECK_EQ(b.x - a.x, HDAPS_DEFAULT_OVERSAMPLING_RATIO);
+        CHECK_EQ(hdaps_set_fake_data_mode(rig.d, false), 0);
+        CHECK(!status(&rig).fake_data_mode);
+        rig_close(&rig);
+}
+
+TEST(test_power_off_stops_sampling)
+{
+        Rig rig;
+        rig_open(&rig, 0, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        ec_sim_advance_ns(rig.port, 10 * NSEC_PER_MSEC);
+        EcSimStatus s = status(&rig);
+        CHECK(!s.powered);
+        CHECK_EQ(s.ec_rate, 0);
+        CHECK(s.idle);
+        uint64_t made = s.readouts_made;
+        ec_sim_advance_ns(rig.port, NSEC_PER_SEC);
+        CHECK_EQ(status(&rig).readouts_made, made);
+        rig_close(&rig);
+}
+
+TEST(test_absent_accelerometer_is_enodev)
+{
+        Rig rig;
+        const SimFault absent = {SIM_FAULT_ABSENT, 1.0};
+        rig_open(&rig, 0, &absent, 1);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        CHECK_EQ(hdaps_init(rig.d, &c), -ENODEV);
+        CHECK(status(&rig).idle);
+        rig_close(&rig);
+}
+
+TEST(test_every_fault_fails_within_budget_and_recovers)
+{
+        static const SimFaultKind kinds[] = {SIM_FAULT_BUSY, SIM_FAULT_SILENT, SIM_FAULT_BAD_STATUS,
+                                             SIM_FAULT_RETVAL};
+        for (size_t k = 0; k < ELEMENTSOF(kinds); k++) {
+                Rig rig;
+                rig_open(&rig, 0, NULL, 0);
+                HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+                CHECK_EQ(rig_start(&rig, &c), 0);
+                HdapsReadout ro;
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+
+                const SimFault f = {kinds[k], 1.0};
+                ec_sim_set_faults(rig.port, &f, 1);
+                /* The reply prefetched before the fault was switched on is still good. */
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+                for (int i = 0; i < 3; i++) {
+                        ec_sim_advance_ns(rig.port, PERIOD_NS);
+                        uint64_t t0 = port_now_ns(rig.port);
+                        int r = hdaps_poll(rig.d, &ro);
+                        uint64_t took = port_now_ns(rig.port) - t0;
+                        fprintf(stderr, "  fault %s: poll -> %d in %llu us\n",
+                                sim_fault_kind_to_string(kinds[k]), r, (unsigned long long) (took / 1000));
+                        CHECK(r < 0);
+                        /* Within the transport's retry budget: well under one poll period per call. */
+                        CHECK(took < 2 * PERIOD_NS);
+                        /* Never left mid-request: idle, replying (SWMF) or a reply ready to read. */
+                        uint8_t str3 = status(&rig).str3;
+                        CHECK(str3 == 0x00 || str3 == H8S_STR3_SWMF ||
+                              str3 == (H8S_STR3_OBF3B | H8S_STR3_SWMF));
+                }
+                ec_sim_set_faults(rig.port, NULL, 0);
+                int ok = 0;
+                for (int i = 0; i < 3; i++)
+                        ok += poll_next(&rig, &ro) == 0;
+                CHECK(ok >= 2);
+                CHECK(status(&rig).faults_injected > 0);
+                CHECK(!status(&rig).battery_row_0b_requested);
+                rig_close(&rig);
+        }
+}
+
+TEST(test_on_demand_update_is_rate_limited)
+{
+        Rig rig;
+        rig_open(&rig, 0, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        ec_sim_advance_ns(rig.port, PERIOD_NS);
+        CHECK_EQ(hdaps_update(rig.d), 0);
+        uint64_t n = status(&rig).transactions;
+        CHECK_EQ(hdaps_update(rig.d), 0); /* young cache: no EC traffic */
+        CHECK_EQ(status(&rig).transactions, n);
+        ec_sim_advance_ns(rig.port, PERIOD_NS);
+        CHECK_EQ(hdaps_update(rig.d), 0);
+        CHECK(status(&rig).transactions > n);
+        rig_close(&rig);
+}
+
+static void write_trace(void)
+{
+        int fd = mkstemp(trace_path);
+        if (fd < 0)
+                abort();
+        static const char text[] =
+                "# test trace: still at (120,-40), then x ramps to 220 by 2 s; typing from 2.5 s\n"
+                "time_ms,x,y,keyboard,mouse\n"
+                "0,120,-40,0,0\n"
+                "1000,120,-40,0,0\n"
+                "2000,220,-40,0,0\n"
+                "2500,220,-40,1,0\n"
+                "60000,220,-40,1,0\n";
+        if (write(fd, text, sizeof(text) - 1) != (ssize_t) (sizeof(text) - 1))
+                abort();
+        close(fd);
+}
+
+int main(void)
+{
+        log_set_max_level(LOG_DEBUG);
+        write_trace();
+        RUN(test_init_sequence_configures_the_ec);
+        RUN(test_readouts_follow_the_trace_and_calibrate_once);
+        RUN(test_axis_code_swaps_and_inverts);
+        RUN(test_configuration_and_return_codes);
+        RUN(test_fake_data_mode_counts);
+        RUN(test_power_off_stops_sampling);
+        RUN(test_absent_accelerometer_is_enodev);
+        RUN(test_every_fault_fails_within_budget_and_recovers);
+        RUN(test_on_demand_update_is_rate_limited);
+        unlink(trace_path);
+        return test_summary();
+}
