@@ -20,7 +20,9 @@
 #define STR3_OBF3B 0x40
 #define STR3_MWMF  0x20
 #define STR3_SWMF  0x10
-#define STR3_BAD   (STR3_MWMF | STR3_SWMF) /* what the bad-status fault shows: no legal phase reads 0x30 */
+/* What the bad-status fault shows: OBF3B without SWMF, which no legal phase reads and which the host
+ * cannot mistake for progress (0x30 would pass the seeds' "SWMF set: replying" test). */
+#define STR3_BAD STR3_OBF3B
 
 #define PORT_FLOATING 0xFF /* what a read outside the channel returns */
 #define PORT_UNMAPPED 0x00 /* reads of the channel's other ports */
