@@ -72,8 +72,8 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config);
 int hdaps_power_off(HdapsDevice *d);
 
 /* The poll tick: reads the prefetched readout row once (or does a full read if none is prefetched or
- * its reply is not ready), then always prefetches the next one. Updates the cache. Returns 0 with *ret filled, -EBUSY (no new
- * readout yet: keep the cached values), or another negative errno. */
+ * its reply is not ready), then always prefetches the next one. Updates the cache. Returns 0 with *ret
+ * filled, -EBUSY (no new readout yet: keep the cached values), or another negative errno. */
 int hdaps_poll(HdapsDevice *d, HdapsReadout *ret);
 
 /* On-demand refresh for readers when nobody polls: if the cache is younger than 0.9 / sampling_rate it
