@@ -21,8 +21,8 @@ static void sleep_until_usec(uint64_t t)
 static int dump_loop(Context *c, unsigned n, FILE *out)
 {
         uint64_t period = USEC_PER_SEC / c->config.sampling_rate, next = now_usec(), first_ns = 0;
-        unsigned done = 0, stalled = 0;
-        int r;
+        unsigned done = 0, stalled = 0, failed = 0;
+        int r, last_error = 0;
 
         fprintf(out, "time_ms,x,y,temperature,keyboard,mouse\n");
         while (done < n) {
@@ -30,15 +30,21 @@ static int dump_loop(Context *c, unsigned n, FILE *out)
 
                 sleep_until_usec(next);
                 r = backend_poll(c->backend, &ro);
-                if (r == -EBUSY) {
+                if (r < 0) {
+                        /* A fault eats this readout; the next transaction starts from an idle EC. Give up
+                         * only when readouts stop altogether. */
                         if (++stalled > DUMP_STALL_PERIODS * (period / DUMP_BUSY_RETRY_USEC + 1))
                                 return log_error_errno(
                                         r, "tpacceld: the accelerometer delivers no readouts: %m");
-                        next = now_usec() + DUMP_BUSY_RETRY_USEC;
+                        if (r != -EBUSY) {
+                                failed++;
+                                if (r != last_error)
+                                        log_warning_errno(r, "tpacceld: a readout failed, skipping it: %m");
+                                last_error = r;
+                        }
+                        next = now_usec() + (r == -EBUSY ? DUMP_BUSY_RETRY_USEC : period);
                         continue;
                 }
-                if (r < 0)
-                        return log_error_errno(r, "tpacceld: reading the accelerometer failed: %m");
                 stalled = 0;
                 if (done == 0)
                         first_ns = ro.time_ns;
@@ -50,6 +56,8 @@ static int dump_loop(Context *c, unsigned n, FILE *out)
                         next = now_usec();
         }
         fflush(out);
+        if (failed > 0)
+                log_info("tpacceld: %u readouts, %u failed transactions skipped", done, failed);
         return 0;
 }
 

@@ -185,7 +185,11 @@ void sim_accel_pop(SimAccel *a, uint64_t now_ns, SimReadoutReply *ret)
                 a->queue_len--; /* the newest is at the tail */
                 ret->readout[ret->n++] = a->queue[(a->queue_head + a->queue_len) % SIM_ACCEL_QUEUE_DEPTH];
         }
+        /* What is left is older than what this reply delivers: superseded, never to be delivered (a later
+         * reply must not go back in time). QUEUED reports how many there were. */
         ret->queued = a->queue_len;
+        a->readouts_superseded += a->queue_len;
+        a->queue_len = 0;
 
         sim_motion_activity(a->motion, a->activity_since_ns - a->start_ns, now_ns - a->start_ns,
                             &ret->keyboard, &ret->mouse);

@@ -46,6 +46,7 @@ typedef struct SimAccel {
 
         uint64_t activity_since_ns; /* KMACT covers [activity_since_ns, now] */
         uint64_t readouts_made, readouts_lost;
+        uint64_t readouts_superseded; /* left behind by a reply that delivered newer ones */
 } SimAccel;
 
 /* One 0x11 answer: n readouts (0..2), newest first. */
