@@ -134,18 +134,17 @@ static uint8_t str3_of(const EcSim *s)
         return STR3_IDLE;
 }
 
-/* Every access: catch up with the clock first; in virtual time the access itself then costs time. */
+/* Every access: in virtual time the access itself takes SIM_VIRTUAL_ACCESS_NS and the EC sees it at
+ * its end; then the model catches up with the clock and the access is applied at that time. */
 static uint64_t access_begin(EcSim *s)
 {
-        uint64_t now = sim_now(s);
-        sync_to(s, now);
-        return now;
-}
+        uint64_t now;
 
-static void access_end(EcSim *s)
-{
         if (s->virtual_time)
                 s->virtual_now_ns += SIM_VIRTUAL_ACCESS_NS;
+        now = sim_now(s);
+        sync_to(s, now);
+        return now;
 }
 
 static bool port_in_channel(uint16_t port)
@@ -240,7 +239,6 @@ static uint8_t sim_inb(PortIO *p, uint16_t port)
                 else if (port == EC_PORT_TWR15)
                         transaction_end(s);
         }
-        access_end(s);
         return v;
 }
 
@@ -269,7 +267,6 @@ static void sim_outb(PortIO *p, uint16_t port, uint8_t value)
                         request_complete(s, now);
         }
         /* Other ports of the channel, and TWR writes outside a request, are ignored. */
-        access_end(s);
 }
 
 static void sim_delay_ns(PortIO *p, uint64_t ns)
