@@ -420,6 +420,7 @@ void ec_sim_get_status(PortIO *p, EcSimStatus *ret)
                 .requests_ignored = s->requests_ignored,
                 .replies_discarded = s->replies_discarded,
                 .change_pending = a->change_pending,
+                .readouts_superseded = a->readouts_superseded,
         };
 }
 

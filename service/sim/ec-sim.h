@@ -11,7 +11,9 @@
  * (service/shared/ec-protocol.h). The accelerometer samples its motion source at the EC rate (the
  * host asks for sampling rate x oversampling ratio; the EC only knows the product), applies the
  * running-average filter, and queues one filtered readout per EC sample (queue depth 8, the oldest
- * dropped on overflow); 0x11 pops the latest readout and the one before it. docs/EMULATOR.md.
+ * dropped on overflow); 0x11 delivers the latest readout and the one before it, reports how many
+ * older ones were queued (QUEUED) and drops them: a later reply never goes back in time.
+ * docs/EMULATOR.md.
  *
  * Time: either the real CLOCK_MONOTONIC (the daemon) or a virtual clock that only delay_ns() and
  * ec_sim_advance_ns() move (deterministic tests and benchmarks). */
@@ -80,6 +82,7 @@ typedef struct EcSimStatus {
         uint64_t requests_ignored;     /* TWR0 writes refused because a transaction was in progress */
         uint64_t replies_discarded;    /* ready replies ended by a TWR15 read without a TWR0 read first */
         bool change_pending;           /* a 0x10 configuration change has not taken effect yet */
+        uint64_t readouts_superseded;  /* older than the two a 0x11 reply delivered: reported, dropped */
 } EcSimStatus;
 
 void ec_sim_get_status(PortIO *p, EcSimStatus *ret);

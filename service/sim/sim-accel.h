@@ -67,7 +67,8 @@ uint8_t sim_accel_configure(SimAccel *a, uint64_t now_ns, unsigned ec_rate, unsi
 /* 0x14. Power off clears the queue and stops sampling; power on restarts it from now. */
 void sim_accel_set_power(SimAccel *a, uint64_t now_ns, bool on);
 void sim_accel_set_fake_data(SimAccel *a, bool on);
-/* 0x11: pops the newest readout and the one before it, reads and clears the activity flags. */
+/* 0x11: pops the newest readout and the one before it; the older ones left are counted in
+ * ret->queued and superseded (dropped). Reads and clears the activity flags. */
 void sim_accel_pop(SimAccel *a, uint64_t now_ns, SimReadoutReply *ret);
 
 static inline bool sim_accel_sampling(const SimAccel *a)

@@ -156,3 +156,44 @@ static inline int host_power(PortIO *p, uint8_t on)
         int r = host_row(p, EC_CMD_ACCEL_POWER, args, out);
         return r < 0 ? r : out[EC_IDX_RETVAL];
 }
+
+/* Writes text to a new temporary file; returns its path (free it; unlink it when done). */
+static inline char *write_temp_file(const char *text)
+{
+        char *path = strdup("/tmp/test-sim-XXXXXX.csv");
+        int fd = mkstemps(path, 4);
+        if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t) strlen(text)) {
+                perror("temporary trace file");
+                exit(EXIT_FAILURE);
+        }
+        close(fd);
+        return path;
+}
+
+/* Opens the emulator (virtual time) playing the trace text. */
+static inline PortIO *sim_open_trace(const char *csv, bool loop)
+{
+        char *path = write_temp_file(csv);
+        SimOptions o = {.trace_path = path, .trace_loop = loop};
+        PortIO *p = sim_open_options(&o);
+        unlink(path);
+        free(path);
+        return p;
+}
+
+/* Advances virtual time to t_ns (port clock); no-op if already past. */
+static inline void advance_to(PortIO *p, uint64_t t_ns)
+{
+        uint64_t now = port_now_ns(p);
+        if (t_ns > now)
+                ec_sim_advance_ns(p, t_ns - now);
+}
+
+/* Empties the readout queue. */
+static inline void drain(PortIO *p)
+{
+        uint8_t out[ROW_LEN];
+        while (sim_status(p).queue_len > 0)
+                if (host_readout(p, out) != 0)
+                        break;
+}
