@@ -175,6 +175,8 @@ Context *context_free(Context *c)
         c->pause_timer = sd_event_source_disable_unref(c->pause_timer);
         c->exit_source = sd_event_source_disable_unref(c->exit_source);
         c->ec_queue = ec_queue_free(c->ec_queue);
+        c->sensor_proxy = sensor_proxy_free(c->sensor_proxy);
+        c->tablet_mode = tablet_mode_free(c->tablet_mode);
         c->claims = sd_bus_track_unref(c->claims);
         if (c->sleep_lock_fd >= 0)
                 close(c->sleep_lock_fd);
@@ -278,7 +280,9 @@ int context_start_bus(Context *c, const ContextOptions *o)
                  : o->session ? "session"
                               : "system",
                  c->has_accelerometer ? backend_name(c->backend) : "none");
-        return 0;
+
+        /* The second name, for desktops (only logs when it cannot be had). */
+        return sensor_proxy_start(c, o->sensor_proxy);
 }
 
 void context_shutdown(Context *c)
@@ -303,6 +307,7 @@ void context_shutdown(Context *c)
                         log_info("accelerometer powered off (%s)", state);
         }
 
+        sensor_proxy_stop(c);
         if (c->bus) {
                 r = sd_bus_release_name(c->bus, ACCEL_BUS_NAME);
                 if (r < 0)

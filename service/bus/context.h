@@ -10,7 +10,8 @@
  *   claims.c          Claim/Release tracking with sd_bus_track
  *   poller.c          the polling timer and everything done per readout
  *   protection.c      disk protection: arming, parking, Pause()
- *   sleep.c           logind PrepareForSleep with a delay inhibitor */
+ *   sleep.c           logind PrepareForSleep with a delay inhibitor
+ *   bus-sensorproxy.c net.hadess.SensorProxy for desktops (screen-orientation.c, tablet-mode.c) */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include <systemd/sd-event.h>
 
 #include "backend.h"
+#include "bus-sensorproxy.h"
 #include "disk-protect.h"
 #include "macros.h"
 #include "motion.h"
@@ -39,6 +41,8 @@ typedef struct ContextOptions {
         const char *address;    /* connect here instead of the default bus (tests) */
         const char *state_dir;  /* NULL: no persistence */
         const char *sysfs_root; /* for disk protection */
+
+        SensorProxyMode sensor_proxy; /* whether to serve net.hadess.SensorProxy */
 } ContextOptions;
 
 typedef struct Context {
@@ -74,6 +78,8 @@ typedef struct Context {
         char *protection_state; /* last emitted ProtectionState, to detect changes */
 
         EcQueue *ec_queue;
+        SensorProxy *sensor_proxy; /* NULL: not serving net.hadess.SensorProxy */
+        TabletMode *tablet_mode;   /* NULL: no tablet-mode switch (laptop mode) */
         sd_event_source *exit_source;
         bool shut_down;
 } Context;

@@ -132,6 +132,7 @@ static void poll_once(Context *c)
                 if (ev.mask)
                         emit_motion_events(c, &ev);
                 shock_active = motion_get_state(c->motion)->shock_active;
+                sensor_proxy_readout(c, t, ro.readouts > 0);
         }
         protection_tick(c, shock_active, now_usec());
 }
@@ -153,7 +154,8 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
 
 static bool poller_wanted(const Context *c)
 {
-        return c->has_accelerometer && !c->suspended && (c->claims || protection_armed(c));
+        return c->has_accelerometer && !c->suspended &&
+               (c->claims || sensor_proxy_claimed(c) || protection_armed(c));
 }
 
 void poller_update(Context *c)

@@ -22,6 +22,7 @@ static int run(const Options *o)
         _cleanup_(context_freep) Context *c = NULL;
         _cleanup_(backend_freep) Backend *backend = NULL;
         _cleanup_free_ char *reason = NULL;
+        _cleanup_(tablet_mode_freep) TabletMode *tablet_mode = NULL;
         const char *sim_faults[SIM_FAULTS_MAX + 1] = {};
         BackendOptions bo = {
                 .kind = o->backend,
@@ -35,6 +36,7 @@ static int run(const Options *o)
                 .address = o->address,
                 .state_dir = o->state_dir,
                 .sysfs_root = o->sysfs_root,
+                .sensor_proxy = o->sensor_proxy,
         };
         int r;
 
@@ -53,11 +55,16 @@ static int run(const Options *o)
         } else
                 log_info("Backend %s: %s", backend_name(backend), reason);
 
+        /* Opened while still privileged: the input nodes are root:input 0660. */
+        if (o->sensor_proxy != SENSOR_PROXY_NO && o->dump == 0)
+                sensor_proxy_open_tablet_mode(o->input_dir, &tablet_mode);
+
         r = context_new(&co, TAKE_PTR(backend), reason, &c);
         if (r < 0) {
                 log_error_errno(r, "tpacceld: cannot set up: %m");
                 return EXIT_FAILURE;
         }
+        c->tablet_mode = TAKE_PTR(tablet_mode);
 
         if (o->dump > 0) {
                 if (!c->has_accelerometer) {

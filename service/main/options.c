@@ -21,6 +21,8 @@ enum {
         ARG_SIM_FAULT,
         ARG_STATE_DIR,
         ARG_SYSFS_ROOT,
+        ARG_SENSOR_PROXY,
+        ARG_INPUT_DIR,
         ARG_DUMP,
         ARG_VERSION,
 };
@@ -35,6 +37,8 @@ static const struct option long_options[] = {
         {"sim-fault", required_argument, NULL, ARG_SIM_FAULT},
         {"state-dir", required_argument, NULL, ARG_STATE_DIR},
         {"sysfs-root", required_argument, NULL, ARG_SYSFS_ROOT},
+        {"sensor-proxy", required_argument, NULL, ARG_SENSOR_PROXY},
+        {"input-dir", required_argument, NULL, ARG_INPUT_DIR},
         {"dump", required_argument, NULL, ARG_DUMP},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -59,6 +63,9 @@ void options_help(const char *program)
                "                         absent) with probability P per transaction; repeatable\n"
                "  --state-dir=DIR        where the configuration is kept (default %s)\n"
                "  --sysfs-root=DIR       sysfs tree for disk protection (default /sys)\n"
+               "  --sensor-proxy=MODE    serve net.hadess.SensorProxy for screen rotation: auto (default:\n"
+               "                         unless iio-sensor-proxy runs or is activatable), yes or no\n"
+               "  --input-dir=DIR        where the tablet-mode switch is looked for (default /dev/input)\n"
                "  --dump=N               no bus: print N readouts as CSV, power off, exit\n"
                "  -v, --verbose          debug logging\n"
                "  -h, --help             this help\n"
@@ -138,6 +145,18 @@ int options_parse(int argc, char *argv[], Options *ret)
                         if (!*optarg)
                                 return bad("--sysfs-root: the directory name is empty");
                         o.sysfs_root = optarg;
+                        break;
+                case ARG_SENSOR_PROXY: {
+                        int m = sensor_proxy_mode_from_string(optarg);
+                        if (m < 0)
+                                return bad("--sensor-proxy=%s: expected auto, yes or no", optarg);
+                        o.sensor_proxy = m;
+                        break;
+                }
+                case ARG_INPUT_DIR:
+                        if (!*optarg)
+                                return bad("--input-dir: the directory name is empty");
+                        o.input_dir = optarg;
                         break;
                 case ARG_DUMP: {
                         char *end;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "backend.h"
+#include "bus-sensorproxy.h"
 #include "ec-sim.h"
 
 #define DUMP_READOUTS_MAX 10000000u
@@ -23,6 +24,10 @@ typedef struct Options {
         const char *state_dir;  /* --state-dir=DIR, or $STATE_DIRECTORY, or the built-in default */
         const char *sysfs_root; /* --sysfs-root=DIR */
         unsigned dump;          /* --dump=N: 0 = run the service */
+
+        SensorProxyMode sensor_proxy; /* --sensor-proxy=auto|yes|no */
+        const char *input_dir;        /* --input-dir=DIR: where the tablet-mode switch is looked for */
+
         bool verbose;
         bool help, version;
 } Options;

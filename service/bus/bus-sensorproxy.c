@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* net.hadess.SensorProxy. Semantics follow iio-sensor-proxy 3.6+ (see the notes on it): Claim and Release
+ * succeed for every sensor type, present or not; an accelerometer claim is keyed to the caller's unique
+ * name (claiming twice is one claim; leaving the bus releases it); the ClaimAccelerometer reply waits for
+ * the first readout so that a Get right after it is valid. PropertiesChanged is broadcast, like
+ * iio-sensor-proxy 3.0, so passive listeners' caches stay right too. */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bus-sensorproxy.h"
+#include "context.h"
+#include "log.h"
+#include "screen-orientation.h"
+#include "tablet-mode.h"
+
+#define LIGHT_LEVEL_UNIT     "lux"
+#define COMPASS_HEADING_NONE (-1.0) /* iio-sensor-proxy: -1 when unknown */
+
+struct SensorProxy {
+        Context *context;
+        bool owns_name;
+        sd_bus_slot *object_slot, *compass_slot, *name_lost_slot;
+        sd_bus_track *claims;     /* accelerometer claimers; NULL when there are none */
+        sd_bus_message **pending; /* ClaimAccelerometer calls waiting for a readout */
+        size_t n_pending;
+        sd_event_source *pending_timeout;
+        ScreenOrientation screen;
+};
+
+int sensor_proxy_mode_from_string(const char *s)
+{
+        static const char *const names[_SENSOR_PROXY_MODE_MAX] = {
+                [SENSOR_PROXY_AUTO] = "auto",
+                [SENSOR_PROXY_YES] = "yes",
+                [SENSOR_PROXY_NO] = "no",
+        };
+
+        for (int i = 0; s && i < _SENSOR_PROXY_MODE_MAX; i++)
+                if (strcmp(s, names[i]) == 0)
+                        return i;
+        return -EINVAL;
+}
+
+static void emit_changed(SensorProxy *p, bool orientation, bool tilt)
+{
+        const char *props[3] = {};
+        size_t n = 0;
+        int r;
+
+        if (!p->owns_name)
+                return;
+        if (orientation)
+                props[n++] = "AccelerometerOrientation";
+        if (tilt)
+                props[n++] = "AccelerometerTilt";
+        if (n == 0)
+                return;
+        r = sd_bus_emit_properties_changed_strv(p->context->bus, SENSOR_PROXY_OBJECT_PATH,
+                                                SENSOR_PROXY_INTERFACE, (char **) props);
+        if (r < 0)
+                log_debug_errno(r, "Failed to emit PropertiesChanged on %s: %m", SENSOR_PROXY_OBJECT_PATH);
+}
+
+/* Runs a state change and emits what it changed. */
+#define SCREEN_CHANGE(p, expr)                                                                              \
+        do {                                                                                                \
+                MotionOrientation _o = (p)->screen.current;                                                 \
+                ScreenTilt _t = (p)->screen.tilt;                                                           \
+                if (expr)                                                                                   \
+                        emit_changed((p), (p)->screen.current != _o, (p)->screen.tilt != _t);               \
+        } while (0)
+
+/* Pending Claim calls */
+
+static void flush_pending(SensorProxy *p)
+{
+        for (size_t i = 0; i < p->n_pending; i++) {
+                int r = sd_bus_reply_method_return(p->pending[i], NULL);
+                if (r < 0)
+                        log_debug_errno(r, "Cannot answer ClaimAccelerometer of %s (gone?): %m",
+                                        strna(sd_bus_message_get_sender(p->pending[i])));
+                sd_bus_message_unref(p->pending[i]);
+        }
+        free(p->pending);
+        p->pending = NULL;
+        p->n_pending = 0;
+        p->pending_timeout = sd_event_source_disable_unref(p->pending_timeout);
+}
+
+static int on_pending_timeout(sd_event_source *s, uint64_t usec, void *userdata)
+{
+        SensorProxy *p = userdata;
+
+        log_debug("No readout within %llu ms of ClaimAccelerometer; answering %zu call(s) with the last "
+                  "known values",
+                  (unsigned long long) (SENSOR_PROXY_CLAIM_REPLY_TIMEOUT_USEC / USEC_PER_MSEC),
+                  p->n_pending);
+        flush_pending(p);
+        return 0;
+}
+
+static int add_pending(SensorProxy *p, sd_bus_message *m)
+{
+        sd_bus_message **a;
+        int r;
+
+        a = reallocarray(p->pending, p->n_pending + 1, sizeof(*a));
+        if (!a)
+                return -ENOMEM;
+        p->pending = a;
+        if (!p->pending_timeout) {
+                r = sd_event_add_time_relative(p->context->event, &p->pending_timeout, CLOCK_MONOTONIC,
+                                               SENSOR_PROXY_CLAIM_REPLY_TIMEOUT_USEC, 0, on_pending_timeout,
+                                               p);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to start the ClaimAccelerometer timeout: %m");
+        }
+        p->pending[p->n_pending++] = sd_bus_message_ref(m);
+        return 0;
+}
+
+/* Claims */
+
+static int on_claims_empty(sd_bus_track *t, void *userdata)
+{
+        SensorProxy *p = userdata;
+
+        if (sd_bus_track_count(t) > 0)
+                return 0;
+        log_debug("Last %s accelerometer claim released", SENSOR_PROXY_BUS_NAME);
+        p->claims = sd_bus_track_unref(p->claims);
+        poller_update(p->context);
+        return 0;
+}
+
+static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        SensorProxy *p = c->sensor_proxy;
+        bool was_polling = c->polling;
+        int r;
+
+        if (!c->has_accelerometer)
+                return sd_bus_reply_method_return(m, NULL); /* like iio-sensor-proxy: no sensor, no error */
+
+        if (!p->claims) {
+                r = sd_bus_track_new(c->bus, &p->claims, on_claims_empty, p);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to create the %s claim tracker: %m",
+                                               SENSOR_PROXY_BUS_NAME);
+        }
+        r = sd_bus_track_add_sender(p->claims, m);
+        if (r < 0)
+                return log_error_errno(r, "Failed to track the accelerometer claim of %s: %m",
+                                       strna(sd_bus_message_get_sender(m)));
+        log_debug("%s: ClaimAccelerometer by %s", SENSOR_PROXY_BUS_NAME,
+                  strna(sd_bus_message_get_sender(m)));
+
+        if (!was_polling)
+                screen_orientation_reset(&p->screen); /* the values are old: wait for a fresh readout */
+        poller_update(c);
+
+        if (c->polling && p->screen.have_readout && p->n_pending == 0)
+                return sd_bus_reply_method_return(m, NULL);
+        r = add_pending(p, m);
+        if (r < 0)
+                return r;
+        return 1; /* answered later: the message is handled */
+}
+
+static int method_release_accelerometer(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        SensorProxy *p = c->sensor_proxy;
+        int r;
+
+        if (p->claims) {
+                r = sd_bus_track_remove_sender(p->claims, m);
+                if (r < 0)
+                        return r;
+                if (r > 0)
+                        log_debug("%s: ReleaseAccelerometer by %s", SENSOR_PROXY_BUS_NAME,
+                                  strna(sd_bus_message_get_sender(m)));
+        }
+        return sd_bus_reply_method_return(m, NULL); /* releasing without a claim is no error either */
+}
+
+/* ClaimLight, ReleaseLight, ClaimProximity, ReleaseProximity, ClaimCompass, ReleaseCompass: there is no
+ * such sensor, and iio-sensor-proxy answers success for absent sensors. */
+static int method_absent_sensor(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+/* Properties */
+
+static int property_get_has_accelerometer(sd_bus *bus, const char *path, const char *interface,
+                                          const char *property, sd_bus_message *reply, void *userdata,
+                                          sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "b", c->has_accelerometer);
+}
+
+static int property_get_orientation(sd_bus *bus, const char *path, const char *interface,
+                                    const char *property, sd_bus_message *reply, void *userdata,
+                                    sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(
+                reply, "s",
+                c->has_accelerometer ? screen_orientation_string(&c->sensor_proxy->screen) : "undefined");
+}
+
+static int property_get_tilt(sd_bus *bus, const char *path, const char *interface, const char *property,
+                             sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s", screen_tilt_to_string(c->sensor_proxy->screen.tilt));
+}
+
+static int property_get_false(sd_bus *bus, const char *path, const char *interface, const char *property,
+                              sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        return sd_bus_message_append(reply, "b", false);
+}
+
+static int property_get_light_unit(sd_bus *bus, const char *path, const char *interface,
+                                   const char *property, sd_bus_message *reply, void *userdata,
+                                   sd_bus_error *error)
+{
+        return sd_bus_message_append(reply, "s", LIGHT_LEVEL_UNIT);
+}
+
+static int property_get_zero(sd_bus *bus, const char *path, const char *interface, const char *property,
+                             sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        return sd_bus_message_append(reply, "d", 0.0);
+}
+
+static int property_get_heading(sd_bus *bus, const char *path, const char *interface, const char *property,
+                                sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        return sd_bus_message_append(reply, "d", COMPASS_HEADING_NONE);
+}
+
+#define CHANGE SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE
+#define CONST  SD_BUS_VTABLE_PROPERTY_CONST
+#define ANYONE SD_BUS_VTABLE_UNPRIVILEGED
+
+static const sd_bus_vtable sensor_proxy_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("HasAccelerometer", "b", property_get_has_accelerometer, 0, CHANGE),
+        SD_BUS_PROPERTY("AccelerometerOrientation", "s", property_get_orientation, 0, CHANGE),
+        SD_BUS_PROPERTY("AccelerometerTilt", "s", property_get_tilt, 0, CHANGE),
+        SD_BUS_PROPERTY("HasAmbientLight", "b", property_get_false, 0, CONST),
+        SD_BUS_PROPERTY("LightLevelUnit", "s", property_get_light_unit, 0, CONST),
+        SD_BUS_PROPERTY("LightLevel", "d", property_get_zero, 0, CONST),
+        SD_BUS_PROPERTY("HasProximity", "b", property_get_false, 0, CONST),
+        SD_BUS_PROPERTY("ProximityNear", "b", property_get_false, 0, CONST),
+        SD_BUS_METHOD("ClaimAccelerometer", "", "", method_claim_accelerometer, ANYONE),
+        SD_BUS_METHOD("ReleaseAccelerometer", "", "", method_release_accelerometer, ANYONE),
+        SD_BUS_METHOD("ClaimLight", "", "", method_absent_sensor, ANYONE),
+        SD_BUS_METHOD("ReleaseLight", "", "", method_absent_sensor, ANYONE),
+        SD_BUS_METHOD("ClaimProximity", "", "", method_absent_sensor, ANYONE),
+        SD_BUS_METHOD("ReleaseProximity", "", "", method_absent_sensor, ANYONE),
+        SD_BUS_VTABLE_END,
+};
+
+static const sd_bus_vtable compass_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("HasCompass", "b", property_get_false, 0, CONST),
+        SD_BUS_PROPERTY("CompassHeading", "d", property_get_heading, 0, CONST),
+        SD_BUS_METHOD("ClaimCompass", "", "", method_absent_sensor, ANYONE),
+        SD_BUS_METHOD("ReleaseCompass", "", "", method_absent_sensor, ANYONE),
+        SD_BUS_VTABLE_END,
+};
+
+/* Tablet mode */
+
+static void on_tablet_mode(TabletMode *t, bool tablet_mode, void *userdata)
+{
+        SensorProxy *p = userdata;
+        SCREEN_CHANGE(p, screen_orientation_set_tablet_mode(&p->screen, tablet_mode));
+}
+
+void sensor_proxy_open_tablet_mode(const char *input_dir, TabletMode **ret)
+{
+        const char *dir = input_dir ?: TABLET_MODE_INPUT_DIR_DEFAULT;
+        int r;
+
+        r = tablet_mode_open(dir, ret);
+        if (r == -ENODEV)
+                log_info("No tablet-mode switch (SW_TABLET_MODE) in %s: the screen orientation stays "
+                         "\"normal\" (laptop mode)",
+                         dir);
+        else if (r < 0)
+                log_warning_errno(r,
+                                  "Cannot look for the tablet-mode switch in %s, the screen orientation "
+                                  "stays \"normal\" (laptop mode): %m",
+                                  dir);
+        else
+                log_info("Tablet-mode switch %s: %s mode", tablet_mode_device(*ret),
+                         tablet_mode_get(*ret) ? "tablet" : "laptop");
+}
+
+static void setup_tablet_mode(SensorProxy *p)
+{
+        TabletMode *t = p->context->tablet_mode;
+
+        if (!t || tablet_mode_attach(t, p->context->event, on_tablet_mode, p) < 0)
+                return; /* laptop mode (logged) */
+        (void) screen_orientation_set_tablet_mode(&p->screen, tablet_mode_get(t));
+}
+
+/* Who else provides the name */
+
+static bool strv_has(char **l, const char *s)
+{
+        for (; l && *l; l++)
+                if (strcmp(*l, s) == 0)
+                        return true;
+        return false;
+}
+
+static void strv_freep(char ***l)
+{
+        for (char **i = *l; i && *i; i++)
+                free(*i);
+        free(*l);
+}
+
+static const char *installed_iio_sensor_proxy(void)
+{
+        static const char *const paths[] = {IIO_SENSOR_PROXY_BINARIES};
+
+        for (size_t i = 0; i < ELEMENTSOF(paths); i++)
+                if (access(paths[i], X_OK) == 0)
+                        return paths[i];
+        return NULL;
+}
+
+/* > 0 (and logs why) if auto mode should leave the name to iio-sensor-proxy. */
+static int name_provided_elsewhere(sd_bus *bus)
+{
+        __attribute__((cleanup(strv_freep))) char **acquired = NULL, **activatable = NULL;
+        const char *binary = installed_iio_sensor_proxy();
+        int r;
+
+        r = sd_bus_list_names(bus, &acquired, &activatable);
+        if (r < 0) {
+                log_warning_errno(r,
+                                  "Cannot list the bus names, not serving %s (--sensor-proxy=yes serves it "
+                                  "anyway): %m",
+                                  SENSOR_PROXY_BUS_NAME);
+                return 1;
+        }
+        if (strv_has(acquired, SENSOR_PROXY_BUS_NAME)) {
+                log_info("%s is owned by another service (iio-sensor-proxy is running): not serving it",
+                         SENSOR_PROXY_BUS_NAME);
+                return 1;
+        }
+        if (strv_has(activatable, SENSOR_PROXY_BUS_NAME)) {
+                log_info("%s is bus-activatable (iio-sensor-proxy would be started for it): not serving it "
+                         "(--sensor-proxy=yes serves it while the name is free)",
+                         SENSOR_PROXY_BUS_NAME);
+                return 1;
+        }
+        if (binary)
+                log_info("iio-sensor-proxy is installed (%s) but not running (it exits on machines without "
+                         "an "
+                         "IIO accelerometer): serving %s",
+                         binary, SENSOR_PROXY_BUS_NAME);
+        return 0;
+}
+
+static int on_name_lost(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        SensorProxy *p = userdata;
+        const char *name = NULL;
+
+        if (sd_bus_message_read(m, "s", &name) < 0 || !name || strcmp(name, SENSOR_PROXY_BUS_NAME) != 0)
+                return 0;
+        if (p->owns_name)
+                log_notice("%s was taken over by another service (iio-sensor-proxy --replace?): no longer "
+                           "serving it",
+                           SENSOR_PROXY_BUS_NAME);
+        p->owns_name = false;
+        return 0;
+}
+
+static void unexport(SensorProxy *p)
+{
+        p->object_slot = sd_bus_slot_unref(p->object_slot);
+        p->compass_slot = sd_bus_slot_unref(p->compass_slot);
+        p->name_lost_slot = sd_bus_slot_unref(p->name_lost_slot);
+}
+
+int sensor_proxy_start(Context *c, SensorProxyMode mode)
+{
+        SensorProxy *sp;
+        int r;
+
+        if (mode == SENSOR_PROXY_NO) {
+                log_debug("Not serving %s (--sensor-proxy=no)", SENSOR_PROXY_BUS_NAME);
+                return 0;
+        }
+        if (mode == SENSOR_PROXY_AUTO && name_provided_elsewhere(c->bus) > 0)
+                return 0;
+
+        sp = calloc(1, sizeof(*sp));
+        if (!sp)
+                return -ENOMEM;
+        sp->context = c;
+        screen_orientation_init(&sp->screen);
+        c->sensor_proxy = sp; /* owned by the context from here on (context_free) */
+
+        r = sd_bus_add_object_vtable(c->bus, &sp->object_slot, SENSOR_PROXY_OBJECT_PATH,
+                                     SENSOR_PROXY_INTERFACE, sensor_proxy_vtable, c);
+        if (r >= 0)
+                r = sd_bus_add_object_vtable(c->bus, &sp->compass_slot, SENSOR_PROXY_COMPASS_PATH,
+                                             SENSOR_PROXY_COMPASS_IFACE, compass_vtable, c);
+        if (r >= 0)
+                r = sd_bus_match_signal(c->bus, &sp->name_lost_slot, "org.freedesktop.DBus",
+                                        "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameLost",
+                                        on_name_lost, sp);
+        if (r < 0) {
+                log_warning_errno(r, "Cannot export %s, not serving it: %m", SENSOR_PROXY_BUS_NAME);
+                unexport(sp);
+                return 0;
+        }
+
+        setup_tablet_mode(sp);
+
+        /* Not replacing anyone; iio-sensor-proxy --replace may take the name over. */
+        r = sd_bus_request_name(c->bus, SENSOR_PROXY_BUS_NAME, SD_BUS_NAME_ALLOW_REPLACEMENT);
+        if (r == -EEXIST) {
+                log_notice("%s is owned by another service (iio-sensor-proxy?): serving %s only",
+                           SENSOR_PROXY_BUS_NAME, ACCEL_BUS_NAME);
+                unexport(sp);
+                return 0;
+        }
+        if (r < 0) {
+                log_warning_errno(r, "Cannot own %s (bus policy?), serving %s only: %m",
+                                  SENSOR_PROXY_BUS_NAME, ACCEL_BUS_NAME);
+                unexport(sp);
+                return 0;
+        }
+        sp->owns_name = true;
+        log_info("Serving %s too (screen orientation for desktops; %s mode)", SENSOR_PROXY_BUS_NAME,
+                 tablet_mode_get(c->tablet_mode) ? "tablet" : "laptop");
+        return 0;
+}
+
+void sensor_proxy_stop(Context *c)
+{
+        SensorProxy *p = c->sensor_proxy;
+        int r;
+
+        if (!p)
+                return;
+        flush_pending(p);
+        if (p->owns_name && c->bus) {
+                r = sd_bus_release_name(c->bus, SENSOR_PROXY_BUS_NAME);
+                if (r < 0)
+                        log_debug_errno(r, "Failed to release %s: %m", SENSOR_PROXY_BUS_NAME);
+        }
+        p->owns_name = false;
+}
+
+SensorProxy *sensor_proxy_free(SensorProxy *p)
+{
+        if (!p)
+                return NULL;
+        for (size_t i = 0; i < p->n_pending; i++)
+                sd_bus_message_unref(p->pending[i]);
+        free(p->pending);
+        p->pending_timeout = sd_event_source_disable_unref(p->pending_timeout);
+        p->claims = sd_bus_track_unref(p->claims);
+        unexport(p);
+        free(p);
+        return NULL;
+}
+
+bool sensor_proxy_claimed(const Context *c)
+{
+        return c->sensor_proxy && c->sensor_proxy->claims;
+}
+
+void sensor_proxy_readout(Context *c, uint64_t time_usec, bool new_data)
+{
+        SensorProxy *p = c->sensor_proxy;
+        const MotionState *m;
+
+        if (!p || !c->motion)
+                return;
+        m = motion_get_state(c->motion);
+        SCREEN_CHANGE(p, screen_orientation_feed(&p->screen, time_usec, m->pitch, m->roll, new_data));
+        if (p->n_pending > 0 && p->screen.have_readout)
+                flush_pending(p);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* net.hadess.SensorProxy, iio-sensor-proxy's interface, as a second bus name on tpacceld's connection,
+ * so that GNOME (mutter) and KDE (KWin via QtSensors) rotate the screen of ThinkPad tablets with no
+ * change to the desktop. Objects /net/hadess/SensorProxy and /net/hadess/SensorProxy/Compass; the
+ * accelerometer claims keep the same polling on as org.thinkpad.Accelerometer's Claim; the orientation
+ * follows the tablet-mode switch (screen-orientation.h, tablet-mode.h, docs/ROTATION.md). */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "macros.h"
+#include "tablet-mode.h"
+
+#define SENSOR_PROXY_BUS_NAME      "net.hadess.SensorProxy"
+#define SENSOR_PROXY_OBJECT_PATH   "/net/hadess/SensorProxy"
+#define SENSOR_PROXY_INTERFACE     "net.hadess.SensorProxy"
+#define SENSOR_PROXY_COMPASS_PATH  "/net/hadess/SensorProxy/Compass"
+#define SENSOR_PROXY_COMPASS_IFACE "net.hadess.SensorProxy.Compass"
+/* Where iio-sensor-proxy is installed (upstream >= 3.5: libexecdir; Debian 12's 3.0: sbindir). */
+#define IIO_SENSOR_PROXY_BINARIES "/usr/libexec/iio-sensor-proxy", "/usr/sbin/iio-sensor-proxy"
+/* A ClaimAccelerometer reply waits for the first readout, but never longer than this (suspended, EC
+ * not answering): the client then sees the last known values. */
+#define SENSOR_PROXY_CLAIM_REPLY_TIMEOUT_USEC (2 * USEC_PER_SEC)
+
+typedef enum SensorProxyMode {
+        SENSOR_PROXY_AUTO, /* serve unless iio-sensor-proxy owns the name or is bus-activatable */
+        SENSOR_PROXY_YES,  /* serve if the name is free */
+        SENSOR_PROXY_NO,
+        _SENSOR_PROXY_MODE_MAX,
+} SensorProxyMode;
+
+/* "auto", "yes", "no" -> mode; -EINVAL for anything else. */
+int sensor_proxy_mode_from_string(const char *s);
+
+typedef struct Context Context;
+typedef struct SensorProxy SensorProxy;
+
+/* After tpacceld's own name is taken: decides by mode whether to serve, watches c->tablet_mode (NULL:
+ * laptop mode), exports the objects and requests the name without replacing anyone (allowing replacement
+ * by iio-sensor-proxy --replace). Never fatal: every reason not to serve is logged once and tpacceld
+ * carries on without the name. Returns 0, or -ENOMEM. */
+int sensor_proxy_start(Context *c, SensorProxyMode mode);
+/* Opens the tablet-mode switch in input_dir (NULL: /dev/input) before privileges are dropped and logs
+ * what it found; *ret stays NULL without a switch (laptop mode). */
+void sensor_proxy_open_tablet_mode(const char *input_dir, TabletMode **ret);
+/* Releases the name and drops pending Claim calls (shutdown). Idempotent. */
+void sensor_proxy_stop(Context *c);
+SensorProxy *sensor_proxy_free(SensorProxy *p);
+
+/* Whether a client holds an accelerometer claim (the poller keeps polling for it). */
+bool sensor_proxy_claimed(const Context *c);
+/* Per readout, after motion processing: updates the screen orientation, emits PropertiesChanged, and
+ * answers the Claim calls waiting for a readout. new_data false for a repeated readout. */
+void sensor_proxy_readout(Context *c, uint64_t time_usec, bool new_data);

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Fault injection: parsing fault specifications, each fault kind as a host sees it on the ports, and
+ * how the host recovers; the forbidden battery row 0x0B; probabilities are per transaction and
+ * reproducible from the seed. */
+#include "test-sim-host.h"
+
+static void check_parse_error(const char *spec, const char *expected)
+{
+        SimFault f = {.kind = SIM_FAULT_ABSENT, .probability = 0.5};
+        char *error = NULL;
+
+        CHECK_EQ(sim_fault_parse(spec, &f, &error), -EINVAL);
+        CHECK_STREQ(error, expected);
+        CHECK_EQ(f.kind, SIM_FAULT_ABSENT); /* untouched */
+        free(error);
+}
+
+TEST(test_fault_parse)
+{
+        SimFault f;
+        char *error = NULL;
+
+        CHECK_EQ(sim_fault_parse("busy", &f, &error), 0);
+        CHECK(error == NULL);
+        CHECK_EQ(f.kind, SIM_FAULT_BUSY);
+        CHECK(f.probability == 1.0);
+        CHECK_EQ(sim_fault_parse("silent:0.25", &f, NULL), 0);
+        CHECK_EQ(f.kind, SIM_FAULT_SILENT);
+        CHECK(f.probability == 0.25);
+        CHECK_EQ(sim_fault_parse("bad-status:0", &f, NULL), 0);
+        CHECK_EQ(f.kind, SIM_FAULT_BAD_STATUS);
+        CHECK(f.probability == 0.0);
+        CHECK_EQ(sim_fault_parse("retval:1", &f, NULL), 0);
+        CHECK_EQ(sim_fault_parse("pending:1e-1", &f, NULL), 0);
+        CHECK(f.probability == 0.1);
+        CHECK_EQ(sim_fault_parse("absent:.5", &f, NULL), 0);
+        CHECK(f.probability == 0.5);
+
+        for (unsigned k = 0; k < _SIM_FAULT_MAX; k++) {
+                CHECK_EQ(sim_fault_parse(sim_fault_kind_to_string(k), &f, NULL), 0);
+                CHECK_EQ(f.kind, k);
+        }
+        CHECK(sim_fault_kind_to_string(_SIM_FAULT_MAX) == NULL);
+
+        check_parse_error(
+                "x", "unknown fault kind 'x' (expected busy, silent, bad-status, retval, pending, absent)");
+        check_parse_error(
+                "Busy:1",
+                "unknown fault kind 'Busy' (expected busy, silent, bad-status, retval, pending, absent)");
+        check_parse_error(
+                ":0.5",
+                "unknown fault kind '' (expected busy, silent, bad-status, retval, pending, absent)");
+        check_parse_error("busy:2", "probability '2' is not between 0 and 1");
+        check_parse_error("busy:-0.5", "probability '-0.5' is not between 0 and 1");
+        check_parse_error("busy:abc", "probability 'abc' is not a number");
+        check_parse_error("busy:", "probability '' is not a number");
+        check_parse_error("busy:nan", "probability 'nan' is not a number");
+        check_parse_error("busy:0.5x", "probability '0.5x' is not a number");
+        check_parse_error("busy:0.5:1", "probability '0.5:1' is not a number");
+        check_parse_error(
+                "", "empty fault specification (expected KIND[:PROBABILITY], KIND one of busy, silent, "
+                    "bad-status, retval, pending, absent)");
+        check_parse_error(
+                NULL, "empty fault specification (expected KIND[:PROBABILITY], KIND one of busy, silent, "
+                      "bad-status, retval, pending, absent)");
+}
+
+static PortIO *open_with_fault(SimFaultKind kind, double probability)
+{
+        SimOptions o = {.n_faults = 1, .faults = {{kind, probability}}};
+        return sim_open_options(&o);
+}
+
+TEST(test_busy)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_BUSY, 1);
+        uint8_t args[ROW_LEN] = {EC_CMD_ACCEL_MODE}, out[ROW_LEN];
+
+        /* The EC takes the request and starts "replying" (SWMF) ... */
+        CHECK_EQ(host_request(p, args), 0);
+        /* ... but never gets to OBF3B: the read gives up. */
+        CHECK_EQ(host_read(p, out), -EBUSY);
+        ec_sim_advance_ns(p, NSEC_PER_SEC);
+        CHECK_EQ(str3(p), STR3_SWMF);
+        EcSimStatus st = sim_status(p);
+        CHECK(!st.idle);
+        CHECK_EQ(st.faults_injected, 1);
+        /* A new request is refused while it is stuck: STR3 SWMF means busy, TWR0 is ignored. */
+        CHECK_EQ(host_request(p, args), -EBUSY);
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        CHECK_EQ(str3(p), STR3_SWMF);
+        /* Recovery: the host reads TWR15, which ends the transaction. */
+        (void) port_inb(p, EC_PORT_TWR15);
+        CHECK(sim_status(p).idle);
+        CHECK_EQ(str3(p), 0x00);
+        ec_sim_set_faults(p, NULL, 0);
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+        CHECK(sim_status(p).idle);
+}
+
+TEST(test_silent)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_SILENT, 1);
+        uint8_t args[ROW_LEN] = {EC_CMD_ACCEL_MODE}, out[ROW_LEN];
+
+        /* STR3 stays IBF3B|MWMF through the host's whole 1000 x 10 ns wait: "mysteriously silent". */
+        CHECK_EQ(host_request(p, args), -EIO);
+        CHECK_EQ(str3(p), STR3_IBF3B | STR3_MWMF);
+        CHECK(!sim_status(p).idle);
+        /* Recovery 1: a TWR15 read. */
+        (void) port_inb(p, EC_PORT_TWR15);
+        CHECK(sim_status(p).idle);
+
+        /* Recovery 2: a TWR0 write once 100 us have passed since TWR15 starts a new request; a TWR0
+         * write before that is ignored. (The host's own 1000 x (10 ns + 1 us access) wait is longer.) */
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        port_outb(p, EC_PORT_TWR15, 0x01);
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        CHECK_EQ(str3(p), STR3_IBF3B | STR3_MWMF);
+        CHECK_EQ(sim_status(p).requests_ignored, 1);
+        ec_sim_advance_ns(p, 100 * NSEC_PER_USEC);
+        ec_sim_set_faults(p, NULL, 0);
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        CHECK_EQ(str3(p), STR3_MWMF);
+        port_outb(p, EC_PORT_TWR15, 0x01);
+        CHECK_EQ(host_read(p, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+        CHECK(sim_status(p).idle);
+        CHECK_EQ(sim_status(p).faults_injected, 2);
+}
+
+TEST(test_bad_status)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_BAD_STATUS, 1);
+        uint8_t args[ROW_LEN] = {EC_CMD_ACCEL_MODE}, out[ROW_LEN];
+        uint8_t s;
+
+        /* After TWR15 STR3 reads a value no legal phase shows: "bad end STR3". */
+        CHECK_EQ(host_request(p, args), -EIO);
+        s = sim_status(p).str3;
+        CHECK(s != 0x00 && s != STR3_SWMF && s != (STR3_IBF3B | STR3_MWMF) && s != (STR3_OBF3B | STR3_SWMF));
+        CHECK((s & STR3_SWMF) == 0); /* would pass for "EC started replying" */
+        /* Recovery 1: a TWR15 read ends it. */
+        (void) port_inb(p, EC_PORT_TWR15);
+        CHECK(sim_status(p).idle);
+
+        /* Recovery 2: left alone, the reply still comes; the next request ends it as stale. */
+        CHECK_EQ(host_request(p, args), -EIO);
+        ec_sim_advance_ns(p, NSEC_PER_MSEC);
+        CHECK_EQ(str3(p), STR3_OBF3B | STR3_SWMF);
+        ec_sim_set_faults(p, NULL, 0);
+        CHECK_EQ(host_request(p, args), -EBUSY);
+        CHECK(sim_status(p).idle);
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_IDX_RETVAL], 0);
+}
+
+TEST(test_retval)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_RETVAL, 1);
+        uint8_t out[ROW_LEN];
+
+        ec_sim_advance_ns(p, 20 * NSEC_PER_MSEC);
+        unsigned queued = sim_status(p).queue_len;
+        CHECK(queued > 0);
+        CHECK(host_readout(p, out) > 0);
+        CHECK_EQ(sim_status(p).queue_len, queued); /* nothing taken */
+        CHECK(sim_status(p).idle);
+        /* Only 0x11 is affected. */
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_IDX_RETVAL], 0);
+        ec_sim_set_faults(p, NULL, 0);
+        CHECK_EQ(host_readout(p, out), 0);
+        CHECK_EQ(out[EC_READOUT_IDX_READOUTS], 2);
+        CHECK_EQ(sim_status(p).faults_injected, 1);
+}
+
+TEST(test_pending)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_PENDING, 1);
+
+        CHECK_EQ(host_configure(p, 500, 4), EC_RETVAL_CHANGE_PENDING);
+        ec_sim_advance_ns(p, 10 * NSEC_PER_MSEC);
+        EcSimStatus st = sim_status(p);
+        CHECK_EQ(st.ec_rate, 250);
+        CHECK_EQ(st.filter_order, 2);
+        ec_sim_set_faults(p, NULL, 0);
+        CHECK_EQ(host_configure(p, 500, 4), EC_RETVAL_OK);
+}
+
+TEST(test_absent)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_ABSENT, 1);
+        uint8_t out[ROW_LEN];
+
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], EC_MODE_NONE);
+        CHECK_EQ(out[EC_IDX_RETVAL], 0);
+        ec_sim_set_faults(p, NULL, 0);
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+}
+
+TEST(test_battery_row_0b)
+{
+        _cleanup_(port_freep) PortIO *p = sim_open();
+        uint8_t args[ROW_LEN] = {EC_CMD_BATTERY_FORBIDDEN}, out[ROW_LEN];
+
+        CHECK(!sim_status(p).battery_row_0b_requested);
+        CHECK_EQ(host_request(p, args), -EIO); /* never answers */
+        EcSimStatus st = sim_status(p);
+        CHECK(st.battery_row_0b_requested);
+        CHECK_EQ(st.last_command, EC_CMD_BATTERY_FORBIDDEN);
+        (void) port_inb(p, EC_PORT_TWR15);
+        CHECK(sim_status(p).idle);
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+}
+
+/* Per-transaction probability, reproducible from the seed. */
+static uint64_t count_busy(uint32_t seed, double probability, unsigned n)
+{
+        SimOptions o = {.seed = seed, .n_faults = 1, .faults = {{SIM_FAULT_BUSY, probability}}};
+        _cleanup_(port_freep) PortIO *p = sim_open_options(&o);
+        uint8_t out[ROW_LEN];
+        uint64_t failed = 0;
+
+        for (unsigned i = 0; i < n; i++) {
+                if (host_row(p, EC_CMD_ACCEL_MODE, NULL, out) < 0) {
+                        failed++;
+                        (void) port_inb(p, EC_PORT_TWR15);
+                }
+        }
+        CHECK_EQ(sim_status(p).faults_injected, failed);
+        CHECK_EQ(sim_status(p).transactions, n);
+        return failed;
+}
+
+TEST(test_probability)
+{
+        uint64_t a = count_busy(1, 0.3, 400), b = count_busy(1, 0.3, 400);
+
+        CHECK_EQ(a, b);
+        CHECK(a > 80 && a < 160); /* 120 expected; about 9 standard deviations wide */
+        CHECK_EQ(count_busy(2, 0, 100), 0);
+        CHECK_EQ(count_busy(2, 1, 100), 100);
+}
+
+TEST(test_set_faults_at_run_time)
+{
+        _cleanup_(port_freep) PortIO *p = sim_open();
+        SimFault faults[] = {{SIM_FAULT_ABSENT, 1}, {_SIM_FAULT_MAX, 1}, {SIM_FAULT_RETVAL, 7}};
+        uint8_t out[ROW_LEN];
+
+        ec_sim_set_faults(p, faults, ELEMENTSOF(faults)); /* the bad kind is dropped, 7 clamps to 1 */
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 0);
+        CHECK(host_readout(p, out) > 0);
+        ec_sim_set_faults(p, NULL, 0);
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+}
+
+int main(void)
+{
+        RUN(test_fault_parse);
+        RUN(test_busy);
+        RUN(test_silent);
+        RUN(test_bad_status);
+        RUN(test_retval);
+        RUN(test_pending);
+        RUN(test_absent);
+        RUN(test_battery_row_0b);
+        RUN(test_probability);
+        RUN(test_set_faults_at_run_time);
+        return test_summary();
+}
