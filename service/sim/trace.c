@@ -18,7 +18,7 @@
 #define TRACE_FILE_MAX         (64u * 1024u * 1024u)
 #define TRACE_TIME_INT_DIGITS  10 /* time_ms below 10^10 ms (about 115 days) */
 #define TRACE_TIME_FRAC_DIGITS 6
-#define TRACE_FIELD_QUOTE_MAX  24 /* characters of a bad field quoted in an error */
+#define TRACE_FIELD_QUOTE_MAX  32 /* characters of a bad field quoted in an error */
 #define TRACE_VALUE_MIN        (-32768)
 #define TRACE_VALUE_MAX        32767
 
