@@ -14,6 +14,7 @@
 #include "dump.h"
 #include "log.h"
 #include "options.h"
+#include "privileges.h"
 
 #define EXIT_USAGE 2
 
@@ -58,6 +59,10 @@ static int run(const Options *o)
         /* Opened while still privileged: the input nodes are root:input 0660. */
         if (o->sensor_proxy != SENSOR_PROXY_NO && o->dump == 0)
                 sensor_proxy_open_tablet_mode(o->input_dir, &tablet_mode);
+
+        /* Port access is held now (ioperm grant or open /dev/port): nothing else needs privileges. */
+        if (privileges_drop(o->user, o->state_dir) < 0)
+                return EXIT_FAILURE;
 
         r = context_new(&co, TAKE_PTR(backend), reason, &c);
         if (r < 0) {

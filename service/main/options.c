@@ -23,6 +23,7 @@ enum {
         ARG_SYSFS_ROOT,
         ARG_SENSOR_PROXY,
         ARG_INPUT_DIR,
+        ARG_USER,
         ARG_DUMP,
         ARG_VERSION,
 };
@@ -39,6 +40,7 @@ static const struct option long_options[] = {
         {"sysfs-root", required_argument, NULL, ARG_SYSFS_ROOT},
         {"sensor-proxy", required_argument, NULL, ARG_SENSOR_PROXY},
         {"input-dir", required_argument, NULL, ARG_INPUT_DIR},
+        {"user", required_argument, NULL, ARG_USER},
         {"dump", required_argument, NULL, ARG_DUMP},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -66,6 +68,8 @@ void options_help(const char *program)
                "  --sensor-proxy=MODE    serve net.hadess.SensorProxy for screen rotation: auto (default:\n"
                "                         unless iio-sensor-proxy runs or is activatable), yes or no\n"
                "  --input-dir=DIR        where the tablet-mode switch is looked for (default /dev/input)\n"
+               "  --user=NAME            when started as root: run as NAME once port access is held\n"
+               "                         (every capability is dropped in any case)\n"
                "  --dump=N               no bus: print N readouts as CSV, power off, exit\n"
                "  -v, --verbose          debug logging\n"
                "  -h, --help             this help\n"
@@ -157,6 +161,11 @@ int options_parse(int argc, char *argv[], Options *ret)
                         if (!*optarg)
                                 return bad("--input-dir: the directory name is empty");
                         o.input_dir = optarg;
+                        break;
+                case ARG_USER:
+                        if (!*optarg)
+                                return bad("--user: the user name is empty");
+                        o.user = optarg;
                         break;
                 case ARG_DUMP: {
                         char *end;
