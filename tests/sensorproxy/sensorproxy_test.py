@@ -1,0 +1,227 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""net.hadess.SensorProxy on tpacceld: the daemon on the EC emulator replaying a rotation trace, under
+umockdev-run with a fake thinkpad_acpi tablet-mode switch (tablet-mode.ioctl / laptop-mode.ioctl, and
+fold-and-unfold.events for a switch that moves), on the private system bus of tests/dbus. Each test method
+is its own meson test (tests/sensorproxy/meson.build lists them)."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import dbus
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'dbus'))
+from tpacceld_test import TIMEOUT, TpaccelTestBase  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOUR = os.path.join(HERE, 'tablet-tour.csv')
+TRACES = os.path.join(HERE, '..', 'traces')
+CLIENT = os.path.join(HERE, 'rotation-client.py')
+SP_NAME = 'net.hadess.SensorProxy'
+SP_PATH = '/net/hadess/SensorProxy'
+SP_IFACE = 'net.hadess.SensorProxy'
+COMPASS_PATH = '/net/hadess/SensorProxy/Compass'
+COMPASS_IFACE = 'net.hadess.SensorProxy.Compass'
+ACCEL_IFACE = 'org.thinkpad.Accelerometer'
+TOUR_TABLET = ['normal', 'left-up', 'normal', 'right-up', 'normal', 'bottom-up', 'normal']
+TOUR_SECONDS = 15.5
+
+
+def tour_expectation(mode):
+    with open(TOUR) as f:
+        for line in f:
+            m = re.match(r'# expect: screen-orientation %s (\S+)' % mode, line)
+            if m:
+                return m.group(1).split(',')
+    raise AssertionError('no expectation for %s in %s' % (mode, TOUR))
+
+
+class SensorProxyTest(TpaccelTestBase):
+    def start_proxy_daemon(self, *args, switch='tablet', events=None, trace=TOUR, wait_proxy=True):
+        """tpacceld under umockdev-run; switch: 'tablet', 'laptop' or None (no switch device at all)."""
+        prefix = []
+        if switch:
+            prefix = ['umockdev-run', '-d', os.path.join(HERE, 'thinkpad-extra-buttons.umockdev'),
+                      '-i', '/dev/input/event5=' + os.path.join(HERE, switch + '-mode.ioctl')]
+            if events:
+                prefix += ['-e', '/dev/input/event5=' + os.path.join(HERE, events)]
+            prefix.append('--')
+        cmd = prefix + [os.environ.get('TPACCELD'), '-v', '--state-dir=' + self.state_dir, '--backend=sim']
+        if trace:
+            cmd.append('--trace=' + trace)
+        cmd += list(args)
+        self.log = open(self.log_path, 'a')
+        self.daemon = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        self.wait_for_name()
+        if wait_proxy:
+            self.assertEventually(lambda: self.dbus_con.name_has_owner(SP_NAME) or self.daemon.poll() is not None)
+            self.assertIsNone(self.daemon.poll(), 'tpacceld exited at startup')
+        if wait_proxy:
+            self.sp = self.dbus_con.get_object(SP_NAME, SP_PATH, introspect=False)
+            self.sp_props = dbus.Interface(self.sp, dbus.PROPERTIES_IFACE)
+        self.accel_props = dbus.Interface(self.dbus_con.get_object('org.thinkpad.Accelerometer',
+                                                                   '/org/thinkpad/Accelerometer',
+                                                                   introspect=False), dbus.PROPERTIES_IFACE)
+
+    def run_client(self, seconds, cmd=None):
+        cmd = cmd or ['/usr/bin/python3', CLIENT, str(seconds)]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + TIMEOUT)
+        return p.stdout + p.stderr
+
+    def orientations(self, out):
+        """The sequence of orientations the client's state went through (its claim reply and its
+        PropertiesChanged handler may both report the first value)."""
+        seen = []
+        lines = [l for l in out.splitlines() if l.startswith(('claimed: ', 'orientation: '))]
+        self.assertEqual(sum(l.startswith('claimed: ') for l in lines), 1, out)
+        for line in lines:
+            v = line.split(': ', 1)[1]
+            self.assertNotEqual(v, 'undefined', 'a Get right after the Claim reply must be valid:\n' + out)
+            if not seen or seen[-1] != v:
+                seen.append(v)
+        return seen
+
+    # Interface
+
+    def test_all_properties_with_exact_types(self):
+        self.start_proxy_daemon()
+        got = self.sp_props.GetAll(SP_IFACE)
+        want = {'HasAccelerometer': dbus.Boolean, 'AccelerometerOrientation': dbus.String,
+                'AccelerometerTilt': dbus.String, 'HasAmbientLight': dbus.Boolean, 'LightLevelUnit': dbus.String,
+                'LightLevel': dbus.Double, 'HasProximity': dbus.Boolean, 'ProximityNear': dbus.Boolean}
+        self.assertEqual(set(got), set(want))
+        for name, typ in want.items():
+            self.assertIsInstance(got[name], typ, name)
+        self.assertEqual(got['HasAccelerometer'], True)
+        self.assertEqual(got['AccelerometerOrientation'], 'undefined')  # nobody claimed yet
+        self.assertEqual((got['HasAmbientLight'], got['HasProximity'], got['ProximityNear']), (False,) * 3)
+        self.assertEqual(got['LightLevelUnit'], 'lux')
+        compass = dbus.Interface(self.dbus_con.get_object(SP_NAME, COMPASS_PATH, introspect=False),
+                                 dbus.PROPERTIES_IFACE).GetAll(COMPASS_IFACE)
+        self.assertEqual(dict(compass), {'HasCompass': False, 'CompassHeading': -1.0})
+        self.assertIsInstance(compass['HasCompass'], dbus.Boolean)
+        self.assertIsInstance(compass['CompassHeading'], dbus.Double)
+        # every method succeeds, present sensor or not
+        sp = dbus.Interface(self.sp, SP_IFACE)
+        for m in ('ClaimLight', 'ReleaseLight', 'ClaimProximity', 'ReleaseProximity', 'ReleaseAccelerometer'):
+            getattr(sp, m)()
+        c = dbus.Interface(self.dbus_con.get_object(SP_NAME, COMPASS_PATH, introspect=False), COMPASS_IFACE)
+        c.ClaimCompass()
+        c.ReleaseCompass()
+
+    def test_claim_replies_after_first_reading(self):
+        self.start_proxy_daemon()
+        con = self.new_connection()
+        obj = con.get_object(SP_NAME, SP_PATH, introspect=False)
+        obj.ClaimAccelerometer(dbus_interface=SP_IFACE)
+        # a Get right after the reply is valid (iio-sensor-proxy 3.6 semantics)
+        self.assertEqual(obj.Get(SP_IFACE, 'AccelerometerOrientation', dbus_interface=dbus.PROPERTIES_IFACE),
+                         'normal')
+        con.close()
+
+    def test_claims_keep_polling_like_accelerometer_claims(self):
+        self.start_proxy_daemon()
+        a, b = self.new_connection(), self.new_connection()
+        sp_a = dbus.Interface(a.get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE)
+        accel_b = dbus.Interface(b.get_object('org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer',
+                                              introspect=False), ACCEL_IFACE)
+        claimed = lambda: bool(self.accel_props.Get(ACCEL_IFACE, 'Claimed'))
+        self.assertFalse(claimed())
+        sp_a.ClaimAccelerometer()
+        sp_a.ClaimAccelerometer()  # twice is one claim, as in iio-sensor-proxy
+        self.assertTrue(claimed())
+        accel_b.Claim()
+        sp_a.ReleaseAccelerometer()
+        self.assertTrue(claimed(), 'the org.thinkpad.Accelerometer claim keeps polling on')
+        sp_a.ClaimAccelerometer()
+        accel_b.Release()
+        self.assertTrue(claimed(), 'the net.hadess.SensorProxy claim keeps polling on')
+        a.close()  # leaving the bus releases the claim
+        self.assertEventually(lambda: not claimed())
+        b.close()
+
+    # Rotation
+
+    def test_mutter_client_sees_every_rotation_in_tablet_mode(self):
+        self.start_proxy_daemon(switch='tablet')
+        out = self.run_client(TOUR_SECONDS)
+        self.assertIn('appeared HasAccelerometer=true', out)
+        self.assertEqual(self.orientations(out), tour_expectation('tablet'), out)
+        self.assertEqual(tour_expectation('tablet'), TOUR_TABLET)
+
+    def test_mutter_client_sees_no_rotation_in_laptop_mode(self):
+        self.start_proxy_daemon(switch='laptop')
+        out = self.run_client(TOUR_SECONDS)
+        self.assertEqual(self.orientations(out), tour_expectation('laptop'), out)
+        self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerTilt'), 'undefined')
+
+    def test_without_switch_device_stays_normal(self):
+        empty = tempfile.mkdtemp(dir=self.state_dir)
+        self.start_proxy_daemon('--input-dir=' + empty, switch=None)
+        out = self.run_client(TOUR_SECONDS)
+        self.assertEqual(self.orientations(out), ['normal'], out)
+        self.assertIn('No tablet-mode switch (SW_TABLET_MODE) in %s' % empty, self.daemon_log())
+
+    def test_switch_events_are_followed(self):
+        # The base is rolled right side up from 2.0 to 5.8 s (rotate-right-up); the switch folds into tablet
+        # mode at 0.5 s and back into laptop mode at 4.5 s, while the base is still rolled.
+        self.start_proxy_daemon(switch='laptop', events='fold-and-unfold.events',
+                                trace=os.path.join(TRACES, 'rotate-right-up.csv'))
+        out = self.run_client(7)
+        self.assertEqual(self.orientations(out), ['normal', 'left-up', 'normal'], out)
+        log = self.daemon_log()
+        self.assertIn('Tablet-mode switch /dev/input/event5: laptop mode', log)
+        self.assertLess(log.index('Tablet-mode switch: tablet mode'), log.index('Tablet-mode switch: laptop mode'))
+
+    def test_monitor_sensor_prints_orientation_changes(self):
+        self.start_proxy_daemon(switch='tablet')
+        p = subprocess.run(['timeout', str(TOUR_SECONDS), 'monitor-sensor'], capture_output=True, text=True,
+                           timeout=TOUR_SECONDS + TIMEOUT)
+        self.assertIn('=== Has accelerometer', p.stdout)
+        changes = re.findall(r'Accelerometer orientation changed: (\S+)', p.stdout)
+        self.assertEqual(changes, TOUR_TABLET, p.stdout + p.stderr)
+
+    # Name
+
+    def test_name_owned_by_iio_sensor_proxy(self):
+        squatter = self.new_connection()
+        squatter.request_name(SP_NAME, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+        self.start_proxy_daemon('--sensor-proxy=yes', wait_proxy=False)
+        self.assertEventually(lambda: 'is owned by another service' in self.daemon_log())
+        log = self.daemon_log()
+        self.assertEqual(log.count(SP_NAME + ' is owned by another service'), 1, log)
+        self.assertEqual(self.dbus_con.get_name_owner(SP_NAME), squatter.get_unique_name())
+        self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'HasAccelerometer'), True)  # carries on
+        squatter.close()
+
+    def test_auto_leaves_a_running_iio_sensor_proxy_alone(self):
+        squatter = self.new_connection()
+        squatter.request_name(SP_NAME, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+        self.start_proxy_daemon(wait_proxy=False)
+        self.assertEventually(lambda: 'iio-sensor-proxy is running' in self.daemon_log())
+        self.assertEqual(self.dbus_con.get_name_owner(SP_NAME), squatter.get_unique_name())
+        squatter.close()
+        time.sleep(0.3)
+        self.assertFalse(self.dbus_con.name_has_owner(SP_NAME), 'auto decides once, at start')
+
+    def test_sensor_proxy_no(self):
+        self.start_proxy_daemon('--sensor-proxy=no', wait_proxy=False)
+        time.sleep(0.3)
+        self.assertFalse(self.dbus_con.name_has_owner(SP_NAME))
+
+    def test_bad_sensor_proxy_option(self):
+        for args, msg in ((['--sensor-proxy=maybe'], '--sensor-proxy=maybe: expected auto, yes or no'),
+                          (['--input-dir='], '--input-dir: the directory name is empty')):
+            p = subprocess.run([os.environ.get('TPACCELD'), '--backend=sim'] + args, capture_output=True,
+                               text=True, timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn(msg, p.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main(testRunner=unittest.TextTestRunner(stream=sys.stdout, verbosity=2))
