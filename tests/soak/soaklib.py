@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Shared pieces of the soak, kill -9, valgrind and privilege checks: a private dbus-daemon on a Unix
+socket in a temporary directory (loopback only), tpacceld started on it, /proc readers. Everything
+started here is stopped by PID."""
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+NAME = 'org.thinkpad.Accelerometer'
+PATH = '/org/thinkpad/Accelerometer'
+IFACE = 'org.thinkpad.Accelerometer'
+FAULT_KINDS = ('busy', 'silent', 'bad-status', 'retval', 'pending', 'absent')
+
+BUS_CONF = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:dir={dir}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    {users}<allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/>
+  </policy>
+  <limit name="max_connections_per_user">1000</limit>
+  <limit name="max_completed_connections">2000</limit>
+  <limit name="max_replies_per_connection">10000</limit>
+</busconfig>
+'''
+
+
+class Bus:
+    """A private bus. allow_all_users: also let other uids connect (the daemon after it switched user)."""
+
+    def __init__(self, allow_all_users=False):
+        self.dir = tempfile.mkdtemp(prefix='tpaccel-soak-bus-')
+        os.chmod(self.dir, 0o755)
+        conf = os.path.join(self.dir, 'bus.conf')
+        with open(conf, 'w') as f:
+            f.write(BUS_CONF.format(dir=self.dir, users='<allow user="*"/>' if allow_all_users else ''))
+        self.proc = subprocess.Popen(['dbus-daemon', '--config-file=' + conf, '--nofork', '--print-address=1'],
+                                     stdout=subprocess.PIPE, text=True)
+        self.address = self.proc.stdout.readline().strip()
+        if not self.address:
+            raise RuntimeError('dbus-daemon did not start')
+        for name in os.listdir(self.dir):
+            if name.startswith('dbus-'):
+                os.chmod(os.path.join(self.dir, name), 0o777)
+
+    def stop(self):
+        stop_process(self.proc)
+        subprocess.run(['rm', '-rf', self.dir], check=False)
+
+
+def stop_process(proc, sig=signal.SIGTERM, timeout=15):
+    if proc is None or proc.poll() is not None:
+        return proc.returncode if proc else None
+    proc.send_signal(sig)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    return proc.returncode
+
+
+def start_daemon(tpacceld, bus, state_dir, log_path, extra=(), wrapper=(), session=True):
+    cmd = list(wrapper) + [tpacceld, '--address=' + bus.address, '--backend=sim', '--state-dir=' + state_dir]
+    if session:
+        cmd.append('--session')
+    cmd += list(extra)
+    log = open(log_path, 'a')
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    log.close()
+    return proc
+
+
+def wait_for_name(address, proc, timeout=60):
+    """Polls with busctl until the name has an owner or proc exited; True when owned."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        r = subprocess.run(['busctl', '--address=' + address, 'status', NAME], capture_output=True)
+        if r.returncode == 0:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def busctl(address, *args, timeout=30):
+    return subprocess.run(['busctl', '--address=' + address, '--timeout=%d' % timeout] + list(args),
+                          capture_output=True, text=True, timeout=timeout + 5)
+
+
+def get_property(address, prop):
+    r = busctl(address, 'get-property', NAME, PATH, IFACE, prop)
+    if r.returncode != 0:
+        raise RuntimeError('get-property %s: %s' % (prop, r.stderr.strip()))
+    return r.stdout.strip().split(' ', 1)[1]
+
+
+def proc_status(pid):
+    fields = {}
+    with open('/proc/%d/status' % pid) as f:
+        for line in f:
+            k, _, v = line.partition(':')
+            fields[k] = v.strip()
+    return fields
+
+
+def rss_kib(pid):
+    return int(proc_status(pid)['VmRSS'].split()[0])
