@@ -80,7 +80,7 @@ static int find_switch(const char *input_dir, int *ret_fd, char **ret_path)
 
         d = opendir(input_dir);
         if (!d)
-                return -errno;
+                return errno == ENOENT ? -ENODEV : -errno; /* no input devices at all: no switch */
         while ((de = readdir(d))) {
                 _cleanup_free_ char *path = NULL;
                 bool named = false;
