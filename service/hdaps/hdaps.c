@@ -115,10 +115,10 @@ static int hdaps_check(HdapsDevice *d)
         return 0;
 }
 
-static int hdaps_set_power(HdapsDevice *d, bool on)
+static int set_power_once(HdapsDevice *d, unsigned on, unsigned unused)
 {
         const EcRow args = {.mask = EC_ROW_MASK_ARG0 | (1u << EC_POWER_IDX_ON),
-                            .val = {[0] = EC_CMD_ACCEL_POWER, [EC_POWER_IDX_ON] = on}};
+                            .val = {[0] = EC_CMD_ACCEL_POWER, [EC_POWER_IDX_ON] = on ? 1 : 0}};
         EcRow data = {.mask = 0};
         int r = command(d, &args, &data);
         if (r < 0)
@@ -153,16 +153,29 @@ static int set_ec_config_once(HdapsDevice *d, unsigned ec_rate, unsigned order)
         }
 }
 
-/* Retries "busy" (the EC, or a pending change) within the seeds' on-demand budget: 3 ms apart, 100 ms. */
-static int set_ec_config(HdapsDevice *d, unsigned ec_rate, unsigned order)
+/* Runs op, retrying "busy" (the EC, or a pending change) within the seeds' on-demand budget: every
+ * HDAPS_READ_RETRY_MS for up to HDAPS_READ_TIMEOUT_MS. */
+static int retry_busy(HdapsDevice *d, int (*op)(HdapsDevice *d, unsigned a, unsigned b), unsigned a,
+                      unsigned b)
 {
         int r = -EBUSY;
         for (unsigned waited = 0; waited <= HDAPS_READ_TIMEOUT_MS; waited += HDAPS_READ_RETRY_MS) {
-                r = set_ec_config_once(d, ec_rate, order);
+                r = op(d, a, b);
                 if (r != -EBUSY)
                         break;
                 sleep_ms(d, HDAPS_READ_RETRY_MS);
         }
+        return r;
+}
+
+static int hdaps_set_power(HdapsDevice *d, bool on)
+{
+        return retry_busy(d, set_power_once, on, 0);
+}
+
+static int set_ec_config(HdapsDevice *d, unsigned ec_rate, unsigned order)
+{
+        int r = retry_busy(d, set_ec_config_once, ec_rate, order);
         d->cache_stale = true;
         ec_invalidate(d->ec);
         return r;

@@ -49,10 +49,13 @@ class DumpTest(unittest.TestCase):
             self.assertEqual(temp, 38)
             self.assertEqual(mouse, 0)
             self.assertTrue(-1000 <= x <= 4950)
-        # x follows the ramp: 1 count per 10 ms, so the step between readouts matches the time between
-        # them (within the EC's 2-sample running average at 250 Hz and one count of rounding).
+        # x follows the ramp, 1 count per 10 ms: it never goes back in time, and over the whole run it
+        # moves as far as the time says. (Single steps are not compared with the read times: a tick's
+        # data was requested by the previous tick, so a late tick stretches one step and shrinks the next.)
         for (t0, x0, *_), (t1, x1, *_) in zip(rows, rows[1:]):
-            self.assertAlmostEqual(x1 - x0, (t1 - t0) / 10.0, delta=1.5)
+            self.assertGreaterEqual(x1, x0)
+        span_t = rows[-1][0] - rows[0][0]
+        self.assertAlmostEqual(rows[-1][1] - rows[0][1], span_t / 10.0, delta=4)
         self.assertTrue(any(r[4] == 1 for r in rows), 'keyboard activity from the trace is seen')
         self.assertEqual([r[0] for r in rows], sorted(r[0] for r in rows))
 
