@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Backend selection: --backend=auto|ioperm|devport|sim, and the facts the choice is based on. */
+/* Backend selection: --backend=auto|ioperm|devport|sim|kernel; auto gathers the facts for
+ * backend_choose(). */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -7,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend-choose.h"
+#include "backend-kernel.h"
 #include "backend.h"
 #include "ec-detect.h"
 #include "ec-sim.h"
 #include "hdaps-models.h"
+#include "kernel-sysfs.h"
 #include "log.h"
 
 static const char *const backend_kind_table[_BACKEND_KIND_MAX] = {
@@ -18,6 +22,7 @@ static const char *const backend_kind_table[_BACKEND_KIND_MAX] = {
         [BACKEND_IOPERM] = "ioperm",
         [BACKEND_DEVPORT] = "devport",
         [BACKEND_SIM] = "sim",
+        [BACKEND_KERNEL] = "kernel",
 };
 
 const char *backend_kind_to_string(BackendKind k)
@@ -159,6 +164,82 @@ static int open_real(BackendKind kind, const BackendOptions *o, Backend **ret, c
         return 0;
 }
 
+static int open_kernel(const BackendOptions *o, Backend **ret, char **ret_reason)
+{
+        const char *sysroot = o->sysroot ?: SYSROOT_DEFAULT;
+        int r;
+
+        r = backend_kernel_new(sysroot, ret);
+        if (r == -ENODEV) {
+                _cleanup_free_ char *dir = kernel_hdaps_dir(sysroot);
+                (void) set_reason(ret_reason,
+                                  "the kernel backend was requested, but there is no hdaps device at %s "
+                                  "(load the hdaps or tp_smapi module)",
+                                  strempty(dir));
+                return r;
+        }
+        if (r < 0) {
+                (void) set_reason(ret_reason, "cannot open the kernel hdaps device: %s", strerror(-r));
+                return r;
+        }
+        return set_reason(ret_reason, "the kernel backend was requested (%s hdaps driver)",
+                          kernel_driver_flavour_to_string(backend_kernel_flavour(*ret)));
+}
+
+/* Gathers the facts, tries port access only where the choice depends on it, and lets backend_choose()
+ * decide. */
+static int open_auto(const BackendOptions *o, Backend **ret, char **ret_reason)
+{
+        const char *sysroot = o->sysroot ?: SYSROOT_DEFAULT;
+        _cleanup_(ec_dmi_done) EcDmi dmi = {};
+        _cleanup_free_ char *owner = NULL, *ioperm_error = NULL, *devport_error = NULL;
+        _cleanup_(backend_freep) Backend *ioperm = NULL, *devport = NULL;
+        BackendFacts f = {};
+        BackendKind kind;
+        int r;
+
+        r = ec_dmi_read(sysroot, &dmi);
+        if (r < 0)
+                return r;
+        f.dmi_allows_probe = ec_dmi_allows_probe(&dmi, &f.dmi_reason);
+        f.kernel_driver = kernel_hdaps_detect(sysroot);
+        r = ec_ports_owner(sysroot, &owner);
+        if (r < 0)
+                return r;
+        f.ports_owner = owner;
+
+        if (backend_choice_needs_port_access(&f)) {
+                f.ioperm_ok = open_real(BACKEND_IOPERM, o, &ioperm, &ioperm_error) >= 0;
+                f.ioperm_error = ioperm_error;
+                if (!f.ioperm_ok) {
+                        f.devport_ok = open_real(BACKEND_DEVPORT, o, &devport, &devport_error) >= 0;
+                        f.devport_error = devport_error;
+                }
+        }
+
+        r = backend_choose(&f, &kind, ret_reason);
+        if (r < 0)
+                return r;
+        switch (kind) {
+        case BACKEND_IOPERM:
+                *ret = TAKE_PTR(ioperm);
+                return 0;
+        case BACKEND_DEVPORT:
+                *ret = TAKE_PTR(devport);
+                return 0;
+        case BACKEND_KERNEL:
+                r = backend_kernel_new(sysroot, ret);
+                if (r < 0)
+                        (void) set_reason(ret_reason,
+                                          "no accelerometer: the kernel hdaps device went away "
+                                          "while it was being opened (%s)",
+                                          strerror(-r));
+                return r;
+        default:
+                return -EINVAL;
+        }
+}
+
 int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason)
 {
         _cleanup_free_ char *ioperm_error = NULL, *devport_error = NULL;
@@ -179,45 +260,13 @@ int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason)
                                        backend_kind_to_string(o->kind));
                 break;
 
-        case BACKEND_AUTO: {
-                r = open_real(BACKEND_IOPERM, o, ret, &ioperm_error);
-                if (r >= 0)
-                        r = set_reason(ret_reason, "auto: direct port access with ioperm() works");
-                else {
-                        r = open_real(BACKEND_DEVPORT, o, ret, &devport_error);
-                        if (r >= 0)
-                                r = set_reason(ret_reason, "auto: %s; using /dev/port", ioperm_error);
-                }
-                if (r < 0) {
-                        (void) set_reason(ret_reason, "no accelerometer: %s, and %s", ioperm_error,
-                                          devport_error);
-                        return r;
-                }
-
-                /* Never poke the EC ports on a machine that is not a ThinkPad, nor under a kernel driver. */
-                _cleanup_(ec_dmi_done) EcDmi dmi = {};
-                _cleanup_free_ char *owner = NULL;
-                const char *why = NULL;
-
-                r = ec_dmi_read(o->sysroot ?: SYSROOT_DEFAULT, &dmi);
-                if (r < 0)
-                        return r;
-                if (!ec_dmi_allows_probe(&dmi, &why)) {
-                        *ret = backend_free(*ret);
-                        (void) set_reason(ret_reason, "no accelerometer: %s", why);
-                        return -ENODEV;
-                }
-                r = ec_ports_owner(o->sysroot ?: SYSROOT_DEFAULT, &owner);
-                if (r > 0) {
-                        *ret = backend_free(*ret);
-                        (void) set_reason(
-                                ret_reason,
-                                "the EC ports are in use by %s (a kernel backend is not implemented yet)",
-                                owner);
-                        return -EBUSY;
-                }
+        case BACKEND_KERNEL:
+                r = open_kernel(o, ret, ret_reason);
                 break;
-        }
+
+        case BACKEND_AUTO:
+                r = open_auto(o, ret, ret_reason);
+                break;
 
         default:
                 (void) set_reason(ret_reason, "unknown backend kind %d", (int) o->kind);

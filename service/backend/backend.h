@@ -3,7 +3,7 @@
 
 /* The backend abstraction between the device layer and the bus: one ops table per way of reaching the
  * accelerometer. backend-ec.c implements it on Ec + HdapsDevice over any PortIO ("ec-ioperm",
- * "ec-devport", "simulated"); a later "kernel" backend (the hdaps driver's sysfs) fills the same table.
+ * "ec-devport", "simulated"); backend-kernel.c fills the same table from the hdaps driver's sysfs.
  * Every operation returns 0 or a negative errno with the device layer's meaning (hdaps.h): -EINVAL,
  * -EBUSY, -ENODEV, -EOPNOTSUPP (this backend cannot do that), -EIO. On error nothing changes.
  * Backends log at debug level only; the daemon decides what to tell the user. */
@@ -21,11 +21,12 @@ typedef enum BackendKind {
         BACKEND_IOPERM,
         BACKEND_DEVPORT,
         BACKEND_SIM,
+        BACKEND_KERNEL,
         _BACKEND_KIND_MAX,
         _BACKEND_KIND_INVALID = -EINVAL,
 } BackendKind;
 
-/* "auto", "ioperm", "devport", "sim" (the command line names). */
+/* "auto", "ioperm", "devport", "sim", "kernel" (the command line names). */
 const char *backend_kind_to_string(BackendKind k);
 BackendKind backend_kind_from_string(const char *s);
 
@@ -58,6 +59,9 @@ struct Backend {
         const char *name; /* the D-Bus Backend property: "ec-ioperm", "ec-devport", "simulated", "kernel" */
         char *model;      /* DMI product version, "" when unknown */
         double counts_per_g; /* accelerometer scale for motion processing */
+        /* Set with each -EOPNOTSUPP answer when the backend can say what to do instead (static text,
+         * one sentence); NULL otherwise. */
+        const char *unsupported_reason;
 };
 
 /* Options for opening a backend. Strings are borrowed. */
@@ -70,7 +74,8 @@ typedef struct BackendOptions {
         const char *devport_path; /* "/dev/port" normally */
 } BackendOptions;
 
-/* Opens the backend selected by o->kind (auto: ioperm, then devport). Does not initialize the device.
+/* Opens the backend selected by o->kind (auto: backend_choose() in backend-choose.h: the kernel driver,
+ * else ioperm, then devport). Does not initialize the device.
  * On success *ret is set. On failure returns a negative errno and *ret_reason (always set, free it)
  * says in one sentence what was tried and why it failed; the reason is also set on success (why this
  * backend was chosen). */

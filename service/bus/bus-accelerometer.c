@@ -292,7 +292,7 @@ static int apply_device_setting(Context *c, sd_bus_message *call, int (*set)(Bac
                 return r;
         r = set(c->backend, value);
         if (r < 0)
-                return bus_error_from_errno(error, r, property);
+                return bus_error_from_backend(error, c->backend, r, property);
         if (field)
                 *field = value;
         log_info("%s set to %u by %s", property, value, strna(sd_bus_message_get_sender(call)));
@@ -411,7 +411,7 @@ static int apply_invert(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_err
                 return r;
         r = backend_set_invert(c->backend, a->b);
         if (r < 0)
-                return bus_error_from_errno(error, r, "Invert");
+                return bus_error_from_backend(error, c->backend, r, "Invert");
         if (c->config.invert != a->b) {
                 c->config.invert = a->b;
                 log_info("Invert set to %s by %s", a->b ? "true" : "false",

@@ -103,7 +103,9 @@ static int serve_request(Context *c, EcRequest *q)
         if (r < 0) {
                 log_debug_errno(r, "ReadRow %s for %s failed: %m", ec_row_describe(&q->args, desc),
                                 strna(sd_bus_message_get_sender(q->call)));
-                if (r == -EOPNOTSUPP)
+                if (r == -EOPNOTSUPP && c->backend && c->backend->unsupported_reason)
+                        bus_error_from_backend(&error, c->backend, r, "ReadRow");
+                else if (r == -EOPNOTSUPP)
                         sd_bus_error_setf(&error, ACCEL_ERROR_NOT_SUPPORTED,
                                           "This backend has no raw EC access (%s)", c->backend_reason ?: "");
                 else

@@ -45,3 +45,11 @@ int bus_error_from_errno(sd_bus_error *error, int r, const char *what)
                                          "%s: the EC answered off protocol (%s)", what, strerror(-r));
         }
 }
+
+int bus_error_from_backend(sd_bus_error *error, Backend *b, int r, const char *what)
+{
+        if (r == -EOPNOTSUPP && b && b->unsupported_reason)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED, "%s is not supported: %s", what,
+                                         b->unsupported_reason);
+        return bus_error_from_errno(error, r, what);
+}

@@ -63,8 +63,7 @@ int context_init_device(Context *c)
         return backend_init(c->backend, &hc);
 }
 
-/* Applies the loaded configuration to the backend and initializes the device. */
-static void setup_device(Context *c)
+void context_setup_device(Context *c)
 {
         int r;
 
@@ -159,7 +158,7 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
                 return log_error_errno(r, "Failed to allocate the event loop: %m");
 
         load_state(c);
-        setup_device(c);
+        context_setup_device(c);
         setup_motion(c);
         setup_disk_protect(c, o->sysfs_root);
 
@@ -174,6 +173,8 @@ Context *context_free(Context *c)
         c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
         c->pause_timer = sd_event_source_disable_unref(c->pause_timer);
         c->exit_source = sd_event_source_disable_unref(c->exit_source);
+        c->backend_watch = backend_watch_free(c->backend_watch);
+        c->idle_exit = idle_exit_free(c->idle_exit);
         c->ec_queue = ec_queue_free(c->ec_queue);
         c->sensor_proxy = sensor_proxy_free(c->sensor_proxy);
         c->tablet_mode = tablet_mode_free(c->tablet_mode);
@@ -271,6 +272,15 @@ int context_start_bus(Context *c, const ContextOptions *o)
 
         /* Disk protection from the state file keeps polling on from the start. */
         poller_update(c);
+
+        if (o->backend_options && o->backend_options->kind != BACKEND_SIM) {
+                r = backend_watch_start(c, o->backend_options, BACKEND_WATCH_INTERVAL_USEC, &c->backend_watch);
+                if (r < 0)
+                        return r;
+        }
+        r = idle_exit_start(c, o->exit_idle_sec, &c->idle_exit);
+        if (r < 0)
+                return r;
 
         r = sd_bus_request_name(c->bus, ACCEL_BUS_NAME, 0);
         if (r < 0)

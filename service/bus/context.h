@@ -11,7 +11,9 @@
  *   poller.c          the polling timer and everything done per readout
  *   protection.c      disk protection: arming, parking, Pause()
  *   sleep.c           logind PrepareForSleep with a delay inhibitor
- *   bus-sensorproxy.c net.hadess.SensorProxy for desktops (screen-orientation.c, tablet-mode.c) */
+ *   bus-sensorproxy.c net.hadess.SensorProxy for desktops (screen-orientation.c, tablet-mode.c)
+ *   backend-watch.c   the kernel hdaps driver appearing/disappearing: switches backends
+ *   idle-exit.c       --exit-idle-time: exit when idle without an accelerometer */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,9 +21,11 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
+#include "backend-watch.h"
 #include "backend.h"
 #include "bus-sensorproxy.h"
 #include "disk-protect.h"
+#include "idle-exit.h"
 #include "macros.h"
 #include "motion.h"
 #include "state-file.h"
@@ -43,6 +47,8 @@ typedef struct ContextOptions {
         const char *sysfs_root; /* for disk protection */
 
         SensorProxyMode sensor_proxy; /* whether to serve net.hadess.SensorProxy */
+        const BackendOptions *backend_options; /* for re-choosing at run time (backend-watch.c); NULL: never */
+        unsigned exit_idle_sec;                /* idle-exit.c; 0: never */
 } ContextOptions;
 
 typedef struct Context {
@@ -82,6 +88,9 @@ typedef struct Context {
         TabletMode *tablet_mode;   /* NULL: no tablet-mode switch (laptop mode) */
         sd_event_source *exit_source;
         bool shut_down;
+
+        BackendWatch *backend_watch; /* the kernel hdaps driver coming and going; NULL: not watched */
+        IdleExit *idle_exit;         /* NULL: never exit when idle */
 } Context;
 
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret);
@@ -98,6 +107,9 @@ void context_shutdown(Context *c);
 void context_save_state(Context *c);
 /* Initializes the device with the configuration (startup and after resume). */
 int context_init_device(Context *c);
+/* Applies the configuration (invert, rest) to c->backend and initializes it; sets has_accelerometer, or
+ * logs why not and extends backend_reason (startup, and backend-watch.c after a switch). */
+void context_setup_device(Context *c);
 
 uint64_t now_usec(void);
 
@@ -118,6 +130,8 @@ EcQueue *ec_queue_free(EcQueue *q);
 
 /* bus-errors.c: maps a negative errno from the backend to a D-Bus error. what names the operation. */
 int bus_error_from_errno(sd_bus_error *error, int r, const char *what);
+/* The same for a backend's answer: -EOPNOTSUPP carries the backend's unsupported_reason when it has one. */
+int bus_error_from_backend(sd_bus_error *error, Backend *b, int r, const char *what);
 int bus_errors_register(void);
 
 /* claims.c */

@@ -20,6 +20,7 @@
 
 static int run(const Options *o)
 {
+        _cleanup_free_ char *devport_path = NULL; /* outlives the context, whose watch borrows it */
         _cleanup_(context_freep) Context *c = NULL;
         _cleanup_(backend_freep) Backend *backend = NULL;
         _cleanup_free_ char *reason = NULL;
@@ -30,7 +31,7 @@ static int run(const Options *o)
                 .trace_path = o->trace,
                 .trace_loop = o->trace_loop,
                 .sim_faults = sim_faults,
-                .sysroot = NULL, /* detection always reads the real /sys and /proc */
+                .sysroot = o->sysroot, /* NULL: the real /sys, /proc and /dev */
         };
         ContextOptions co = {
                 .session = o->session,
@@ -38,10 +39,19 @@ static int run(const Options *o)
                 .state_dir = o->state_dir,
                 .sysfs_root = o->sysfs_root,
                 .sensor_proxy = o->sensor_proxy,
+                .backend_options = &bo,
+                .exit_idle_sec = o->exit_idle_sec,
         };
         int r;
 
         memcpy(sim_faults, o->sim_faults, sizeof(sim_faults));
+        if (o->sysroot) {
+                if (asprintf(&devport_path, "%s/dev/port", o->sysroot) < 0) {
+                        log_error("tpacceld: out of memory");
+                        return EXIT_FAILURE;
+                }
+                bo.devport_path = devport_path;
+        }
 
         if (o->state_dir && mkdir(o->state_dir, 0755) < 0 && errno != EEXIST)
                 log_debug_errno(-errno, "Cannot create the state directory %s: %m", o->state_dir);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "idle-exit.h"
 #include "options.h"
 
 #define STATE_DIR_DEFAULT LOCALSTATEDIR "/lib/tpaccel"
@@ -21,6 +22,8 @@ enum {
         ARG_SIM_FAULT,
         ARG_STATE_DIR,
         ARG_SYSFS_ROOT,
+        ARG_SYSROOT,
+        ARG_EXIT_IDLE_TIME,
         ARG_SENSOR_PROXY,
         ARG_INPUT_DIR,
         ARG_USER,
@@ -38,6 +41,8 @@ static const struct option long_options[] = {
         {"sim-fault", required_argument, NULL, ARG_SIM_FAULT},
         {"state-dir", required_argument, NULL, ARG_STATE_DIR},
         {"sysfs-root", required_argument, NULL, ARG_SYSFS_ROOT},
+        {"sysroot", required_argument, NULL, ARG_SYSROOT},
+        {"exit-idle-time", required_argument, NULL, ARG_EXIT_IDLE_TIME},
         {"sensor-proxy", required_argument, NULL, ARG_SENSOR_PROXY},
         {"input-dir", required_argument, NULL, ARG_INPUT_DIR},
         {"user", required_argument, NULL, ARG_USER},
@@ -58,13 +63,19 @@ void options_help(const char *program)
                "  --session              serve on the session bus (demo); callers with our uid need no "
                "polkit\n"
                "  --address=ADDR         connect to the bus at ADDR (tests)\n"
-               "  --backend=KIND         auto (default), ioperm, devport or sim (the EC emulator)\n"
+               "  --backend=KIND         auto (default: the kernel hdaps driver if loaded, else the EC by\n"
+               "                         ioperm, else /dev/port), ioperm, devport, kernel or sim (the EC\n"
+               "                         emulator)\n"
                "  --trace=FILE           sim: replay this motion trace instead of the demo motion\n"
                "  --trace-loop           sim: restart the trace after its last row\n"
                "  --sim-fault=KIND[:P]   sim: inject a fault (busy, silent, bad-status, retval, pending,\n"
                "                         absent) with probability P per transaction; repeatable\n"
                "  --state-dir=DIR        where the configuration is kept (default %s)\n"
                "  --sysfs-root=DIR       sysfs tree for disk protection (default /sys)\n"
+               "  --sysroot=DIR          backend detection and access below DIR: DMI, /proc/ioports,\n"
+               "                         /sys/module, the hdaps device, /dev/port (tests; default /)\n"
+               "  --exit-idle-time=SEC   without an accelerometer, exit after SEC s with no calls and\n"
+               "                         no claims (for D-Bus activation; default 0: never)\n"
                "  --sensor-proxy=MODE    serve net.hadess.SensorProxy for screen rotation: auto (default:\n"
                "                         unless iio-sensor-proxy runs or is activatable), yes or no\n"
                "  --input-dir=DIR        where the tablet-mode switch is looked for (default /dev/input)\n"
@@ -117,8 +128,8 @@ int options_parse(int argc, char *argv[], Options *ret)
                 case ARG_BACKEND:
                         o.backend = backend_kind_from_string(optarg);
                         if (o.backend < 0)
-                                return bad("--backend=%s: unknown backend (expected auto, ioperm, devport "
-                                           "or sim)",
+                                return bad("--backend=%s: unknown backend (expected auto, ioperm, devport, "
+                                           "kernel or sim)",
                                            optarg);
                         break;
                 case ARG_TRACE:
@@ -150,6 +161,22 @@ int options_parse(int argc, char *argv[], Options *ret)
                                 return bad("--sysfs-root: the directory name is empty");
                         o.sysfs_root = optarg;
                         break;
+                case ARG_SYSROOT:
+                        if (!*optarg)
+                                return bad("--sysroot: the directory name is empty");
+                        o.sysroot = optarg;
+                        break;
+                case ARG_EXIT_IDLE_TIME: {
+                        char *end;
+                        unsigned long n;
+                        errno = 0;
+                        n = strtoul(optarg, &end, 10);
+                        if (errno != 0 || end == optarg || *end || optarg[0] == '-' || n > EXIT_IDLE_SEC_MAX)
+                                return bad("--exit-idle-time=%s: expected seconds between 0 (never) and %u",
+                                           optarg, EXIT_IDLE_SEC_MAX);
+                        o.exit_idle_sec = (unsigned) n;
+                        break;
+                }
                 case ARG_SENSOR_PROXY: {
                         int m = sensor_proxy_mode_from_string(optarg);
                         if (m < 0)

@@ -23,6 +23,8 @@ typedef struct Options {
         unsigned n_sim_faults;
         const char *state_dir;  /* --state-dir=DIR, or $STATE_DIRECTORY, or the built-in default */
         const char *sysfs_root; /* --sysfs-root=DIR */
+        const char *sysroot;    /* --sysroot=DIR: backend detection reads DIR/sys, DIR/proc, DIR/dev */
+        unsigned exit_idle_sec; /* --exit-idle-time=SEC: 0 = never */
         const char *user;       /* --user=NAME: switch to it after acquiring port access */
         unsigned dump;          /* --dump=N: 0 = run the service */
 

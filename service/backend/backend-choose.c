@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The automatic backend choice: pure, from facts (see backend-choose.h). */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backend-choose.h"
+
+static const char *const kernel_driver_flavour_table[_KERNEL_DRIVER_FLAVOUR_MAX] = {
+        [KERNEL_DRIVER_NONE] = "none",
+        [KERNEL_DRIVER_MAINLINE] = "mainline",
+        [KERNEL_DRIVER_TP_SMAPI] = "tp_smapi",
+};
+
+const char *kernel_driver_flavour_to_string(KernelDriverFlavour f)
+{
+        if (f < 0 || f >= _KERNEL_DRIVER_FLAVOUR_MAX)
+                return NULL;
+        return kernel_driver_flavour_table[f];
+}
+
+static int reason(char **ret_reason, const char *fmt, ...) _printf_(2, 3);
+static int reason(char **ret_reason, const char *fmt, ...)
+{
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(ret_reason, fmt, ap);
+        va_end(ap);
+        if (r < 0) {
+                *ret_reason = NULL;
+                return -ENOMEM;
+        }
+        return 0;
+}
+
+bool backend_choice_needs_port_access(const BackendFacts *f)
+{
+        return f->kernel_driver == KERNEL_DRIVER_NONE && !f->ports_owner && f->dmi_allows_probe;
+}
+
+int backend_choose(const BackendFacts *f, BackendKind *ret_kind, char **ret_reason)
+{
+        int r;
+
+        *ret_reason = NULL;
+
+        if (f->kernel_driver != KERNEL_DRIVER_NONE) {
+                r = reason(ret_reason,
+                           "auto: the kernel's %s hdaps driver is loaded and owns the EC ports, so the "
+                           "accelerometer is read through its sysfs device (unload and blacklist the "
+                           "module for the EC features)",
+                           kernel_driver_flavour_to_string(f->kernel_driver));
+                if (r < 0)
+                        return r;
+                *ret_kind = BACKEND_KERNEL;
+                return 0;
+        }
+
+        if (f->ports_owner) {
+                r = reason(ret_reason,
+                           "no accelerometer: the EC ports are in use by %s, which offers no hdaps device; "
+                           "load the hdaps module for the kernel backend, or unload %s for direct EC "
+                           "access",
+                           f->ports_owner, f->ports_owner);
+                return r < 0 ? r : -ENODEV;
+        }
+
+        if (!f->dmi_allows_probe) {
+                r = reason(ret_reason, "no accelerometer: %s, and no kernel hdaps driver is loaded",
+                           f->dmi_reason ?: "this is not known to be a ThinkPad");
+                return r < 0 ? r : -ENODEV;
+        }
+
+        if (f->ioperm_ok) {
+                r = reason(ret_reason, "auto: %s, the EC ports are free and ioperm() works", f->dmi_reason);
+                if (r < 0)
+                        return r;
+                *ret_kind = BACKEND_IOPERM;
+                return 0;
+        }
+
+        if (f->devport_ok) {
+                r = reason(ret_reason, "auto: %s and the EC ports are free; %s, so /dev/port is used",
+                           f->dmi_reason, f->ioperm_error ?: "ioperm() is not available");
+                if (r < 0)
+                        return r;
+                *ret_kind = BACKEND_DEVPORT;
+                return 0;
+        }
+
+        r = reason(ret_reason,
+                   "no accelerometer: %s and the EC ports are free, but %s, and %s (tpacceld needs "
+                   "CAP_SYS_RAWIO, and kernel lockdown forbids both)",
+                   f->dmi_reason, f->ioperm_error ?: "ioperm() is not available",
+                   f->devport_error ?: "/dev/port is not available");
+        return r < 0 ? r : -ENODEV;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* --exit-idle-time=SEC: without an accelerometer, nothing to serve but "no": exit once no method call
+ * arrived for SEC seconds and no client holds a claim. D-Bus activation starts tpacceld again on the
+ * next call (and the kernel driver appearing later is then noticed at start). With an accelerometer the
+ * daemon never exits on its own (disk protection and claims need it). 0 disables. */
+
+#include "macros.h"
+
+typedef struct Context Context;
+typedef struct IdleExit IdleExit;
+
+#define EXIT_IDLE_SEC_MAX 86400u
+
+/* Installs a bus filter that notes method calls and a timer on c->event. Returns 0 or a negative errno
+ * (logged); seconds == 0 sets *ret to NULL. */
+int idle_exit_start(Context *c, unsigned seconds, IdleExit **ret);
+IdleExit *idle_exit_free(IdleExit *e);
+DEFINE_TRIVIAL_CLEANUP_FUNC(IdleExit *, idle_exit_free);

@@ -1,0 +1,361 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""tpacceld on the kernel backend and the automatic backend choice, on fake machines (fake_hdaps.py)
+given to the daemon with --sysroot, on a private system bus with dbusmock's polkitd (the fixture of
+tests/dbus/tpacceld_test.py). Each test method is its own meson test (tests/kernel/meson.build)."""
+
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+import dbus
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'dbus'))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tpacceld_test import (CALIBRATE, CONFIGURE, EC_RAW, IFACE, PATH, TIMEOUT,  # noqa: E402
+                           TpaccelTestBase, row)
+from fake_hdaps import FakeMachine  # noqa: E402
+
+NOT_SUPPORTED = 'org.thinkpad.Accelerometer.Error.NotSupported'
+NO_ACCEL = 'org.thinkpad.Accelerometer.Error.NoAccelerometer'
+WATCH_SECONDS = 2 + 1  # backend-watch.h's interval, plus slack
+
+
+def axis(code, x, y):
+    """hdaps-models.h: swap first, then bit 0 negates both, then bit 1 negates X."""
+    if code & 4:
+        x, y = y, x
+    if code & 1:
+        x, y = -x, -y
+    if code & 2:
+        x = -x
+    return x, y
+
+
+class KernelTest(TpaccelTestBase):
+    def setUp(self):
+        super().setUp()
+        self.machine = FakeMachine(os.path.join(self.state_dir, 'root'))
+
+    def start(self, *args, backend='auto', **kwargs):
+        self.start_daemon('--sysroot=' + self.machine.root, *args, backend=backend, **kwargs)
+
+    def changed_properties(self):
+        """Collects PropertiesChanged on the accelerometer object into a list of dicts."""
+        seen = []
+        self.dbus_con.add_signal_receiver(lambda iface, changed, inval: seen.append(dict(changed)),
+                                          signal_name='PropertiesChanged',
+                                          dbus_interface=dbus.PROPERTIES_IFACE, path=PATH)
+        return seen
+
+    # Properties
+
+    def test_mainline_properties(self):
+        # A T60 (model axis code 1: -X,-Y); the driver negates X itself (invert=1).
+        self.machine.thinkpad(model='ThinkPad T60').mainline(position=(100, -50), invert=1, temp=41)
+        self.start_polkit()
+        self.start()
+        p = self.props.GetAll(IFACE)
+        self.assertTrue(p['HasAccelerometer'])
+        self.assertEqual(p['Backend'], 'kernel')
+        self.assertIn("kernel's mainline hdaps driver is loaded", p['BackendReason'])
+        self.assertEqual(p['Model'], 'ThinkPad T60')
+        self.assertEqual(p['AxisCode'], 1)
+        # hardware = (-100, -50) (undo the driver's X negation); then the model's code 1.
+        self.assertEqual(tuple(p['Position']), axis(1, -100, -50))
+        self.assertEqual(p['Temperature'], 41)
+        self.assertEqual(p['Claimed'], False)
+        self.assertIn('Backend kernel: auto:', self.daemon_log())
+
+    def test_tp_smapi_properties(self):
+        # hdapsd's recorded tp_smapi snapshot: position (-498,-439), invert 5 (-Y,-X), on an X220 (code 4).
+        self.machine.thinkpad(model='ThinkPad X220').tp_smapi(position=(-498, -439), invert=5, temp=34)
+        self.start_polkit()
+        self.start()
+        self.assertEqual(self.get('Backend'), 'kernel')
+        self.assertIn('tp_smapi', self.get('BackendReason'))
+        self.assertEqual(self.get('AxisCode'), 4)
+        # invert 5 maps hardware (hx, hy) to (-hy, -hx): hardware = (439, 498).
+        self.assertEqual(tuple(self.get('Position')), axis(4, 439, 498))
+        self.assertEqual(self.get('Temperature'), 34)
+        # The daemon's configuration was applied to the driver's attributes.
+        self.assertEqual(self.machine.get_attr('sampling_rate'), str(self.get('SamplingRate')))
+        self.assertEqual(self.machine.get_attr('oversampling_ratio'), str(self.get('OversamplingRatio')))
+        self.assertEqual(self.machine.get_attr('running_avg_filter_order'), str(self.get('FilterOrder')))
+
+    def test_activity_while_claimed(self):
+        self.machine.thinkpad().tp_smapi()
+        self.start_polkit()
+        self.start()
+        self.accel.Claim()
+        self.assertFalse(self.get('KeyboardActivity'))
+        self.machine.attr('keyboard_activity', '1')
+        self.assertEventually(lambda: self.get('KeyboardActivity'))
+        self.assertFalse(self.get('MouseActivity'))
+        self.machine.attr('keyboard_activity', '0')
+        self.machine.attr('mouse_activity', '1')
+        self.assertEventually(lambda: self.get('MouseActivity') and not self.get('KeyboardActivity'))
+
+    # Signals
+
+    def test_samples_and_tilt_while_claimed(self):
+        self.machine.thinkpad(model='ThinkPad T60').tp_smapi(position=(0, 0), invert=1)
+        self.start_polkit()
+        self.start()
+        tilts = []
+        self.dbus_con.add_signal_receiver(lambda p, r, o: tilts.append((float(p), float(r), str(o))),
+                                          signal_name='Tilt', dbus_interface=IFACE, path=PATH)
+        self.assertEqual(self.collect_samples(0.5), [], 'no Sample without a claim')
+        self.accel.Claim()
+        self.assertTrue(self.get('Claimed'))
+        samples = self.collect_samples(1.0)
+        self.assertGreater(len(samples), 30, 'about 50 Hz')
+        self.assertLess(len(samples), 70)
+        self.assertTrue(all((x, y) == (0, 0) for _, x, y in samples))
+        self.assertTrue(all(b[0] > a[0] for a, b in zip(samples, samples[1:])), 'timestamps increase')
+
+        # Tilt by about 30 degrees (157 counts per g): the driver reports it, Tilt follows.
+        self.machine.set_position(-80, 0)
+        self.assertEventually(lambda: len(tilts) > 0)
+        samples = self.collect_samples(0.3)
+        self.assertTrue(samples and all((x, y) == axis(1, -1 * -80, 0) or (x, y) == (80, 0)
+                                        for _, x, y in samples[-3:]), samples[-3:])
+        pitch, roll = self.get('Pitch'), self.get('Roll')
+        self.assertGreater(max(abs(pitch), abs(roll)), 15, (pitch, roll))
+        self.accel.Release()
+        self.assertEventually(lambda: not self.get('Claimed'))
+
+    def test_shock_on_kernel_backend(self):
+        self.machine.thinkpad().tp_smapi(position=(0, 0), invert=0)
+        self.start_polkit()
+        self.start()
+        shocks = []
+        self.dbus_con.add_signal_receiver(lambda m, t, r: shocks.append(float(m)),
+                                          signal_name='Shock', dbus_interface=IFACE, path=PATH)
+        self.accel.Claim()
+        self.collect_samples(1.5)  # the shock detector learns the quiet background
+        for i in range(20):  # a hard knock: +-1.5 g swings every 20 ms
+            self.machine.set_position(240 if i % 2 else -240, 200 if i % 2 else -200)
+            self.collect_samples(0.02)
+        self.machine.set_position(0, 0)
+        self.assertEventually(lambda: len(shocks) > 0, timeout=5)
+        self.assertGreater(self.get('ShockCount'), 0)
+
+    # NotSupported
+
+    def test_mainline_not_supported_answers(self):
+        self.machine.thinkpad().mainline()
+        self.start_polkit([CONFIGURE, EC_RAW])
+        self.start()
+        e = self.assertDBusError(NOT_SUPPORTED, self.accel.SetSamplingRate, dbus.UInt32(25),
+                                 message_re='mainline hdaps driver has no sampling_rate')
+        self.assertIn('modprobe -r hdaps', e.get_dbus_message())
+        self.assertIn('blacklist', e.get_dbus_message())
+        self.assertDBusError(NOT_SUPPORTED, self.accel.SetOversamplingRatio, dbus.UInt32(2),
+                             message_re='no oversampling_ratio')
+        self.assertDBusError(NOT_SUPPORTED, self.accel.SetFilterOrder, dbus.UInt32(3),
+                             message_re='no running_avg_filter_order')
+        self.assertDBusError(NOT_SUPPORTED, self.accel.SetFakeDataMode, True, message_re='no fake_data_mode')
+        self.assertDBusError(NOT_SUPPORTED, self.ec.ReadRow, dbus.UInt16(1), row(0x13), dbus.UInt16(3),
+                             message_re='owns the EC ports, so there is no raw EC access')
+        # Nothing changed.
+        self.assertEqual(self.get('SamplingRate'), 50)
+        self.assertEqual(self.get('OversamplingRatio'), 5)
+        self.assertEqual(self.get('FilterOrder'), 2)
+        self.assertFalse(self.get('FakeDataMode'))
+        self.assertFalse(os.path.exists(self.machine.path('sys/devices/platform/hdaps/sampling_rate')))
+
+    def test_tp_smapi_configuration_maps_to_attributes(self):
+        self.machine.thinkpad().tp_smapi()
+        self.start_polkit([CONFIGURE, EC_RAW])
+        self.start()
+        self.accel.SetSamplingRate(dbus.UInt32(25))
+        self.assertEqual(self.machine.get_attr('sampling_rate'), '25')
+        self.assertEqual(self.get('SamplingRate'), 25)
+        self.accel.SetOversamplingRatio(dbus.UInt32(8))
+        self.assertEqual(self.machine.get_attr('oversampling_ratio'), '8')
+        self.accel.SetFilterOrder(dbus.UInt32(6))
+        self.assertEqual(self.machine.get_attr('running_avg_filter_order'), '6')
+        self.assertDBusError(NOT_SUPPORTED, self.accel.SetFakeDataMode, True,
+                             message_re="tp_smapi's hdaps has no fake_data_mode since version 0.38")
+        self.assertDBusError(NOT_SUPPORTED, self.ec.ReadRow, dbus.UInt16(1), row(0x13), dbus.UInt16(3))
+        # Bad input is refused before the driver sees it.
+        self.assertDBusError('org.freedesktop.DBus.Error.InvalidArgs', self.accel.SetSamplingRate,
+                             dbus.UInt32(0))
+        self.assertEqual(self.machine.get_attr('sampling_rate'), '25')
+
+    def test_old_tp_smapi_fake_data_mode(self):
+        self.machine.thinkpad().tp_smapi(fake_data_mode=False)
+        self.start_polkit([CONFIGURE])
+        self.start()
+        self.accel.SetFakeDataMode(True)
+        self.assertEqual(self.machine.get_attr('fake_data_mode'), '1')
+        self.assertTrue(self.get('FakeDataMode'))
+
+    def test_invert_and_calibrate(self):
+        self.machine.thinkpad(model='ThinkPad T60').mainline(position=(30, 40), invert=0)
+        self.start_polkit([CONFIGURE, CALIBRATE])
+        self.start()
+        before = tuple(self.get('Position'))
+        self.assertEqual(before, axis(1, 30, 40))
+        self.accel.SetInvert(True)
+        self.assertEqual(self.get('AxisCode'), 0)
+        self.assertEqual(tuple(self.get('Position')), (30, 40))
+        self.machine.attr('calibrate', '(0,0)')
+        self.accel.Calibrate()
+        self.assertEqual(self.machine.get_attr('calibrate'), '1', 'the driver is recalibrated too')
+        self.assertEventually(lambda: tuple(self.get('RestPosition')) == (30, 40))
+
+    # Backend choice, one daemon per path
+
+    def test_choice_kernel_driver_wins(self):
+        # The driver is loaded and claims the ports; DMI says ThinkPad; /dev/port would be there.
+        self.machine.thinkpad().mainline()
+        self.machine.dev_port()
+        self.start_polkit()
+        self.start()
+        self.assertEqual(self.get('Backend'), 'kernel')
+        self.assertIn('unload and blacklist the module for the EC features', self.get('BackendReason'))
+
+    def test_choice_ports_claimed_without_hdaps(self):
+        self.machine.thinkpad()
+        self.machine.claim_ports('thinkpad_ec')
+        self.machine.load_module('thinkpad_ec')
+        self.machine.dev_port()
+        self.start_polkit()
+        self.start()
+        self.assertFalse(self.get('HasAccelerometer'))
+        self.assertEqual(self.get('Backend'), '')
+        reason = self.get('BackendReason')
+        self.assertIn('in use by thinkpad_ec (ports 1600-161f in /proc/ioports)', reason)
+        self.assertIn('load the hdaps module', reason)
+        self.assertIn('serving HasAccelerometer=false', self.daemon_log())
+        self.assertDBusError(NO_ACCEL, self.accel.Claim)
+
+    def test_choice_not_a_thinkpad(self):
+        self.machine.other_laptop()
+        self.machine.dev_port()
+        self.start_polkit()
+        self.start()
+        self.assertFalse(self.get('HasAccelerometer'))
+        self.assertIn('neither the ThinkPad EC OEM string nor a known HDAPS model', self.get('BackendReason'))
+        self.assertIn('no kernel hdaps driver is loaded', self.get('BackendReason'))
+
+    def test_choice_ec_when_ports_free(self):
+        # A ThinkPad with free ports: ioperm() (ENOSYS here, EPERM unprivileged) then /dev/port, which
+        # here is a plain file: the EC backend is chosen, and its init finds no EC behind it.
+        self.machine.thinkpad()
+        self.machine.dev_port()
+        self.start_polkit()
+        self.start()
+        reason = self.get('BackendReason')
+        self.assertIn('the EC ports are free', reason)
+        self.assertIn('so /dev/port is used', reason)
+        self.assertIn('Backend ec-devport: auto:', self.daemon_log())
+
+    def test_driver_appears_while_ec_chosen(self):
+        # The EC backend was chosen (ports free); then 'modprobe hdaps' takes the ports: switch to it.
+        self.machine.thinkpad()
+        self.machine.dev_port()
+        self.start_polkit()
+        self.start()
+        self.assertIn('so /dev/port is used', self.get('BackendReason'))
+        seen = self.changed_properties()
+        self.machine.mainline()
+        self.assertEventually(lambda: self.get('HasAccelerometer'), timeout=WATCH_SECONDS + TIMEOUT)
+        self.assertEqual(self.get('Backend'), 'kernel')
+        self.assertIn('mainline hdaps driver appeared while tpacceld ran', self.get('BackendReason'))
+        self.assertEventually(lambda: any(c.get('Backend') == 'kernel' for c in seen))
+
+    def test_choice_no_port_access(self):
+        self.machine.thinkpad()  # no dev/port
+        self.start_polkit()
+        self.start()
+        self.assertFalse(self.get('HasAccelerometer'))
+        self.assertRegex(self.get('BackendReason'), r'the EC ports are free, but ioperm\(\) on ports .* failed')
+
+    def test_kernel_requested_without_driver(self):
+        self.machine.thinkpad()
+        self.start_polkit()
+        p = subprocess.run([os.environ.get('TPACCELD'), '--backend=kernel', '--sysroot=' + self.machine.root,
+                            '--state-dir=' + self.state_dir], capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('there is no hdaps device at %s/sys/devices/platform/hdaps' % self.machine.root,
+                      p.stdout + p.stderr)
+        self.assertIn('load the hdaps or tp_smapi module', p.stdout + p.stderr)
+
+    # Run time
+
+    def test_driver_disappears_and_returns(self):
+        self.machine.thinkpad().tp_smapi()
+        self.start_polkit()
+        self.start()
+        seen = self.changed_properties()
+        self.accel.Claim()
+        self.assertTrue(self.get('Claimed'))
+
+        self.machine.remove_driver()  # modprobe -r hdaps thinkpad_ec
+        self.assertEventually(lambda: not self.get('HasAccelerometer'), timeout=WATCH_SECONDS + TIMEOUT)
+        self.assertEqual(self.get('Backend'), '')
+        self.assertFalse(self.get('Claimed'))
+        reason = self.get('BackendReason')
+        self.assertIn('the kernel hdaps driver went away (module unloaded)', reason)
+        self.assertIn('no accelerometer', reason)
+        self.assertEventually(lambda: any('Backend' in c and 'HasAccelerometer' in c for c in seen))
+        self.assertIn('No accelerometer: the kernel hdaps driver went away', self.daemon_log())
+
+        # modprobe hdaps (mainline this time): switched back; the claim still holds, polling resumes.
+        self.machine.mainline()
+        self.assertEventually(lambda: self.get('HasAccelerometer'), timeout=WATCH_SECONDS + TIMEOUT)
+        self.assertEqual(self.get('Backend'), 'kernel')
+        self.assertIn('mainline hdaps driver appeared', self.get('BackendReason'))
+        self.assertEventually(lambda: self.get('Claimed'))
+        self.assertGreater(len(self.collect_samples(0.5)), 10)
+
+    def test_kernel_backend_waits_for_driver(self):
+        self.machine.thinkpad().mainline()
+        self.start_polkit()
+        self.start(backend='kernel')
+        self.machine.remove_driver()
+        self.assertEventually(lambda: not self.get('HasAccelerometer'), timeout=WATCH_SECONDS + TIMEOUT)
+        self.assertIn('--backend=kernel waits for it to come back', self.get('BackendReason'))
+        self.machine.tp_smapi()
+        self.assertEventually(lambda: self.get('HasAccelerometer'), timeout=WATCH_SECONDS + TIMEOUT)
+
+    # Idle exit
+
+    def test_exit_when_idle_without_accelerometer(self):
+        self.machine.other_laptop()
+        self.start_polkit()
+        self.start('--exit-idle-time=2')
+        start = time.monotonic()
+        for _ in range(3):  # calls keep it up
+            self.get('HasAccelerometer')
+            time.sleep(1)
+        self.assertIsNone(self.daemon.poll(), 'calls keep the daemon up')
+        self.assertEqual(self.daemon.wait(TIMEOUT), 0)
+        self.assertGreater(time.monotonic() - start, 4)
+        self.assertIn('No accelerometer and no calls for 2 s: exiting', self.daemon_log())
+
+    def test_no_idle_exit_with_accelerometer(self):
+        self.machine.thinkpad().mainline()
+        self.start_polkit()
+        self.start('--exit-idle-time=1')
+        time.sleep(3)
+        self.assertIsNone(self.daemon.poll())
+
+    def test_bad_options(self):
+        for args, message in ((['--exit-idle-time=-1'], '--exit-idle-time=-1: expected seconds'),
+                              (['--exit-idle-time=x'], '--exit-idle-time=x: expected seconds'),
+                              (['--sysroot='], '--sysroot: the directory name is empty'),
+                              (['--backend=kernels'], 'expected auto, ioperm, devport, kernel or sim')):
+            p = subprocess.run([os.environ.get('TPACCELD')] + args, capture_output=True, text=True,
+                               timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn(message, p.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=2)
