@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The shipped bus policy of the second name on a private bus that denies by default, like the system bus:
+# with data/net.hadess.SensorProxy.conf, tpacceld (root) owns net.hadess.SensorProxy and monitor-sensor
+# run as uid 65534 (nobody) prints the rotations; nobody cannot own the name; without that file tpacceld
+# logs one line that it cannot own it and keeps serving org.thinkpad.Accelerometer. Needs root (setpriv).
+#   test-bus-policy.sh PATH/TO/tpacceld
+set -euo pipefail
+
+tpacceld=${1:?usage: $0 PATH/TO/tpacceld}
+here=$(cd "$(dirname "$0")" && pwd)
+src=${TOP_SRCDIR:-$here/../..}
+if [ "$(id -u)" -ne 0 ]; then
+        echo "bus-policy: needs root (runs clients as uid 65534 with setpriv); skipped" >&2
+        exit 77
+fi
+tmp=$(mktemp -d /tmp/tpaccel-sp-policy.XXXXXX)
+chmod 755 "$tmp"
+pids=()
+cleanup() {
+        local rc=$?
+        for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+                kill "${pids[i]}" 2>/dev/null || true
+                wait "${pids[i]}" 2>/dev/null || true
+        done
+        if [ $rc -ne 0 ]; then
+                echo "---- tpacceld log"; cat "$tmp"/daemon*.log 2>/dev/null || true
+                echo "---- monitor-sensor"; cat "$tmp/monitor.log" 2>/dev/null || true
+        fi
+        rm -rf "$tmp"
+        exit $rc
+}
+trap cleanup EXIT
+fail() { echo "bus-policy: FAIL: $*" >&2; exit 1; }
+
+# A system-bus-like configuration: deny owning and calling by default, then the shipped policies.
+write_conf() { # $1: conf path, $2: socket, $3...: policy files to include
+        local conf=$1 sock=$2; shift 2
+        {
+                echo '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"'
+                echo ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">'
+                echo "<busconfig><type>system</type><listen>unix:path=$sock</listen><auth>EXTERNAL</auth>"
+                echo '<policy context="default"><allow user="*"/><deny own="*"/><deny send_type="method_call"/>'
+                echo '<allow send_type="signal"/><allow send_requested_reply="true" send_type="method_return"/>'
+                echo '<allow send_requested_reply="true" send_type="error"/><allow receive_type="method_call"/>'
+                echo '<allow receive_type="method_return"/><allow receive_type="error"/><allow receive_type="signal"/>'
+                echo '<allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>'
+                echo '<allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>'
+                echo '</policy>'
+                for f in "$@"; do echo "<include>$f</include>"; done
+                echo '</busconfig>'
+        } >"$conf"
+}
+
+start_bus() { # $1: name, $2...: policy files
+        local name=$1; shift
+        write_conf "$tmp/$name.conf" "$tmp/$name.sock" "$@"
+        dbus-daemon --config-file="$tmp/$name.conf" --nofork >"$tmp/$name-bus.log" 2>&1 &
+        pids+=($!)
+        for _ in $(seq 100); do [ -S "$tmp/$name.sock" ] && break; sleep 0.05; done
+        chmod 666 "$tmp/$name.sock"
+        echo "unix:path=$tmp/$name.sock"
+}
+
+start_daemon() { # $1: address, $2: log
+        umockdev-run -d "$here/thinkpad-extra-buttons.umockdev" -i "/dev/input/event5=$here/tablet-mode.ioctl" -- \
+                "$tpacceld" -v --backend=sim --trace="$here/tablet-tour.csv" --address="$1" \
+                --state-dir="$tmp" >"$2" 2>&1 &
+        pids+=($!)
+}
+
+wait_for_log() { # $1: file, $2: text
+        for _ in $(seq 200); do grep -qF -- "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
+        fail "'$2' not in $1"
+}
+
+# 1. With the shipped policies.
+address=$(start_bus full "$src/data/org.thinkpad.Accelerometer.conf" "$src/data/net.hadess.SensorProxy.conf")
+if DBUS_SYSTEM_BUS_ADDRESS=$address setpriv --reuid=65534 --regid=65534 --clear-groups \
+        /usr/bin/python3 -c 'import dbus,sys; b=dbus.SystemBus(); sys.exit(0 if b.request_name("net.hadess.SensorProxy") else 1)' \
+        >"$tmp/own.log" 2>&1; then
+        fail "nobody could own net.hadess.SensorProxy"
+fi
+grep -q "AccessDenied" "$tmp/own.log" || fail "owning as nobody failed, but not by policy: $(cat "$tmp/own.log")"
+start_daemon "$address" "$tmp/daemon-full.log"
+wait_for_log "$tmp/daemon-full.log" "Serving net.hadess.SensorProxy too"
+DBUS_SYSTEM_BUS_ADDRESS=$address timeout 15.5 setpriv --reuid=65534 --regid=65534 --clear-groups \
+        monitor-sensor >"$tmp/monitor.log" 2>&1 || true
+got=$(sed -n 's/.*Accelerometer orientation changed: //p' "$tmp/monitor.log" | paste -sd,)
+[ "$got" = "normal,left-up,normal,right-up,normal,bottom-up,normal" ] ||
+        fail "monitor-sensor as nobody printed '$got'"
+echo "ok: shipped policy: root owns net.hadess.SensorProxy, nobody's monitor-sensor sees $got"
+
+# 2. Without the second policy: one clear line, and the first name still served.
+address=$(start_bus bare "$src/data/org.thinkpad.Accelerometer.conf")
+start_daemon "$address" "$tmp/daemon-bare.log"
+wait_for_log "$tmp/daemon-bare.log" "Cannot own net.hadess.SensorProxy (bus policy?)"
+DBUS_SYSTEM_BUS_ADDRESS=$address busctl --system get-property org.thinkpad.Accelerometer \
+        /org/thinkpad/Accelerometer org.thinkpad.Accelerometer HasAccelerometer | grep -qx 'b true' ||
+        fail "org.thinkpad.Accelerometer not served without the second policy"
+[ "$(grep -c 'net.hadess.SensorProxy' "$tmp/daemon-bare.log" | tr -d ' ')" -le 3 ] || fail "more than a line or so about it"
+echo "ok: without the policy: one log line, org.thinkpad.Accelerometer still served"
+echo "2 passed, 0 failed"
