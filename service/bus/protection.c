@@ -46,10 +46,24 @@ void protection_state_changed(Context *c)
         bus_emit_changed(c, "ProtectionState");
 }
 
+/* "as" cannot go through sd_bus_emit_signal()'s varargs as a string list (it wants a count and the
+ * strings one by one), so the message is built with sd_bus_message_append_strv(). */
 static void emit_heads_parked(Context *c, bool parked)
 {
-        (void) sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "HeadsParked", "asb",
-                                  disk_protect_get_disks(c->disk_protect), parked);
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+        int r;
+
+        if (!c->bus)
+                return;
+        r = sd_bus_message_new_signal(c->bus, &m, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "HeadsParked");
+        if (r >= 0)
+                r = sd_bus_message_append_strv(m, (char **) disk_protect_get_disks(c->disk_protect));
+        if (r >= 0)
+                r = sd_bus_message_append(m, "b", parked);
+        if (r >= 0)
+                r = sd_bus_send(c->bus, m, NULL);
+        if (r < 0)
+                log_warning_errno(r, "Failed to send HeadsParked(%s): %m", parked ? "true" : "false");
 }
 
 static void unpark(Context *c)
@@ -83,6 +97,7 @@ void protection_tick(Context *c, bool shock_active, uint64_t now)
                 return;
         }
 
+        bool rearm = disk_protect_parked(c->disk_protect);
         r = disk_protect_park(c->disk_protect, now);
         if (r < 0) {
                 log_warning_errno(r, "Failed to park the disk heads: %m");
@@ -91,6 +106,10 @@ void protection_tick(Context *c, bool shock_active, uint64_t now)
         if (r == 0)
                 return;
         emit_heads_parked(c, true);
+        if (rearm)
+                return; /* the same park, its timeout written again: nothing else changed */
+        log_info("Disk heads parked (park %llu)",
+                 (unsigned long long) disk_protect_park_count(c->disk_protect));
         bus_emit_changed(c, "Parked", "ParkCount");
         protection_state_changed(c);
 }

@@ -1,0 +1,515 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""End-to-end tests of Tilt, Shock and disk protection: tpacceld on a private system bus, on the EC
+emulator replaying the labelled traces of tests/traces/ (--trace; the trace's time 0 is the daemon's
+start), disk protection against a fake sysfs tree (fake_sysfs.py, --sysfs-root).
+
+Each test method is its own meson test (tests/dbus/meson.build lists them); run one by hand with
+  TOP_BUILDDIR=build TOP_SRCDIR=. /usr/bin/python3 tests/dbus/test_motion.py MotionTest.test_drop_raises_one_shock
+
+The traces are synthetic (made by tests/traces/gen-traces.py); their '# expect:' lines give the events."""
+
+import math
+import os
+import sys
+import time
+import unittest
+
+import dbus
+from gi.repository import GLib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fake_sysfs import FakeSysfs  # noqa: E402
+from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, PATH, TRACES,  # noqa: E402
+                           TpaccelTestBase)
+
+SHOCK_HOLD_MS_DEFAULT = 1000     # MOTION_SHOCK_HOLD_MS_DEFAULT
+DISK_PARK_TIMEOUT_MS = '2000'    # DISK_PARK_TIMEOUT_MS: what a park writes to unload_heads
+DISK_PARK_REARM_S = 0.1          # DISK_PARK_REARM_MS
+DROP_AT_S = 5.0                  # drop-*.csv: '# expect: shock at_ms=5000'
+DROP_TRACE_END_S = 10.0
+STARTUP_SLACK_S = 1.0            # daemon start -> emulator clock 0, on a loaded 2-core CI machine
+SHOCK_REASONS = ('jolt', 'drift', 'freefall')
+ORIENTATIONS = ('normal', 'bottom-up', 'left-up', 'right-up', 'undefined')
+
+
+def trace(name):
+    return '--trace=' + os.path.join(TRACES, name)
+
+
+def monotonic_usec():
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+
+
+class Recorder:
+    """Records the accelerometer's signals and PropertiesChanged, in arrival order, each with the test's
+    CLOCK_MONOTONIC arrival time in seconds. One connection delivers in the daemon's send order."""
+
+    def __init__(self, con):
+        self.events = []  # (arrival_s, kind, payload)
+        self.matches = []
+        for name in ('Sample', 'Tilt', 'Shock', 'HeadsParked'):
+            self.matches.append(con.add_signal_receiver(
+                lambda *args, _n=name: self._add(_n, tuple(args)), signal_name=name, dbus_interface=IFACE,
+                path=PATH))
+        self.matches.append(con.add_signal_receiver(
+            lambda iface, changed, invalidated: self._add('changed', dict(changed)),
+            signal_name='PropertiesChanged', dbus_interface=dbus.PROPERTIES_IFACE, path=PATH))
+
+    def _add(self, kind, payload):
+        self.events.append((time.monotonic(), kind, payload))
+
+    def stop(self):
+        for m in self.matches:
+            m.remove()
+        self.matches = []
+
+    def of(self, kind):
+        return [p for _, k, p in self.events if k == kind]
+
+    def timed(self, kind):
+        return [(t, p) for t, k, p in self.events if k == kind]
+
+    def changes(self, prop):
+        """[(arrival_s, value)] of every PropertiesChanged that carried prop."""
+        return [(t, p[prop]) for t, k, p in self.events if k == 'changed' and prop in p]
+
+
+class MotionTest(TpaccelTestBase):
+    def setUp(self):
+        super().setUp()
+        self.sysfs = FakeSysfs(os.path.join(self.state_dir, 'sys')).standard_disks()
+
+    def start(self, *args, claim=True, allowed=(CONFIGURE,)):
+        """polkit allowing `allowed`, the daemon with a fake sysfs, a recorder; returns the monotonic time
+        (s) just before the daemon was started, a lower bound of the trace's time 0."""
+        self.start_polkit(list(allowed))
+        t0 = time.monotonic()
+        self.start_daemon('--sysfs-root=' + self.sysfs.root, *args)
+        self.rec = Recorder(self.dbus_con)
+        if claim:
+            self.accel.Claim()
+        return t0
+
+    def pump_until(self, deadline):
+        """Dispatches signals until the monotonic time deadline (s)."""
+        ctx = GLib.main_context_default()
+        while time.monotonic() < deadline:
+            ctx.iteration(False) or time.sleep(0.002)
+
+    def stop_recording(self):
+        """Dispatches what is in flight (a blocking call queues signals without dispatching them), then
+        stops the recorder."""
+        self.pump_until(time.monotonic() + 0.2)
+        self.rec.stop()
+
+    def assertSamplesFlowed(self, seconds):
+        n = len(self.rec.of('Sample'))
+        self.assertGreater(n, 50 * seconds * 0.7, 'polling ran the whole time (%d samples in %.1f s)' % (n, seconds))
+
+    # Shock
+
+    def test_drop_raises_one_shock(self):
+        t0 = self.start(trace('drop-30cm.csv'))
+        self.assertEqual(self.get('ShockHoldMs'), SHOCK_HOLD_MS_DEFAULT)
+        self.assertEqual(self.get('ShockCount'), 0)
+        self.assertEqual(tuple(self.get('LastShock')), (0, 0.0))
+        self.assertEventually(lambda: len(self.rec.of('Shock')) > 0, timeout=DROP_AT_S + STARTUP_SLACK_S + 5,
+                              message='the drop raises a Shock')
+        self.assertEventually(lambda: any(not v for _, v in self.rec.changes('ShockActive')), timeout=10,
+                              message='ShockActive clears after the hold')
+        self.pump_until(t0 + DROP_TRACE_END_S + 0.5)
+        self.stop_recording()
+
+        shocks = self.rec.timed('Shock')
+        self.assertEqual(len(shocks), 1, 'exactly one Shock for one drop: %s' % shocks)
+        arrival, (magnitude, time_usec, reason) = shocks[0]
+        self.assertIn(reason, SHOCK_REASONS)
+        self.assertEqual(reason, 'freefall', 'a drop from a tilted hand-held position is seen as free fall')
+        self.assertGreater(magnitude, 0.05, 'magnitude in g')
+        self.assertLess(magnitude, 2.0)
+        onset_s = time_usec / 1e6 - t0
+        self.assertGreaterEqual(onset_s, DROP_AT_S, 'not before the drop')
+        self.assertLess(onset_s, DROP_AT_S + STARTUP_SLACK_S, 'soon after the drop')
+        self.assertLess(arrival - time_usec / 1e6, 0.5, 'time_usec is the CLOCK_MONOTONIC readout time')
+
+        active = self.rec.changes('ShockActive')
+        self.assertEqual([v for _, v in active], [True, False], 'ShockActive goes true, then false once')
+        self.assertGreaterEqual(active[1][0] - active[0][0], SHOCK_HOLD_MS_DEFAULT / 1000 * 0.9,
+                                'ShockActive holds for at least ShockHoldMs')
+        self.assertEqual([v for _, v in self.rec.changes('ShockCount')], [1])
+        self.assertEqual([tuple(v) for _, v in self.rec.changes('LastShock')], [(time_usec, magnitude)])
+        # The Shock signal comes before the property changes it causes.
+        kinds = [k for _, k, p in self.rec.events if k == 'Shock' or (k == 'changed' and 'ShockCount' in p)]
+        self.assertEqual(kinds, ['Shock', 'changed'])
+        self.assertEqual(self.get('ShockCount'), 1)
+        self.assertEqual(tuple(self.get('LastShock')), (time_usec, magnitude))
+        self.assertFalse(self.get('ShockActive'))
+        self.assertSamplesFlowed(DROP_TRACE_END_S - STARTUP_SLACK_S)
+
+    def no_shock_on(self, trace_name, duration_s, vibration=False):
+        t0 = self.start(trace(trace_name))
+        self.pump_until(t0 + duration_s + 0.5)
+        self.stop_recording()
+        self.assertEqual(self.rec.of('Shock'), [], '%s raises no Shock' % trace_name)
+        self.assertEqual(self.rec.changes('ShockActive'), [])
+        self.assertEqual(self.get('ShockCount'), 0)
+        self.assertFalse(self.get('ShockActive'))
+        self.assertSamplesFlowed(duration_s - STARTUP_SLACK_S)
+        level = self.get('VibrationLevel')
+        if vibration:
+            self.assertGreater(level, 0.01, 'the detector adapted to the vibration (VibrationLevel in g)')
+        return level
+
+    def test_typing_raises_no_shock(self):
+        self.no_shock_on('typing.csv', 15.0)
+        self.assertIn(True, [v for _, v in self.rec.changes('KeyboardActivity')], 'the trace does type')
+
+    def test_vibration_desk_raises_no_shock(self):
+        self.no_shock_on('vibration-desk.csv', 20.0, vibration=True)
+
+    def test_vibration_train_raises_no_shock(self):
+        self.no_shock_on('vibration-train.csv', 20.0, vibration=True)
+
+    # Tilt and orientation
+
+    def check_tilt_signals(self, step):
+        """Every Tilt: at most one per readout, and each >= step from the previous one or with an
+        orientation change. Returns the Tilt orientations."""
+        tilts_since_sample = 0
+        previous = None
+        for _, kind, payload in self.rec.events:
+            if kind == 'Sample':
+                tilts_since_sample = 0
+            if kind != 'Tilt':
+                continue
+            tilts_since_sample += 1
+            self.assertLessEqual(tilts_since_sample, 1, 'at most one Tilt per readout')
+            pitch, roll, orientation = float(payload[0]), float(payload[1]), str(payload[2])
+            self.assertIn(orientation, ORIENTATIONS)
+            self.assertTrue(-90 <= pitch <= 90 and -90 <= roll <= 90, (pitch, roll))
+            if previous:
+                moved = max(abs(pitch - previous[0]), abs(roll - previous[1]))
+                self.assertTrue(moved >= step - 1e-9 or orientation != previous[2],
+                                'Tilt %s after %s: moved %.3f deg < TiltStep %g, same orientation' %
+                                ((pitch, roll, orientation), previous, moved, step))
+            previous = (pitch, roll, orientation)
+        return [str(p[2]) for p in self.rec.of('Tilt')]
+
+    @staticmethod
+    def collapse(seq):
+        out = []
+        for s in seq:
+            if not out or out[-1] != s:
+                out.append(s)
+        return out
+
+    def rotation(self, turned_to, axis, step=None):
+        t0 = self.start(trace('rotate-%s.csv' % turned_to), claim=step is None)
+        if step is not None:
+            self.accel.SetTiltStep(dbus.Double(step))
+            self.accel.Claim()
+        step = step or 1.0
+        self.assertEqual(self.get('TiltStep'), step)
+        # 'undefined' until the first readout after polling starts, then at once from its angles.
+        self.assertEventually(lambda: len(self.rec.of('Sample')) > 0)
+        self.assertEqual(self.get('Orientation'), 'normal')
+        self.pump_until(t0 + 4.0)  # held turned from 2.8 s to 5.8 s
+        turned = self.get('Orientation')
+        angle = self.get(axis)
+        self.pump_until(t0 + 9.0 + 0.5)
+        self.stop_recording()
+
+        self.assertEqual(turned, turned_to)
+        self.assertGreater(abs(angle), 60, '%s while turned: %.1f deg' % (axis, angle))
+        self.assertEqual([v for _, v in self.rec.changes('Orientation')], ['normal', turned_to, 'normal'],
+                         'the first readout sets it, then it changes exactly twice, no flicker')
+        orientations = self.check_tilt_signals(step)
+        self.assertEqual(self.collapse(orientations), ['normal', turned_to, 'normal'])
+        tilts = self.rec.of('Tilt')
+        # Two 90 degree turns of 0.8 s: a Tilt per TiltStep moved, but at most one per readout (50 Hz).
+        wanted = min(2 * 90 / step, 2 * 0.8 * 50)
+        self.assertGreater(len(tilts), wanted * 0.7, 'a Tilt for every TiltStep moved (or every readout)')
+        self.assertLess(len(tilts), len(self.rec.of('Sample')))
+        # The properties follow the signals.
+        pitch, roll, orientation = tilts[-1]
+        self.assertEqual(self.get('Orientation'), orientation)
+        self.assertAlmostEqual(self.get('Pitch'), pitch, delta=step)
+        self.assertAlmostEqual(self.get('Roll'), roll, delta=step)
+        self.assertLess(abs(self.get('Pitch')) + abs(self.get('Roll')), 5, 'back to level')
+        # Flip latency: each orientation change lands within 0.5 s of the trace's flip time, i.e. the
+        # signal arrives no later than 2343 + 500 ms after the trace's time 0 (+ startup slack).
+        flips = self.rec.changes('Orientation')[1:]
+        self.assertLess(flips[0][0] - t0, 2.343 + 0.5 + STARTUP_SLACK_S)
+        self.assertGreater(flips[0][0] - t0, 2.0, 'not before the turn')
+        return tilts
+
+    def test_rotation_left_up_tilt_and_orientation(self):
+        tilts = self.rotation('left-up', 'Roll')
+        self.assertLess(min(float(t[1]) for t in tilts), -80, 'roll reaches the turn')
+
+    def test_rotation_bottom_up_tilt_and_orientation(self):
+        tilts = self.rotation('bottom-up', 'Pitch')
+        self.assertGreater(max(float(t[0]) for t in tilts), 80, 'pitch reaches the turn')
+
+    def test_rotation_with_tilt_step_10(self):
+        tilts = self.rotation('right-up', 'Roll', step=10.0)
+        # 2 x 9 steps, the first Tilt and 2 orientation changes, plus the noise near 90 degrees where asin()
+        # is steep (1 count ~ 3-11 degrees: held at 90 the roll reads 78.8 or 90 and each swing counts);
+        # with TiltStep 1 the same trace gives about 70.
+        self.assertLess(len(tilts), 40, 'TiltStep 10 thins the signals out')
+
+    def test_rest_raises_no_tilt_beyond_the_first(self):
+        t0 = self.start(trace('rest.csv'))
+        self.pump_until(t0 + 5)
+        self.stop_recording()
+        self.assertLessEqual(len(self.rec.of('Tilt')), 1, 'a still machine sends at most its first Tilt')
+        self.assertEqual([v for _, v in self.rec.changes('Orientation')], ['normal'],
+                         'set once by the first readout, then never again')
+        self.assertEqual(self.get('Orientation'), 'normal')
+
+    # Configuration of the motion processing
+
+    def test_tilt_step_and_sensitivity_validated_and_persisted(self):
+        self.start(claim=False)
+        bad = [('SetTiltStep', 0.09), ('SetTiltStep', 45.01), ('SetTiltStep', -1.0), ('SetTiltStep', 0.0),
+               ('SetTiltStep', float('inf')), ('SetTiltStep', float('nan')),
+               ('SetShockSensitivity', 0.0), ('SetShockSensitivity', 0.099), ('SetShockSensitivity', 10.01),
+               ('SetShockSensitivity', -2.0), ('SetShockSensitivity', float('-inf')),
+               ('SetShockSensitivity', float('nan'))]
+        ranges = {'SetTiltStep': (r'TiltStep .* out of range 0\.1\.\.45 degrees'),
+                  'SetShockSensitivity': r'0\.1\.\.10'}
+        for method, value in bad:
+            self.assertDBusError(INVALID_ARGS, getattr(self.accel, method), dbus.Double(value),
+                                 message_re=ranges[method])
+        self.pump_until(time.monotonic() + 0.2)
+        self.assertEqual(self.rec.changes('TiltStep') + self.rec.changes('ShockSensitivity'), [],
+                         'a refused value changes nothing')
+        self.assertEqual((self.get('TiltStep'), self.get('ShockSensitivity')), (1.0, 1.0))
+        self.assertFalse(os.path.exists(os.path.join(self.state_dir, 'state')), 'nothing persisted')
+
+        # The bounds are valid; every change is announced.
+        for step, sensitivity in ((0.1, 0.1), (45.0, 10.0), (2.5, 0.75)):
+            self.accel.SetTiltStep(dbus.Double(step))
+            self.accel.SetShockSensitivity(dbus.Double(sensitivity))
+            self.assertEqual((self.get('TiltStep'), self.get('ShockSensitivity')), (step, sensitivity))
+        self.assertEventually(lambda: [v for _, v in self.rec.changes('TiltStep')] == [0.1, 45.0, 2.5] and
+                              [v for _, v in self.rec.changes('ShockSensitivity')] == [0.1, 10.0, 0.75])
+
+        # Denied: nothing changes.
+        self.set_allowed([])
+        self.assertDBusError(ACCESS_DENIED, self.accel.SetTiltStep, dbus.Double(3.0))
+        self.assertDBusError(ACCESS_DENIED, self.accel.SetShockSensitivity, dbus.Double(3.0))
+        self.assertEqual((self.get('TiltStep'), self.get('ShockSensitivity')), (2.5, 0.75))
+
+        self.assertEqual(self.stop_daemon(), 0)
+        with open(os.path.join(self.state_dir, 'state')) as f:
+            text = f.read()
+        self.assertRegex(text, r'(?m)^tilt_step=2\.5$')
+        self.assertRegex(text, r'(?m)^shock_sensitivity=0\.75$')
+        self.start_daemon('--sysfs-root=' + self.sysfs.root)
+        self.assertEqual((self.get('TiltStep'), self.get('ShockSensitivity')), (2.5, 0.75), 'kept across restart')
+
+    def test_sensitivity_changes_detection(self):
+        # desk-knock.csv's knocks are 0.15, 0.25 and 0.4 g; at sensitivity 0.1 (thresholds x10) none counts.
+        t0 = self.start(trace('desk-knock.csv'), claim=False)
+        self.accel.SetShockSensitivity(dbus.Double(0.1))
+        self.accel.Claim()
+        self.pump_until(t0 + 10.0)
+        self.stop_recording()
+        self.assertEqual(self.rec.of('Shock'), [], 'sensitivity 0.1 ignores desk knocks')
+        self.assertSamplesFlowed(10.0 - STARTUP_SLACK_S)
+
+    def test_desk_knocks_raise_three_shocks(self):
+        t0 = self.start(trace('desk-knock.csv'))
+        self.pump_until(t0 + 10.0)
+        self.stop_recording()
+        shocks = self.rec.of('Shock')
+        self.assertEqual(len(shocks), 3, shocks)
+        onsets = [int(s[1]) / 1e6 - t0 for s in shocks]
+        for onset, knock in zip(onsets, (3.0, 6.0, 9.0)):
+            self.assertGreaterEqual(onset, knock)
+            self.assertLess(onset, knock + STARTUP_SLACK_S)
+        self.assertEqual([v for _, v in self.rec.changes('ShockCount')], [1, 2, 3])
+
+    # Disk protection
+
+    def protect(self, disks):
+        self.accel.SetProtectedDisks(dbus.Array(disks, signature='s'))
+
+    def test_protected_disks_validated(self):
+        self.start(claim=False)
+        cases = [(['nvme0n1'], r"Disk 'nvme0n1' is not rotational"),
+                 (['sdc'], r"Disk 'sdc' is removable"),
+                 (['sdd'], r"Disk 'sdd' cannot park its heads \(device/unload_heads"),
+                 (['sdz'], r"sdz"),
+                 (['sda', 'sdd'], r"sdd"),
+                 (['sda', 'sda'], r'twice'),
+                 (['sda/../sdb'], r'not a block device name'),
+                 ([''], r'not a block device name'),
+                 (['sd%d' % i for i in range(17)], r'At most 16')]
+        for disks, message in cases:
+            self.assertDBusError(INVALID_ARGS, self.protect, disks, message_re=message)
+        self.pump_until(time.monotonic() + 0.2)
+        self.assertEqual(list(self.get('ProtectedDisks')), [], 'a refused list changes nothing')
+        self.assertEqual(self.get('ProtectionState'), 'off')
+        self.assertFalse(self.get('Claimed'))
+        self.assertEqual([e for e in self.rec.events if e[1] == 'changed'], [])
+        self.assertFalse(os.path.exists(os.path.join(self.state_dir, 'state')), 'nothing persisted')
+        for name in ('sda', 'nvme0n1', 'sdc'):
+            self.assertEqual(self.sysfs.unload_heads(name), '0', 'nothing written to %s' % name)
+
+        self.set_allowed([])
+        self.assertDBusError(ACCESS_DENIED, self.protect, ['sda'])
+        self.assertEqual(list(self.get('ProtectedDisks')), [])
+
+    def test_protection_arms_polling_without_claim_and_off_stops_it(self):
+        self.start(claim=False)
+        self.assertFalse(self.get('Claimed'))
+        self.protect(['sda'])
+        self.assertEqual(list(self.get('ProtectedDisks')), ['sda'])
+        self.assertEqual(self.get('ProtectionState'), 'armed')
+        self.assertTrue(self.get('Claimed'), 'protection polls without any claim')
+        self.assertEventually(lambda: len(self.rec.of('Sample')) > 10, message='Samples while armed')
+        self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'arming parks nothing')
+        changed = set().union(*(p.keys() for p in self.rec.of('changed')))
+        self.assertLessEqual({'ProtectedDisks', 'ProtectionState', 'Claimed'}, changed)
+
+        # Persisted and re-armed at the next start.
+        self.assertEqual(self.stop_daemon(), 0)
+        with open(os.path.join(self.state_dir, 'state')) as f:
+            self.assertRegex(f.read(), r'(?m)^protected_disks=sda$')
+        self.start_daemon('--sysfs-root=' + self.sysfs.root)
+        self.rec = Recorder(self.dbus_con)
+        self.assertEqual(list(self.get('ProtectedDisks')), ['sda'])
+        self.assertEqual(self.get('ProtectionState'), 'armed')
+        self.assertTrue(self.get('Claimed'), 'armed from the state file, polling without a claim')
+
+        # [] turns it off; with nobody claiming, polling stops and the daemon sleeps.
+        self.protect([])
+        self.assertEqual(list(self.get('ProtectedDisks')), [])
+        self.assertEqual(self.get('ProtectionState'), 'off')
+        self.assertFalse(self.get('Claimed'))
+        time.sleep(0.2)
+        before = self.ctxt_switches()
+        time.sleep(1.5)
+        self.assertEqual(self.ctxt_switches() - before, 0, 'no timer: the daemon does not wake up')
+
+        # A claim keeps polling after [] (and [] while claimed does not stop it).
+        self.accel.Claim()
+        self.protect(['sda'])
+        self.protect([])
+        self.assertTrue(self.get('Claimed'))
+
+    def test_protected_disk_gone_at_start_is_reported(self):
+        self.start(claim=False)
+        self.protect(['sda'])
+        self.assertEqual(self.stop_daemon(), 0)
+        self.sysfs.remove_disk('sda')
+        self.start_daemon('--sysfs-root=' + self.sysfs.root)
+        self.assertEqual(list(self.get('ProtectedDisks')), [])
+        self.assertEqual(self.get('ProtectionState'), 'off')
+        self.assertFalse(self.get('Claimed'))
+        self.assertRegex(self.daemon_log(), r"Not protecting the disks from the state file: .*'sda'")
+
+    def test_drop_parks_rearms_and_unparks(self):
+        t0 = self.start(trace('drop-30cm.csv'), claim=False)
+        self.protect(['sda'])
+        self.assertEqual(self.get('ParkCount'), 0)
+        self.assertFalse(self.get('Parked'))
+        self.assertEventually(lambda: len(self.rec.of('HeadsParked')) > 0,
+                              timeout=DROP_AT_S + STARTUP_SLACK_S + 5, message='the drop parks the heads')
+        self.assertEqual(self.sysfs.unload_heads('sda'), DISK_PARK_TIMEOUT_MS,
+                         'a park writes the bounded timeout (ms)')
+        self.assertTrue(self.get('Parked'))
+        self.assertEqual(self.get('ProtectionState'), 'parked')
+        # Re-armed while the shock lasts: the daemon writes the timeout again.
+        self.sysfs.set_unload_heads('sda', '7')
+        self.assertEventually(lambda: self.sysfs.unload_heads('sda') == DISK_PARK_TIMEOUT_MS, timeout=0.5,
+                              message='the park is re-armed within a re-arm period')
+        self.assertEventually(lambda: (['sda'], False) in [(list(d), bool(p)) for d, p in self.rec.of('HeadsParked')],
+                              timeout=10, message='unparked after the hold')
+        self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'unpark writes 0')
+        self.pump_until(t0 + DROP_TRACE_END_S + 0.5)
+        self.stop_recording()
+
+        parked = self.rec.timed('HeadsParked')
+        flags = [bool(p[1]) for _, p in parked]
+        for _, (disks, _flag) in parked:
+            self.assertEqual(list(disks), ['sda'])
+        self.assertEqual(flags[-1], False)
+        self.assertEqual(flags.count(False), 1, 'one unpark: %s' % flags)
+        self.assertTrue(all(flags[:-1]), 'parks and re-arms, then one unpark')
+        self.assertGreaterEqual(flags.count(True), 5, 'a park lasting over a second is re-armed repeatedly')
+        times = [t for t, _ in parked]
+        gaps = [b - a for a, b in zip(times, times[1:-1])]
+        self.assertGreater(min(gaps), DISK_PARK_REARM_S * 0.5, 're-armed at most every DISK_PARK_REARM_MS')
+        shock = self.rec.timed('Shock')
+        self.assertEqual(len(shock), 1)
+        self.assertLessEqual(shock[0][0], times[0] + 0.05, 'parked on the readout that saw the shock')
+        self.assertGreaterEqual(times[-1] - times[0], SHOCK_HOLD_MS_DEFAULT / 1000 * 0.9,
+                                'unparked only after the hold')
+
+        self.assertEqual(self.get('ParkCount'), 1, 're-arms are not new parks')
+        self.assertFalse(self.get('Parked'))
+        self.assertEqual(self.get('ProtectionState'), 'armed')
+        self.assertEqual([v for _, v in self.rec.changes('Parked')], [True, False])
+        self.assertEqual([v for _, v in self.rec.changes('ParkCount')], [1])
+        self.assertEqual([v for _, v in self.rec.changes('ProtectionState')], ['armed', 'parked', 'armed'])
+        for name in ('nvme0n1', 'sdc'):
+            self.assertEqual(self.sysfs.unload_heads(name), '0', 'unprotected disks are left alone')
+
+    def test_pause_suspends_protection(self):
+        t0 = self.start(trace('drop-30cm.csv'))  # a claim, so the shock is still detected
+        self.protect(['sda'])
+        self.accel.Pause(dbus.UInt32(30))
+        now = monotonic_usec()
+        self.assertEqual(self.get('ProtectionState'), 'paused')
+        until = self.get('PausedUntil')
+        self.assertAlmostEqual(until / 1e6, now / 1e6 + 30, delta=1.0, msg='PausedUntil is CLOCK_MONOTONIC usec')
+        self.assertEventually(lambda: len(self.rec.of('Shock')) == 1, timeout=DROP_AT_S + STARTUP_SLACK_S + 5)
+        self.pump_until(t0 + DROP_TRACE_END_S)
+        self.assertEqual(self.rec.of('HeadsParked'), [], 'no park while paused')
+        self.assertEqual(self.sysfs.unload_heads('sda'), '0')
+        self.assertEqual(self.get('ParkCount'), 0)
+        self.assertEqual(self.get('ProtectionState'), 'paused')
+
+        self.accel.Pause(dbus.UInt32(0))
+        self.assertEqual(self.get('ProtectionState'), 'armed')
+        self.assertEqual(self.get('PausedUntil'), 0)
+
+        # A pause ends by itself.
+        self.accel.Pause(dbus.UInt32(1))
+        self.assertEqual(self.get('ProtectionState'), 'paused')
+        self.assertEventually(lambda: self.get('ProtectionState') == 'armed', timeout=3)
+        self.assertEqual(self.get('PausedUntil'), 0)
+        self.stop_recording()
+        states = [v for _, v in self.rec.changes('ProtectionState')]
+        self.assertEqual(states, ['armed', 'paused', 'armed', 'paused', 'armed'])
+        self.assertEqual([bool(v) for _, v in self.rec.changes('PausedUntil')], [True, False, True, False])
+
+    def test_pause_without_claim_stops_polling(self):
+        self.start(claim=False)
+        self.protect(['sda'])
+        self.assertTrue(self.get('Claimed'))
+        self.accel.Pause(dbus.UInt32(60))
+        self.assertFalse(self.get('Claimed'), 'paused protection does not poll by itself')
+        self.accel.Pause(dbus.UInt32(0))
+        self.assertTrue(self.get('Claimed'))
+
+    def test_pause_during_park_unparks(self):
+        self.start(trace('drop-30cm.csv'), claim=False)
+        self.protect(['sda'])
+        self.assertEventually(lambda: len(self.rec.of('HeadsParked')) > 0,
+                              timeout=DROP_AT_S + STARTUP_SLACK_S + 5)
+        self.accel.Pause(dbus.UInt32(10))
+        self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'Pause() ends the park at once')
+        self.assertFalse(self.get('Parked'))
+        self.assertEqual(self.get('ProtectionState'), 'paused')
+        self.assertEventually(lambda: [bool(p[1]) for p in self.rec.of('HeadsParked')][-1] is False)
+        time.sleep(0.3)
+        self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'no re-arm while paused')
+
+
+if __name__ == '__main__':
+    unittest.main(testRunner=unittest.TextTestRunner(stream=sys.stdout, verbosity=2))
