@@ -107,7 +107,9 @@ static void driver_went_away(BackendWatch *w)
         r = backend_open(&w->options, &b, &why);
         if (r < 0) {
                 backend_watch_switch(c, NULL,
-                                     reasonf("the kernel hdaps driver went away (module unloaded); %s",
+                                     reasonf("the kernel hdaps driver went away (module unloaded); %s; "
+                                             "restart tpacceld to try the EC directly (it gives up its "
+                                             "port privileges after starting)",
                                              why ?: strerror(-r)));
                 return;
         }

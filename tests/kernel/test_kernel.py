@@ -303,6 +303,7 @@ class KernelTest(TpaccelTestBase):
         reason = self.get('BackendReason')
         self.assertIn('the kernel hdaps driver went away (module unloaded)', reason)
         self.assertIn('no accelerometer', reason)
+        self.assertIn('restart tpacceld to try the EC directly', reason)
         self.assertEventually(lambda: any('Backend' in c and 'HasAccelerometer' in c for c in seen))
         self.assertIn('No accelerometer: the kernel hdaps driver went away', self.daemon_log())
 
