@@ -41,9 +41,13 @@ const char *kernel_attr_name(KernelAttr a)
 
 char *kernel_hdaps_dir(const char *sysroot)
 {
+        size_t len = sysroot ? strlen(sysroot) : 0;
         char *p;
 
-        if (asprintf(&p, "%s/%s", sysroot && *sysroot ? sysroot : "", KERNEL_HDAPS_DIR) < 0)
+        /* "/" gives "/sys/...", not "//sys/..." (umockdev redirects only paths that start with /sys). */
+        while (len > 0 && sysroot[len - 1] == '/')
+                len--;
+        if (asprintf(&p, "%.*s/%s", (int) len, len > 0 ? sysroot : "", KERNEL_HDAPS_DIR) < 0)
                 return NULL;
         return p;
 }
