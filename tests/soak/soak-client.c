@@ -38,7 +38,10 @@
 #define USEC_PER_SEC       1000000ULL
 #define GAP_FACTOR_PERCENT 150 /* a gap longer than 1.5 periods between Samples means missed ticks */
 #define FILTER_ORDER_MAX   8
-#define OVERSAMPLING_MAX   4
+/* Ratios 2..5: the EC makes at least two readouts per host tick, so a tick rarely finds nothing new
+ * (with ratio 1 the EC and host clocks run at the same rate and beat). */
+#define OVERSAMPLING_MIN   2
+#define OVERSAMPLING_COUNT 4
 
 static const char *const read_properties[] = {
         "Position", "Temperature", "SamplingRate", "Claimed",    "Orientation",
@@ -247,7 +250,7 @@ static int on_config_timer(sd_event_source *es, uint64_t usec, void *userdata)
                 break;
         case 1:
                 (void) call(s, c, IFACE, "SetOversamplingRatio", "u",
-                            (uint32_t) (1 + (i / 5) % OVERSAMPLING_MAX));
+                            (uint32_t) (OVERSAMPLING_MIN + (i / 5) % OVERSAMPLING_COUNT));
                 break;
         case 2:
                 (void) call(s, c, IFACE, "SetInvert", "b", (int) ((i / 5) % 2));
