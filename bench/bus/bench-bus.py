@@ -1,10 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpacceld on the EC emulator, on a private system bus, measured side by side in one run:
-  - Sample latency: readout (the signal's time_usec, CLOCK_MONOTONIC) to receipt by a client (p50, p99)
+  - Sample latency: readout (the signal's time_usec, CLOCK_MONOTONIC, stamped when the host has the
+    EC's reply) to receipt by each subscriber (p50, p99 over all subscribers' samples), with 1 and with
+    50 subscribers, each subscriber its own process (sample-latency listen: C, sd-bus), as real clients
+  - the floor of the same path without tpacceld: a reference sender (sample-latency emit) stamping
+    and sending at 50 Hz to the same subscribers; tpacceld's own share is the difference
   - daemon CPU per sample at 50 Hz with 1 and with 50 subscribers (/proc/PID/schedstat: CPU time in ns)
-  - daemon wakeups per second with no claim (context switches in /proc/PID/status over 5 s)
-The latency client is sample-latency (C, sd-bus), so the client's own overhead stays small.
+  - daemon wakeups per second with no claim (context switches in /proc/PID/status)
+  - the 1-minute load average before the run: the latency floors hold on a quiet machine only
+The benchmark process itself only sleeps while measuring (no main loop spinning next to the clients).
 Prints `name: value unit` lines. Usage: bench-bus.py PATH/TO/tpacceld PATH/TO/sample-latency [SECONDS]"""
 
 import os
@@ -14,8 +19,6 @@ import tempfile
 import time
 
 import dbus
-import dbus.mainloop.glib
-from gi.repository import GLib
 
 NAME, PATH, IFACE = 'org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', 'org.thinkpad.Accelerometer'
 
@@ -50,30 +53,45 @@ def ctxt_switches(pid):
     return n
 
 
-def pump(seconds):
-    ctx = GLib.main_context_default()
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if not ctx.iteration(False):
-            time.sleep(0.0005)
-
-
 def percentile(values, p):
     s = sorted(values)
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def start_listeners(latency_client, address, n, seconds):
+    """n subscriber processes; returns them once every one is subscribed."""
+    procs = [subprocess.Popen([latency_client, 'listen', address, str(seconds)], stdout=subprocess.PIPE,
+                              text=True) for _ in range(n)]
+    for p in procs:
+        line = p.stdout.readline().strip()
+        if line != 'ready':
+            raise RuntimeError('sample-latency listen did not start (%r)' % line)
+    return procs
+
+
+def collect(procs):
+    values = []
+    for p in procs:
+        out, _ = p.communicate()
+        if p.returncode != 0:
+            raise RuntimeError('sample-latency listen failed with %d' % p.returncode)
+        values += [int(v) for v in out.split()]
+    if not values:
+        raise RuntimeError('no Sample received')
+    return values
 
 
 def main():
     tpacceld = sys.argv[1]
     latency_client = sys.argv[2]
     seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 5.0
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    load_average = os.getloadavg()[0]
     tmp = tempfile.mkdtemp(prefix='tpaccel-bench-')
     conf = os.path.join(tmp, 'bus.conf')
     with open(conf, 'w') as f:
         f.write(BUS_CONF)
     bus_daemon = subprocess.Popen(['dbus-daemon', '--config-file=' + conf, '--nofork', '--print-address=1'],
-                                  stdout=subprocess.PIPE, text=True)
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     address = bus_daemon.stdout.readline().strip()
     daemon = subprocess.Popen([tpacceld, '--session', '--address=' + address, '--backend=sim',
                                '--state-dir=' + tmp], stderr=subprocess.DEVNULL)
@@ -93,35 +111,36 @@ def main():
         idle_wakeups = (ctxt_switches(daemon.pid) - before) / seconds
 
         results = {}
+        listen_s = seconds + 3  # covers the warm-up, the measurement and the release
         for n_subscribers in (1, 50):
-            # Subscriber 1 is the C client; the others are plain connections with a Sample match.
-            conns = [dbus.bus.BusConnection(address) for _ in range(n_subscribers - 1)]
-            matches = [c.add_signal_receiver(lambda t, x, y: None, signal_name='Sample', dbus_interface=IFACE,
-                                             path=PATH) for c in conns]
-            client = subprocess.Popen([latency_client, address, str(seconds + 0.5)], stdout=subprocess.PIPE,
-                                      text=True)
-            assert client.stdout.readline().strip() == 'ready'
+            # tpacceld
+            procs = start_listeners(latency_client, address, n_subscribers, listen_s)
+            started = time.monotonic()
             accel.Claim()
-            pump(0.5)
+            time.sleep(0.5)
             cpu0 = cpu_seconds(daemon.pid)
-            pump(seconds)
+            time.sleep(seconds)
             cpu = cpu_seconds(daemon.pid) - cpu0
-            n, p50, p99 = (int(v) for v in client.stdout.readline().split())
-            client.wait()
             accel.Release()
-            for m in matches:
-                m.remove()
-            for c in conns:
-                c.close()
-            results[n_subscribers] = (n, p50, p99, cpu, 50 * seconds)
-            pump(0.2)
+            if time.monotonic() - started > listen_s:
+                raise RuntimeError('the listeners stopped before the measurement ended')
+            latencies = collect(procs)
 
+            # The reference sender on the same bus to the same number of subscribers (tpacceld not polling).
+            procs = start_listeners(latency_client, address, n_subscribers, seconds + 1)
+            subprocess.run([latency_client, 'emit', address, str(seconds), '50'], check=True,
+                           stdout=subprocess.DEVNULL)
+            floor = collect(procs)
+            results[n_subscribers] = (latencies, floor, cpu, 50 * seconds)
+
+        print('bus_load_average_before: %.2f' % load_average)
         for n in (1, 50):
-            count, p50, p99, cpu, expected = results[n]
-            suffix = 'subscriber' if n == 1 else 'subscribers'
-            print('bus_sample_latency_p50_%d_%s: %d us' % (n, suffix, p50))
-            print('bus_sample_latency_p99_%d_%s: %d us' % (n, suffix, p99))
-            print('bus_cpu_per_sample_%d_%s: %.1f us' % (n, suffix, cpu / expected * 1e6))
+            latencies, floor, cpu, expected = results[n]
+            suffix = '%d_%s' % (n, 'subscriber' if n == 1 else 'subscribers')
+            for name, values in (('sample_latency', latencies), ('floor_latency', floor)):
+                print('bus_%s_p50_%s: %d us' % (name, suffix, percentile(values, 50)))
+                print('bus_%s_p99_%s: %d us' % (name, suffix, percentile(values, 99)))
+            print('bus_cpu_per_sample_%s: %.1f us' % (suffix, cpu / expected * 1e6))
         print('bus_idle_wakeups: %.2f per_s' % idle_wakeups)
     finally:
         daemon.terminate()

@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A minimal sd-bus subscriber for bench-bus.py: receives Sample signals for SECONDS and prints the
- * readout-to-receipt latency (the signal's time_usec against our CLOCK_MONOTONIC at receipt).
- *   sample-latency ADDRESS SECONDS */
+/* The sd-bus helper of bench-bus.py, in two roles:
+ *
+ *   sample-latency listen ADDRESS SECONDS
+ *       Subscribes to org.thinkpad.Accelerometer.Sample, prints "ready", receives for SECONDS and prints
+ *       one line with every readout-to-receipt latency in microseconds (the signal's time_usec against
+ *       our CLOCK_MONOTONIC at receipt), space separated. One process per subscriber, as real clients.
+ *
+ *   sample-latency emit ADDRESS SECONDS RATE
+ *       The reference sender: emits Sample signals at RATE Hz on the same path and interface, stamped
+ *       with CLOCK_MONOTONIC right before sending. What listeners measure then is the floor of the bus
+ *       and the clients alone (dbus-daemon's fan-out, scheduling); tpacceld's share is the difference. */
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,13 +18,25 @@
 #include <systemd/sd-bus.h>
 #include <time.h>
 
-#define MAX_SAMPLES 1000000
+#define SAMPLE_PATH      "/org/thinkpad/Accelerometer"
+#define SAMPLE_INTERFACE "org.thinkpad.Accelerometer"
+#define USEC_PER_SEC     1000000ULL
+#define NSEC_PER_USEC    1000ULL
+#define MAX_SAMPLES      100000
+#define EMIT_RATE_MAX    1000
 
 static uint64_t now_usec(void)
 {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
+        return (uint64_t) ts.tv_sec * USEC_PER_SEC + (uint64_t) ts.tv_nsec / NSEC_PER_USEC;
+}
+
+static void sleep_until_usec(uint64_t t)
+{
+        struct timespec ts = {.tv_sec = t / USEC_PER_SEC, .tv_nsec = (t % USEC_PER_SEC) * NSEC_PER_USEC};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+                ;
 }
 
 typedef struct Latencies {
@@ -36,62 +56,121 @@ static int on_sample(sd_bus_message *m, void *userdata, sd_bus_error *error)
         return 0;
 }
 
-static int cmp(const void *a, const void *b)
-{
-        uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-        return x < y ? -1 : x > y;
-}
-
-int main(int argc, char *argv[])
+static int connect_bus(const char *address, sd_bus **ret)
 {
         sd_bus *bus = NULL;
-        Latencies l = {};
-        double seconds;
         int r;
-
-        if (argc != 3) {
-                fprintf(stderr, "usage: %s ADDRESS SECONDS\n", argv[0]);
-                return 2;
-        }
-        seconds = atof(argv[2]);
-        l.v = calloc(MAX_SAMPLES, sizeof(uint64_t));
-        if (!l.v)
-                return 1;
 
         r = sd_bus_new(&bus);
         if (r >= 0)
-                r = sd_bus_set_address(bus, argv[1]);
+                r = sd_bus_set_address(bus, address);
         if (r >= 0)
                 r = sd_bus_set_bus_client(bus, 1);
         if (r >= 0)
                 r = sd_bus_start(bus);
-        if (r >= 0)
-                r = sd_bus_match_signal(bus, NULL, NULL, "/org/thinkpad/Accelerometer",
-                                        "org.thinkpad.Accelerometer", "Sample", on_sample, &l);
         if (r < 0) {
-                fprintf(stderr, "sample-latency: %s\n", strerror(-r));
-                return 1;
+                sd_bus_unref(bus);
+                return r;
+        }
+        *ret = bus;
+        return 0;
+}
+
+static int listen_samples(const char *address, double seconds)
+{
+        sd_bus *bus = NULL;
+        Latencies l = {};
+        int r;
+
+        l.v = calloc(MAX_SAMPLES, sizeof(uint64_t));
+        if (!l.v)
+                return -ENOMEM;
+        r = connect_bus(address, &bus);
+        if (r >= 0)
+                r = sd_bus_match_signal(bus, NULL, NULL, SAMPLE_PATH, SAMPLE_INTERFACE, "Sample", on_sample,
+                                        &l);
+        if (r < 0) {
+                free(l.v);
+                sd_bus_unref(bus);
+                return r;
         }
         printf("ready\n");
         fflush(stdout);
 
-        uint64_t end = now_usec() + (uint64_t) (seconds * 1e6);
-        while (now_usec() < end) {
+        uint64_t end = now_usec() + (uint64_t) (seconds * USEC_PER_SEC);
+        for (uint64_t now = now_usec(); now < end; now = now_usec()) {
                 r = sd_bus_process(bus, NULL);
                 if (r < 0)
                         break;
                 if (r == 0)
-                        (void) sd_bus_wait(bus, end - now_usec());
+                        (void) sd_bus_wait(bus, end - now);
         }
 
-        if (l.n == 0) {
-                fprintf(stderr, "sample-latency: no samples\n");
-                return 1;
-        }
-        qsort(l.v, l.n, sizeof(uint64_t), cmp);
-        printf("%zu %llu %llu\n", l.n, (unsigned long long) l.v[l.n / 2],
-               (unsigned long long) l.v[(l.n * 99) / 100]);
+        for (size_t i = 0; i < l.n; i++)
+                printf("%s%llu", i ? " " : "", (unsigned long long) l.v[i]);
+        printf("\n");
         sd_bus_flush_close_unref(bus);
         free(l.v);
+        return r < 0 ? r : 0;
+}
+
+static int emit_samples(const char *address, double seconds, unsigned rate)
+{
+        sd_bus *bus = NULL;
+        int r;
+
+        r = connect_bus(address, &bus);
+        if (r < 0)
+                return r;
+        printf("ready\n");
+        fflush(stdout);
+
+        uint64_t period = USEC_PER_SEC / rate, next = now_usec() + period;
+        uint64_t end = now_usec() + (uint64_t) (seconds * USEC_PER_SEC);
+        for (; next < end; next += period) {
+                sleep_until_usec(next);
+                r = sd_bus_emit_signal(bus, SAMPLE_PATH, SAMPLE_INTERFACE, "Sample", "tii", now_usec(), 0,
+                                       0);
+                if (r < 0)
+                        break;
+                r = sd_bus_flush(bus);
+                if (r < 0)
+                        break;
+        }
+        sd_bus_flush_close_unref(bus);
+        return r < 0 ? r : 0;
+}
+
+int main(int argc, char *argv[])
+{
+        double seconds;
+        int r;
+
+        if (argc < 4 || (strcmp(argv[1], "listen") == 0 && argc != 4) ||
+            (strcmp(argv[1], "emit") == 0 && argc != 5) ||
+            (strcmp(argv[1], "listen") != 0 && strcmp(argv[1], "emit") != 0)) {
+                fprintf(stderr, "usage: %s listen ADDRESS SECONDS | emit ADDRESS SECONDS RATE\n", argv[0]);
+                return 2;
+        }
+        seconds = atof(argv[3]);
+        if (!(seconds > 0)) {
+                fprintf(stderr, "sample-latency: SECONDS '%s' is not a positive number\n", argv[3]);
+                return 2;
+        }
+        if (strcmp(argv[1], "listen") == 0)
+                r = listen_samples(argv[2], seconds);
+        else {
+                long rate = strtol(argv[4], NULL, 10);
+                if (rate < 1 || rate > EMIT_RATE_MAX) {
+                        fprintf(stderr, "sample-latency: RATE '%s' is out of range 1..%d\n", argv[4],
+                                EMIT_RATE_MAX);
+                        return 2;
+                }
+                r = emit_samples(argv[2], seconds, (unsigned) rate);
+        }
+        if (r < 0) {
+                fprintf(stderr, "sample-latency %s: %s\n", argv[1], strerror(-r));
+                return 1;
+        }
         return 0;
 }
