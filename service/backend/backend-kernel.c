@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend-kernel.h"
 #include "ec-detect.h"
 #include "ec-protocol.h"
 #include "hdaps-models.h"
+#include "kernel-evdev.h"
 #include "kernel-sysfs.h"
 #include "log.h"
 
@@ -33,9 +35,19 @@ typedef struct BackendKernel {
         unsigned model_axis_code; /* the model's orientation; Invert flips both axes on top of it */
         bool invert;
         uint64_t last_temp_ns;
+        char *sysroot;
+        int evdev_fd;         /* tp_smapi's raw input device while polling runs; -1 otherwise */
+        int evdev_x, evdev_y; /* its latest values (driver axes) */
 } BackendKernel;
 
 static const BackendOps backend_kernel_ops;
+
+static int close_fd(int fd)
+{
+        if (fd >= 0)
+                close(fd);
+        return -1;
+}
 
 static BackendKernel *to_kernel(Backend *b)
 {
@@ -69,9 +81,22 @@ static int read_now(BackendKernel *k, HdapsReadout *ret)
         int px, py, hw_x, hw_y, x, y, invert = 0, flag, r;
         unsigned driver_code;
 
-        r = kernel_attr_read_pair(k->fds[KERNEL_ATTR_POSITION], &px, &py);
-        if (r < 0)
-                return log_debug_errno(r, "Reading %s/position failed: %m", k->dir);
+        if (k->evdev_fd >= 0) {
+                r = kernel_evdev_drain(k->evdev_fd, &k->evdev_x, &k->evdev_y);
+                if (r < 0) {
+                        log_debug_errno(r, "The raw input device failed, reading %s/position instead: %m",
+                                        k->dir);
+                        k->evdev_fd = close_fd(k->evdev_fd);
+                }
+        }
+        if (k->evdev_fd >= 0) {
+                px = k->evdev_x;
+                py = k->evdev_y;
+        } else {
+                r = kernel_attr_read_pair(k->fds[KERNEL_ATTR_POSITION], &px, &py);
+                if (r < 0)
+                        return log_debug_errno(r, "Reading %s/position failed: %m", k->dir);
+        }
 
         /* The driver applied its own invert (another program may change it at any time). */
         if (k->fds[KERNEL_ATTR_INVERT] >= 0) {
@@ -345,13 +370,49 @@ static void bk_describe_power(Backend *b, char *buf, size_t size)
 {
         BackendKernel *k = to_kernel(b);
 
-        snprintf(buf, size, "kernel %s hdaps driver at %s (the driver powers the sensor)",
-                 kernel_driver_flavour_to_string(k->flavour), k->dir);
+        snprintf(buf, size, "kernel %s hdaps driver at %s%s (the driver powers the sensor)",
+                 kernel_driver_flavour_to_string(k->flavour), k->dir,
+                 k->evdev_fd >= 0 ? ", read through its raw input device" : "");
+}
+
+static void bk_set_streaming(Backend *b, bool on)
+{
+        BackendKernel *k = to_kernel(b);
+        _cleanup_free_ char *devnode = NULL;
+        int fd, r;
+
+        if (!on) {
+                k->evdev_fd = close_fd(k->evdev_fd);
+                return;
+        }
+        if (k->evdev_fd >= 0 || k->flavour != KERNEL_DRIVER_TP_SMAPI)
+                return;
+        r = kernel_evdev_find(k->sysroot, &devnode);
+        if (r < 0) {
+                log_debug_errno(r, "No raw hdaps input device, polling %s/position: %m", k->dir);
+                return;
+        }
+        /* Events only come on change: start from the current position. */
+        r = kernel_attr_read_pair(k->fds[KERNEL_ATTR_POSITION], &k->evdev_x, &k->evdev_y);
+        if (r < 0) {
+                log_debug_errno(r, "Reading %s/position failed, not using %s: %m", k->dir, devnode);
+                return;
+        }
+        fd = kernel_evdev_open(devnode);
+        if (fd < 0) {
+                log_debug_errno(fd, "Cannot open %s, polling %s/position: %m", devnode, k->dir);
+                return;
+        }
+        k->evdev_fd = fd;
+        log_debug("Reading the accelerometer from %s (%s)", devnode, KERNEL_EVDEV_NAME);
 }
 
 static void bk_free(Backend *b)
 {
         BackendKernel *k = to_kernel(b);
+
+        close_fd(k->evdev_fd);
+        free(k->sysroot);
 
         kernel_attrs_close(k->fds);
         free(k->dir);
@@ -376,6 +437,7 @@ static const BackendOps backend_kernel_ops = {
         .get_axis_code = bk_get_axis_code,
         .read_row = bk_read_row,
         .describe_power = bk_describe_power,
+        .set_streaming = bk_set_streaming,
         .free = bk_free,
 };
 
@@ -432,6 +494,12 @@ int backend_kernel_new(const char *sysroot, Backend **ret)
                 .state = {.calibration_pending = true},
         };
         memcpy(k->fds, fds, sizeof(fds));
+        k->evdev_fd = -1;
+        k->sysroot = sysroot ? strdup(sysroot) : NULL;
+        if (sysroot && !k->sysroot) {
+                bk_free(&k->backend);
+                return -ENOMEM;
+        }
         *ret = &k->backend;
         return 0;
 }

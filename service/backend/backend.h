@@ -51,6 +51,9 @@ typedef struct BackendOps {
         int (*read_row)(Backend *b, const EcRow *args, EcRow *data);
         /* Free-form one-line power/health summary for logs (e.g. the emulator's power state). */
         void (*describe_power)(Backend *b, char *buf, size_t size);
+        /* Optional: polling starts (true) or stops (false); a backend may hold a data stream open only
+         * meanwhile (the kernel backend's input device). NULL: nothing to do. */
+        void (*set_streaming)(Backend *b, bool on);
         void (*free)(Backend *b);
 } BackendOps;
 
@@ -155,4 +158,9 @@ static inline int backend_read_row(Backend *b, const EcRow *args, EcRow *data)
 static inline void backend_describe_power(Backend *b, char *buf, size_t size)
 {
         b->ops->describe_power(b, buf, size);
+}
+static inline void backend_set_streaming(Backend *b, bool on)
+{
+        if (b->ops->set_streaming)
+                b->ops->set_streaming(b, on);
 }

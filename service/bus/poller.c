@@ -174,10 +174,13 @@ void poller_update(Context *c)
                         (void) sd_event_source_set_description(c->poll_timer, "poll");
                         if (c->motion)
                                 motion_reset(c->motion);
+                        backend_set_streaming(c->backend, true);
                         log_debug("Polling started at %u Hz", c->config.sampling_rate);
                 }
         } else if (!want && c->poll_timer) {
                 c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
+                if (c->backend)
+                        backend_set_streaming(c->backend, false);
                 log_debug("Polling stopped");
         }
 

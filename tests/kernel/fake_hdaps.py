@@ -17,9 +17,13 @@ Attribute sets, from the drivers' sources (docs/PROTOCOL.md, the notes):
 
 import os
 import shutil
+import struct
+import time
 
 HDAPS = 'sys/devices/platform/hdaps'
 PORT_BYTES = 0x10000
+EV_SYN, EV_ABS, ABS_X, ABS_Y = 0, 3, 0, 1
+INPUT_EVENT = struct.Struct('qqHHi')  # struct input_event on 64-bit: timeval, type, code, value
 
 
 class FakeMachine:
@@ -121,3 +125,24 @@ class FakeMachine:
         for m in ('hdaps', 'thinkpad_ec', 'tp_smapi', 'hdaps_ec'):
             self.unload_module(m)
         self.write('proc/ioports', '0000-0cf7 : PCI Bus 0000:00\n0cf8-0cff : PCI conf1\n')
+
+    # tp_smapi's raw input device
+
+    def raw_input_device(self, number=7):
+        """sys/class/input/inputN (name, phys) with its eventN child, and dev/input/eventN as a FIFO that
+        the test writes struct input_event records into. Returns the FIFO's write end (an fd)."""
+        base = 'sys/class/input/input%d' % number
+        self.write(base + '/name', 'ThinkPad HDAPS accelerometer data\n')
+        self.write(base + '/phys', 'hdaps/input1\n')
+        os.makedirs(self.path('%s/event%d' % (base, number)), exist_ok=True)
+        node = self.path('dev/input/event%d' % number)
+        os.makedirs(os.path.dirname(node), exist_ok=True)
+        os.mkfifo(node)
+        return os.open(node, os.O_RDWR | os.O_NONBLOCK)  # O_RDWR: never blocks, never sees EOF
+
+    @staticmethod
+    def send_position(fd, x, y):
+        t = time.time()
+        sec, usec = int(t), int((t % 1) * 1e6)
+        os.write(fd, INPUT_EVENT.pack(sec, usec, EV_ABS, ABS_X, x) + INPUT_EVENT.pack(sec, usec, EV_ABS, ABS_Y, y) +
+                 INPUT_EVENT.pack(sec, usec, EV_SYN, 0, 0))

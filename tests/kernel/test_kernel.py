@@ -128,6 +128,28 @@ class KernelTest(TpaccelTestBase):
         self.accel.Release()
         self.assertEventually(lambda: not self.get('Claimed'))
 
+    def test_tp_smapi_raw_input_device_while_claimed(self):
+        # tp_smapi's raw input device is read while polling runs; sysfs position is not.
+        self.machine.thinkpad(model='ThinkPad T60').tp_smapi(position=(5, 5), invert=0)
+        fd = self.machine.raw_input_device()
+        self.addCleanup(os.close, fd)
+        self.start_polkit()
+        self.start()
+        self.accel.Claim()
+        self.assertEventually(lambda: self.collect_samples(0.1)[-1:] and
+                              self.collect_samples(0.1)[-1][1:] == axis(1, 5, 5))
+        self.machine.set_position(999, 999)  # what a sysfs read would see: must not show up
+        self.machine.send_position(fd, 100, -40)
+        self.assertEventually(lambda: self.collect_samples(0.1)[-1][1:] == axis(1, 100, -40))
+        self.assertFalse(any(s[1:] == axis(1, 999, 999) for s in self.collect_samples(0.3)))
+        self.assertIn('Reading the accelerometer from %s/dev/input/event7' % self.machine.root, self.daemon_log())
+
+        # Without a claim the device is closed (the driver stops polling the EC), and Position is read
+        # from sysfs on demand.
+        self.accel.Release()
+        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertEventually(lambda: tuple(self.get('Position')) == axis(1, 999, 999))
+
     def test_shock_on_kernel_backend(self):
         self.machine.thinkpad().tp_smapi(position=(0, 0), invert=0)
         self.start_polkit()
