@@ -60,18 +60,18 @@ int backend_choose(const BackendFacts *f, BackendKind *ret_kind, char **ret_reas
                 return 0;
         }
 
+        if (!f->dmi_allows_probe) {
+                r = reason(ret_reason, "no accelerometer: %s, and no kernel hdaps driver is loaded",
+                           f->dmi_reason ?: "this is not known to be a ThinkPad");
+                return r < 0 ? r : -ENODEV;
+        }
+
         if (f->ports_owner) {
                 r = reason(ret_reason,
                            "no accelerometer: the EC ports are in use by %s, which offers no hdaps device; "
                            "load the hdaps module for the kernel backend, or unload %s for direct EC "
                            "access",
                            f->ports_owner, f->ports_owner);
-                return r < 0 ? r : -ENODEV;
-        }
-
-        if (!f->dmi_allows_probe) {
-                r = reason(ret_reason, "no accelerometer: %s, and no kernel hdaps driver is loaded",
-                           f->dmi_reason ?: "this is not known to be a ThinkPad");
                 return r < 0 ? r : -ENODEV;
         }
 

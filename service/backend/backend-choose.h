@@ -4,8 +4,8 @@
 /* The automatic backend choice (--backend=auto) as a pure function of facts gathered elsewhere
  * (backend.c reads them from DMI, /proc/ioports, /sys/module and the hdaps sysfs device, and tries
  * the port backends only when the choice depends on them). Order: a loaded kernel hdaps driver wins
- * (it owns the ports and already serves the data); then a non-kernel owner of the ports refuses direct
- * access; then DMI must say ThinkPad EC; then ioperm, then /dev/port. */
+ * (it owns the ports and already serves the data); then DMI must say ThinkPad EC; then another owner of
+ * the ports refuses direct access; then ioperm, then /dev/port. */
 
 #include <stdbool.h>
 

@@ -122,6 +122,8 @@ bool ec_dmi_allows_probe(const EcDmi *d, const char **ret_reason)
         return false;
 }
 
+#define PCI_BUS_WINDOW_PREFIX "PCI Bus "
+
 /* Kernel modules that drive the EC ports; any of them loaded means the ports are taken. */
 static const char *const port_modules[] = {"thinkpad_ec", "tp_smapi", "hdaps", "hdaps_ec"};
 
@@ -141,6 +143,10 @@ int ec_ports_owner(const char *sysroot, char **ret_owner)
                                 continue;
                         /* Without CAP_SYS_ADMIN the kernel shows every range as 0000-0000. */
                         if (start == 0 && end == 0)
+                                continue;
+                        /* A PCI bridge window (top level "0d00-ffff : PCI Bus 0000:00" on every PC)
+                         * holds claims rather than being one; what claims the ports is nested in it. */
+                        if (strncmp(name, PCI_BUS_WINDOW_PREFIX, strlen(PCI_BUS_WINDOW_PREFIX)) == 0)
                                 continue;
                         if (start <= EC_PORT_BASE + EC_PORT_COUNT - 1 && end >= EC_PORT_BASE) {
                                 if (asprintf(ret_owner, "%s (ports %04lx-%04lx in /proc/ioports)", name,

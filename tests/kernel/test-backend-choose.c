@@ -12,6 +12,7 @@
 
 #include "../unit/test-helpers.h"
 #include "backend-choose.h"
+#include "ec-detect.h"
 #include "hdaps-models.h"
 #include "kernel-sysfs.h"
 
@@ -64,11 +65,11 @@ static void test_choice_combinations(void)
                                                         /* The driver wins whatever else is true. */
                                                         check_choice(&f, 0, BACKEND_KERNEL,
                                                                      kernel_driver_flavour_to_string(k));
+                                                else if (!dmi)
+                                                        check_choice(&f, -ENODEV, 0, DMI_NO_REASON);
                                                 else if (owner)
                                                         check_choice(&f, -ENODEV, 0,
                                                                      "in use by thinkpad_ec");
-                                                else if (!dmi)
-                                                        check_choice(&f, -ENODEV, 0, DMI_NO_REASON);
                                                 else if (io)
                                                         check_choice(&f, 0, BACKEND_IOPERM,
                                                                      "ioperm() works");
@@ -196,6 +197,26 @@ static void test_attribute_parsing(void)
         CHECK_EQ(kernel_attr_write_uint(-1, 5), -EOPNOTSUPP);
 }
 
+/* The PCI bridge window that spans the EC ports on every PC is not an owner; a claim nested in it is. */
+static void test_ports_owner_ignores_bridge_windows(void)
+{
+        char *owner = NULL;
+
+        write_file("proc/ioports", "0000-0cf7 : PCI Bus 0000:00\n"
+                                   "  0000-001f : dma1\n"
+                                   "0d00-ffff : PCI Bus 0000:00\n"
+                                   "  1800-18fe : pnp 00:02\n");
+        CHECK_EQ(ec_ports_owner(tmp_root, &owner), 0);
+        CHECK(owner == NULL);
+
+        write_file("proc/ioports", "0000-0cf7 : PCI Bus 0000:00\n"
+                                   "0d00-ffff : PCI Bus 0000:00\n"
+                                   "  1600-161f : thinkpad_ec\n");
+        CHECK_EQ(ec_ports_owner(tmp_root, &owner), 1);
+        CHECK_STREQ(owner, "thinkpad_ec (ports 1600-161f in /proc/ioports)");
+        free(owner);
+}
+
 static void test_invert_mapping(void)
 {
         unsigned code = 99;
@@ -248,6 +269,7 @@ int main(void)
         test_flavour_detection();
         test_attribute_parsing();
         test_invert_mapping();
+        test_ports_owner_ignores_bridge_windows();
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
         (void) system(cmd);
         return test_summary();
