@@ -47,7 +47,7 @@ DEVICE = '''P: /devices/platform/hdaps
 E: SUBSYSTEM=platform
 E: DRIVER=hdaps
 E: MODALIAS=platform:hdaps
-A: position=(0,-80)
+A: position=(0,-100)
 A: calibrate=(0,0)
 A: invert=0
 A: variance=(0,0)
@@ -93,9 +93,9 @@ def eviocgabs(axis):
 
 # Four positions (counts, about 157 per g): each flips iio-sensor-proxy's orientation (its input-accel
 # driver takes 256 counts per g and no Z, so any non-zero axis saturates: notes §2) and tilts tpacceld's
-# pitch or roll by about 30 degrees, well over its TiltStep.
-POSITIONS = ((80, 0), (0, 80), (-80, 0), (0, -80))
-START_POSITION = (0, -80)
+# pitch or roll by about 40 degrees: over its TiltStep and its 35 degree orientation threshold.
+POSITIONS = ((100, 0), (0, 100), (-100, 0), (0, -100))
+START_POSITION = (0, -100)
 STEP_MIN_S, STEP_MAX_S = 1.0, 1.5  # longer than iio-sensor-proxy's 700 ms poll, random phase to it
 SETTLE_S = 1.5
 SEED = 7
@@ -271,19 +271,29 @@ def run_motion(device, daemon, claimer, count_reads):
         raise RuntimeError('%s exited with %d during the run' % (daemon.args[0], daemon.returncode))
 
     events = list(claimer.events)
-    latencies = []
+    latencies, orientation_latencies = [], []
     for i, t0 in enumerate(changes):
         t_next = changes[i + 1] if i + 1 < len(changes) else t_end
-        first = [t for t, _ in events if t0 < t < t_next]
-        if first:
-            latencies.append((first[0] - t0) * 1e3)
+        before = [v for t, v in events if t <= t0]
+        after = [(t, v) for t, v in events if t0 < t < t_next]
+        if after:
+            latencies.append((after[0][0] - t0) * 1e3)
+        # The first event whose orientation differs from the one before the change (for
+        # iio-sensor-proxy every event is one; tpacceld's Tilt also comes for pitch/roll alone).
+        turned = [t for t, v in after if not before or v != before[-1]]
+        if turned:
+            orientation_latencies.append((turned[0] - t0) * 1e3)
     seconds = t_end - t_start
     reads = reads1 - reads0
+    sequence = [v for t, v in events if t_start < t < t_end]
+    sequence = [v for i, v in enumerate(sequence) if i == 0 or v != sequence[i - 1]]
     tick_s = 1 / os.sysconf('SC_CLK_TCK')
     return {
         'changes': len(changes),
         'events': len(latencies),
         'latencies': latencies,
+        'orientation_latencies': orientation_latencies,
+        'sequence': sequence,
         'seconds': seconds,
         'reads': reads,
         'cpu_ticks_s': (ticks1 - ticks0) * tick_s,
@@ -350,6 +360,14 @@ def figures(name, r):
     print('%s changes with an event: %d of %d' % (name, r['events'], r['changes']))
     for k in ('min', 'p50', 'mean', 'p90', 'max'):
         print('%s event latency %s: %.1f ms' % (name, k, s[k]))
+    turned = r['orientation_latencies']
+    s['turned'] = len(turned)
+    s['turned_p50'] = statistics.median(turned) if turned else float('nan')
+    print('%s changes with an orientation change: %d of %d' % (name, len(turned), r['changes']))
+    print('%s orientation sequence: %s' % (name, ' '.join(r['sequence'])))
+    if turned:
+        print('%s orientation change latency p50: %.1f ms' % (name, s['turned_p50']))
+        print('%s orientation change latency max: %.1f ms' % (name, max(turned)))
     print('%s reads: %d' % (name, r['reads']))
     print('%s read rate: %.2f /s' % (name, s['rate']))
     print('%s CPU per read (schedstat): %.1f us' % (name, s['per_read_ns']))
@@ -407,6 +425,8 @@ def main():
                                                                           b['changes']))
     print('| change -> signal, p50 / p90 / max | %.0f / %.0f / %.0f ms | %.1f / %.1f / %.1f ms | %.0f x (p50) |'
           % (a['p50'], a['p90'], a['max'], b['p50'], b['p90'], b['max'], a['p50'] / b['p50']))
+    print('| changes that turned the orientation, p50 latency | %d, %.0f ms | %d, %.0f ms | |'
+          % (a['turned'], a['turned_p50'], b['turned'], b['turned_p50']))
     print('| reads per second | %.2f | %.1f | %.0f x |' % (a['rate'], b['rate'], b['rate'] / a['rate']))
     print('| CPU per read (schedstat) | %.0f us | %.0f us | %.2f x |' % (a['per_read_ns'], b['per_read_ns'],
                                                                       b['per_read_ns'] / a['per_read_ns']))
