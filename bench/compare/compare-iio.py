@@ -20,8 +20,10 @@ CPU is utime+stime from /proc/PID/stat (clock ticks) and the scheduler's ns coun
 Prints `name: value unit` lines, then a table. Usage:
   compare-iio.py PATH/TO/tpacceld BUS_ADDRESS [STEPS]"""
 
+import errno
 import os
 import random
+import shutil
 import signal
 import statistics
 import struct
@@ -117,7 +119,7 @@ class AbsHandler(UMockdev.IoctlBase):
         request = client.get_request()
         answers = {eviocgabs(ABS_X): ABS_X, eviocgabs(ABS_Y): ABS_Y, eviocgabs(ABS_Z): ABS_Z}
         if request not in answers:
-            client.complete(-1, 25)  # ENOTTY
+            client.complete(-1, errno.ENOTTY)
             return True
         axis = answers[request]
         with self.lock:
@@ -254,13 +256,13 @@ class Claimer:
         self.reader.join(STOP_TIMEOUT_S)
 
 
-def run_motion(device, daemon, claimer, count_reads):
+def run_motion(device, daemon, claimer, count_reads, steps):
     """The motion script; returns the figures of one daemon."""
     rng = random.Random(SEED)
     time.sleep(SETTLE_S)
     ticks0, ns0, reads0, t_start = cpu_ticks(daemon.pid), cpu_ns(daemon.pid), count_reads(), time.monotonic()
     changes = []
-    for i in range(STEPS):
+    for i in range(steps):
         time.sleep(rng.uniform(STEP_MIN_S, STEP_MAX_S))
         x, y = POSITIONS[i % len(POSITIONS)]
         changes.append(time.monotonic())
@@ -301,7 +303,7 @@ def run_motion(device, daemon, claimer, count_reads):
     }
 
 
-def run_iio(device, address):
+def run_iio(device, address, steps):
     binary = next((p for p in IIO_SENSOR_PROXY_PATHS if os.access(p, os.X_OK)), None)
     if not binary:
         raise RuntimeError('iio-sensor-proxy is not installed (%s)' % ' or '.join(IIO_SENSOR_PROXY_PATHS))
@@ -312,14 +314,14 @@ def run_iio(device, address):
     try:
         wait_for_name(address, 'net.hadess.SensorProxy', daemon)
         claimer = Claimer('iio', address)
-        return run_motion(device, daemon, claimer, device.reads)
+        return run_motion(device, daemon, claimer, device.reads, steps)
     finally:
         if claimer:
             claimer.close()
         stop(daemon)
 
 
-def run_tpacceld(device, address, tpacceld, state_dir):
+def run_tpacceld(device, address, tpacceld, state_dir, steps):
     env = dict(os.environ, UMOCKDEV_DIR=device.root)
     log = open(os.path.join(state_dir, 'tpacceld.log'), 'w')
     daemon = subprocess.Popen([tpacceld, '--session', '--address=' + address, '--backend=kernel',
@@ -329,7 +331,11 @@ def run_tpacceld(device, address, tpacceld, state_dir):
     try:
         wait_for_name(address, 'org.thinkpad.Accelerometer', daemon)
         claimer = Claimer('tpacceld', address)
-        return run_motion(device, daemon, claimer, claimer.samples)
+        return run_motion(device, daemon, claimer, claimer.samples, steps)
+    except RuntimeError:
+        with open(log.name, errors='replace') as f:
+            sys.stderr.write('tpacceld log:\n' + f.read())
+        raise
     finally:
         if claimer:
             claimer.close()
@@ -378,21 +384,21 @@ def figures(name, r):
     return s
 
 
-STEPS = 20
+DEFAULT_STEPS = 20
 
 
 def main():
-    global STEPS
     if len(sys.argv) not in (3, 4):
         sys.exit('usage: compare-iio.py PATH/TO/tpacceld BUS_ADDRESS [STEPS]')
     tpacceld, address = sys.argv[1], sys.argv[2]
+    steps = DEFAULT_STEPS
     if len(sys.argv) == 4:
         try:
-            STEPS = int(sys.argv[3])
+            steps = int(sys.argv[3])
         except ValueError:
             sys.exit('STEPS: expected a number of position changes, got %r' % sys.argv[3])
-        if not 4 <= STEPS <= 200:
-            sys.exit('STEPS: expected 4 to 200 position changes, got %d' % STEPS)
+        if not 4 <= steps <= 200:
+            sys.exit('STEPS: expected 4 to 200 position changes, got %d' % steps)
     if not os.access(tpacceld, os.X_OK):
         sys.exit('%s: not an executable tpacceld' % tpacceld)
     if 'umockdev' not in os.environ.get('LD_PRELOAD', ''):
@@ -405,11 +411,12 @@ def main():
     state_dir = tempfile.mkdtemp(prefix='tpaccel-compare-')
     try:
         device.set_position(*START_POSITION)
-        iio = run_iio(device, address)
+        iio = run_iio(device, address, steps)
         device.set_position(*START_POSITION)
-        tp = run_tpacceld(device, address, tpacceld, state_dir)
+        tp = run_tpacceld(device, address, tpacceld, state_dir, steps)
     finally:
         loop.quit()
+        shutil.rmtree(state_dir, ignore_errors=True)
 
     print('load average before the run: %.2f' % load_average)
     a = figures('iio-sensor-proxy', iio)
