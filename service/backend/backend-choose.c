@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "backend-choose.h"
+#include "strutil.h"
 
 static const char *const kernel_driver_flavour_table[_KERNEL_DRIVER_FLAVOUR_MAX] = {
         [KERNEL_DRIVER_NONE] = "none",
@@ -21,22 +22,6 @@ const char *kernel_driver_flavour_to_string(KernelDriverFlavour f)
         return kernel_driver_flavour_table[f];
 }
 
-static int reason(char **ret_reason, const char *fmt, ...) _printf_(2, 3);
-static int reason(char **ret_reason, const char *fmt, ...)
-{
-        va_list ap;
-        int r;
-
-        va_start(ap, fmt);
-        r = vasprintf(ret_reason, fmt, ap);
-        va_end(ap);
-        if (r < 0) {
-                *ret_reason = NULL;
-                return -ENOMEM;
-        }
-        return 0;
-}
-
 bool backend_choice_needs_port_access(const BackendFacts *f)
 {
         return f->kernel_driver == KERNEL_DRIVER_NONE && !f->ports_owner && f->dmi_allows_probe;
@@ -49,11 +34,12 @@ int backend_choose(const BackendFacts *f, BackendKind *ret_kind, char **ret_reas
         *ret_reason = NULL;
 
         if (f->kernel_driver != KERNEL_DRIVER_NONE) {
-                r = reason(ret_reason,
-                           "auto: the kernel's %s hdaps driver is loaded and owns the EC ports, so the "
-                           "accelerometer is read through its sysfs device (unload and blacklist the "
-                           "module for the EC features)",
-                           kernel_driver_flavour_to_string(f->kernel_driver));
+                r = strprintf_to(
+                        ret_reason,
+                        "auto: the kernel's %s hdaps driver is loaded and owns the EC ports, so the "
+                        "accelerometer is read through its sysfs device (unload and blacklist the "
+                        "module for the EC features)",
+                        kernel_driver_flavour_to_string(f->kernel_driver));
                 if (r < 0)
                         return r;
                 *ret_kind = BACKEND_KERNEL;
@@ -61,22 +47,24 @@ int backend_choose(const BackendFacts *f, BackendKind *ret_kind, char **ret_reas
         }
 
         if (!f->dmi_allows_probe) {
-                r = reason(ret_reason, "no accelerometer: %s, and no kernel hdaps driver is loaded",
-                           f->dmi_reason ?: "this is not known to be a ThinkPad");
+                r = strprintf_to(ret_reason, "no accelerometer: %s, and no kernel hdaps driver is loaded",
+                                 f->dmi_reason ?: "this is not known to be a ThinkPad");
                 return r < 0 ? r : -ENODEV;
         }
 
         if (f->ports_owner) {
-                r = reason(ret_reason,
-                           "no accelerometer: the EC ports are in use by %s, which offers no hdaps device; "
-                           "load the hdaps module for the kernel backend, or unload %s for direct EC "
-                           "access",
-                           f->ports_owner, f->ports_owner);
+                r = strprintf_to(
+                        ret_reason,
+                        "no accelerometer: the EC ports are in use by %s, which offers no hdaps device; "
+                        "load the hdaps module for the kernel backend, or unload %s for direct EC "
+                        "access",
+                        f->ports_owner, f->ports_owner);
                 return r < 0 ? r : -ENODEV;
         }
 
         if (f->ioperm_ok) {
-                r = reason(ret_reason, "auto: %s, the EC ports are free and ioperm() works", f->dmi_reason);
+                r = strprintf_to(ret_reason, "auto: %s, the EC ports are free and ioperm() works",
+                                 f->dmi_reason);
                 if (r < 0)
                         return r;
                 *ret_kind = BACKEND_IOPERM;
@@ -84,18 +72,18 @@ int backend_choose(const BackendFacts *f, BackendKind *ret_kind, char **ret_reas
         }
 
         if (f->devport_ok) {
-                r = reason(ret_reason, "auto: %s and the EC ports are free; %s, so /dev/port is used",
-                           f->dmi_reason, f->ioperm_error ?: "ioperm() is not available");
+                r = strprintf_to(ret_reason, "auto: %s and the EC ports are free; %s, so /dev/port is used",
+                                 f->dmi_reason, f->ioperm_error ?: "ioperm() is not available");
                 if (r < 0)
                         return r;
                 *ret_kind = BACKEND_DEVPORT;
                 return 0;
         }
 
-        r = reason(ret_reason,
-                   "no accelerometer: %s and the EC ports are free, but %s, and %s (tpacceld needs "
-                   "CAP_SYS_RAWIO, and kernel lockdown forbids both)",
-                   f->dmi_reason, f->ioperm_error ?: "ioperm() is not available",
-                   f->devport_error ?: "/dev/port is not available");
+        r = strprintf_to(ret_reason,
+                         "no accelerometer: %s and the EC ports are free, but %s, and %s (tpacceld needs "
+                         "CAP_SYS_RAWIO, and kernel lockdown forbids both)",
+                         f->dmi_reason, f->ioperm_error ?: "ioperm() is not available",
+                         f->devport_error ?: "/dev/port is not available");
         return r < 0 ? r : -ENODEV;
 }

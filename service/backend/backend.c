@@ -16,13 +16,11 @@
 #include "hdaps-models.h"
 #include "kernel-sysfs.h"
 #include "log.h"
+#include "strutil.h"
 
 static const char *const backend_kind_table[_BACKEND_KIND_MAX] = {
-        [BACKEND_AUTO] = "auto",
-        [BACKEND_IOPERM] = "ioperm",
-        [BACKEND_DEVPORT] = "devport",
-        [BACKEND_SIM] = "sim",
-        [BACKEND_KERNEL] = "kernel",
+        [BACKEND_AUTO] = "auto", [BACKEND_IOPERM] = "ioperm", [BACKEND_DEVPORT] = "devport",
+        [BACKEND_SIM] = "sim",   [BACKEND_KERNEL] = "kernel",
 };
 
 const char *backend_kind_to_string(BackendKind k)
@@ -58,24 +56,6 @@ Backend *backend_free(Backend *b)
         return NULL;
 }
 
-static int set_reason(char **ret_reason, const char *fmt, ...) _printf_(2, 3);
-static int set_reason(char **ret_reason, const char *fmt, ...)
-{
-        va_list ap;
-        int r;
-
-        free(*ret_reason);
-        *ret_reason = NULL;
-        va_start(ap, fmt);
-        r = vasprintf(ret_reason, fmt, ap);
-        va_end(ap);
-        if (r < 0) {
-                *ret_reason = NULL;
-                return -ENOMEM;
-        }
-        return 0;
-}
-
 static int open_sim(const BackendOptions *o, Backend **ret, char **ret_reason)
 {
         _cleanup_(port_freep) PortIO *port = NULL;
@@ -88,14 +68,14 @@ static int open_sim(const BackendOptions *o, Backend **ret, char **ret_reason)
 
         for (const char *const *f = o->sim_faults; f && *f; f++) {
                 if (so.n_faults >= SIM_FAULTS_MAX) {
-                        (void) set_reason(ret_reason, "too many --sim-fault options (at most %d)",
-                                          SIM_FAULTS_MAX);
+                        (void) strprintf_to(ret_reason, "too many --sim-fault options (at most %d)",
+                                            SIM_FAULTS_MAX);
                         return -E2BIG;
                 }
                 r = sim_fault_parse(*f, &so.faults[so.n_faults], &error);
                 if (r < 0) {
-                        (void) set_reason(ret_reason, "--sim-fault=%s: %s", *f,
-                                          error ? error : strerror(-r));
+                        (void) strprintf_to(ret_reason, "--sim-fault=%s: %s", *f,
+                                            error ? error : strerror(-r));
                         return r;
                 }
                 so.n_faults++;
@@ -103,21 +83,22 @@ static int open_sim(const BackendOptions *o, Backend **ret, char **ret_reason)
 
         r = port_open_sim(&so, &port, &error);
         if (r < 0) {
-                (void) set_reason(ret_reason, "cannot start the EC emulator: %s",
-                                  error ? error : strerror(-r));
+                (void) strprintf_to(ret_reason, "cannot start the EC emulator: %s",
+                                    error ? error : strerror(-r));
                 return r;
         }
 
         r = backend_ec_new(TAKE_PTR(port), BACKEND_NAME_SIM, 0, ret);
         if (r < 0) {
-                (void) set_reason(ret_reason, "cannot create the emulated EC backend: %s", strerror(-r));
+                (void) strprintf_to(ret_reason, "cannot create the emulated EC backend: %s", strerror(-r));
                 return r;
         }
         if (o->trace_path)
-                return set_reason(ret_reason,
-                                  "the EC emulator was requested (--backend=sim), replaying %s%s",
-                                  o->trace_path, o->trace_loop ? " in a loop" : "");
-        return set_reason(ret_reason, "the EC emulator was requested (--backend=sim), with the demo motion");
+                return strprintf_to(ret_reason,
+                                    "the EC emulator was requested (--backend=sim), replaying %s%s",
+                                    o->trace_path, o->trace_loop ? " in a loop" : "");
+        return strprintf_to(ret_reason,
+                            "the EC emulator was requested (--backend=sim), with the demo motion");
 }
 
 /* Opens one of the two real port backends and wraps it, with the axis code from the model table. */
@@ -136,10 +117,10 @@ static int open_real(BackendKind kind, const BackendOptions *o, Backend **ret, c
                 r = port_open_devport(devport, &port);
         if (r < 0) {
                 if (kind == BACKEND_IOPERM)
-                        (void) set_reason(ret_error, "ioperm() on ports 0x%X-0x%X failed: %s", EC_PORT_BASE,
-                                          EC_PORT_BASE + EC_PORT_COUNT - 1, strerror(-r));
+                        (void) strprintf_to(ret_error, "ioperm() on ports 0x%X-0x%X failed: %s",
+                                            EC_PORT_BASE, EC_PORT_BASE + EC_PORT_COUNT - 1, strerror(-r));
                 else
-                        (void) set_reason(ret_error, "%s cannot be opened: %s", devport, strerror(-r));
+                        (void) strprintf_to(ret_error, "%s cannot be opened: %s", devport, strerror(-r));
                 return r;
         }
 
@@ -153,7 +134,7 @@ static int open_real(BackendKind kind, const BackendOptions *o, Backend **ret, c
                            kind == BACKEND_IOPERM ? BACKEND_NAME_IOPERM : BACKEND_NAME_DEVPORT, axis_code,
                            &b);
         if (r < 0) {
-                (void) set_reason(ret_error, "cannot create the EC backend: %s", strerror(-r));
+                (void) strprintf_to(ret_error, "cannot create the EC backend: %s", strerror(-r));
                 return r;
         }
         if (dmi.product_version) {
@@ -172,18 +153,18 @@ static int open_kernel(const BackendOptions *o, Backend **ret, char **ret_reason
         r = backend_kernel_new(sysroot, ret);
         if (r == -ENODEV) {
                 _cleanup_free_ char *dir = kernel_hdaps_dir(sysroot);
-                (void) set_reason(ret_reason,
-                                  "the kernel backend was requested, but there is no hdaps device at %s "
-                                  "(load the hdaps or tp_smapi module)",
-                                  strempty(dir));
+                (void) strprintf_to(ret_reason,
+                                    "the kernel backend was requested, but there is no hdaps device at %s "
+                                    "(load the hdaps or tp_smapi module)",
+                                    strempty(dir));
                 return r;
         }
         if (r < 0) {
-                (void) set_reason(ret_reason, "cannot open the kernel hdaps device: %s", strerror(-r));
+                (void) strprintf_to(ret_reason, "cannot open the kernel hdaps device: %s", strerror(-r));
                 return r;
         }
-        return set_reason(ret_reason, "the kernel backend was requested (%s hdaps driver)",
-                          kernel_driver_flavour_to_string(backend_kernel_flavour(*ret)));
+        return strprintf_to(ret_reason, "the kernel backend was requested (%s hdaps driver)",
+                            kernel_driver_flavour_to_string(backend_kernel_flavour(*ret)));
 }
 
 /* Gathers the facts, tries port access only where the choice depends on it, and lets backend_choose()
@@ -230,10 +211,10 @@ static int open_auto(const BackendOptions *o, Backend **ret, char **ret_reason)
         case BACKEND_KERNEL:
                 r = backend_kernel_new(sysroot, ret);
                 if (r < 0)
-                        (void) set_reason(ret_reason,
-                                          "no accelerometer: the kernel hdaps device went away "
-                                          "while it was being opened (%s)",
-                                          strerror(-r));
+                        (void) strprintf_to(ret_reason,
+                                            "no accelerometer: the kernel hdaps device went away "
+                                            "while it was being opened (%s)",
+                                            strerror(-r));
                 return r;
         default:
                 return -EINVAL;
@@ -256,8 +237,8 @@ int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason)
         case BACKEND_DEVPORT:
                 r = open_real(o->kind, o, ret, ret_reason);
                 if (r >= 0)
-                        r = set_reason(ret_reason, "the %s backend was requested",
-                                       backend_kind_to_string(o->kind));
+                        r = strprintf_to(ret_reason, "the %s backend was requested",
+                                         backend_kind_to_string(o->kind));
                 break;
 
         case BACKEND_KERNEL:
@@ -269,11 +250,11 @@ int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason)
                 break;
 
         default:
-                (void) set_reason(ret_reason, "unknown backend kind %d", (int) o->kind);
+                (void) strprintf_to(ret_reason, "unknown backend kind %d", (int) o->kind);
                 return -EINVAL;
         }
 
         if (r < 0 && !*ret_reason)
-                (void) set_reason(ret_reason, "%s", strerror(-r));
+                (void) strprintf_to(ret_reason, "%s", strerror(-r));
         return r;
 }

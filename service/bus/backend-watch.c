@@ -12,6 +12,7 @@
 #include "context.h"
 #include "kernel-sysfs.h"
 #include "log.h"
+#include "strutil.h"
 
 #define WATCH_ACCURACY_USEC (USEC_PER_SEC / 4)
 
@@ -47,19 +48,6 @@ void backend_watch_switch(Context *c, Backend *backend, char *reason)
         bus_emit_changed(c, "HasAccelerometer", "Backend", "BackendReason", "AxisCode");
 }
 
-static char *reasonf(const char *fmt, ...) _printf_(1, 2);
-static char *reasonf(const char *fmt, ...)
-{
-        va_list ap;
-        char *s;
-        int r;
-
-        va_start(ap, fmt);
-        r = vasprintf(&s, fmt, ap);
-        va_end(ap);
-        return r < 0 ? NULL : s;
-}
-
 static void driver_appeared(BackendWatch *w, KernelDriverFlavour flavour)
 {
         Context *c = w->context;
@@ -82,9 +70,9 @@ static void driver_appeared(BackendWatch *w, KernelDriverFlavour flavour)
                             "it owns the ports now, switching to it",
                             name, backend_name(c->backend));
         backend_watch_switch(c, b,
-                             reasonf("the kernel's %s hdaps driver appeared while tpacceld ran, so the "
-                                     "accelerometer is read through its sysfs device",
-                                     name));
+                             strprintf("the kernel's %s hdaps driver appeared while tpacceld ran, so the "
+                                       "accelerometer is read through its sysfs device",
+                                       name));
 }
 
 static void driver_went_away(BackendWatch *w)
@@ -107,13 +95,14 @@ static void driver_went_away(BackendWatch *w)
         r = backend_open(&w->options, &b, &why);
         if (r < 0) {
                 backend_watch_switch(c, NULL,
-                                     reasonf("the kernel hdaps driver went away (module unloaded); %s; "
-                                             "restart tpacceld to try the EC directly (it gives up its "
-                                             "port privileges after starting)",
-                                             why ?: strerror(-r)));
+                                     strprintf("the kernel hdaps driver went away (module unloaded); %s; "
+                                               "restart tpacceld to try the EC directly (it gives up its "
+                                               "port privileges after starting)",
+                                               why ?: strerror(-r)));
                 return;
         }
-        backend_watch_switch(c, b, reasonf("the kernel hdaps driver went away (module unloaded); %s", why));
+        backend_watch_switch(c, b,
+                             strprintf("the kernel hdaps driver went away (module unloaded); %s", why));
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "disk-protect.h"
+#include "strutil.h"
 
 #define DISK_NAME_MAX 32 /* bytes; kernel block device names are short ("sda", "nvme0n1") */
 
@@ -80,19 +81,6 @@ static int read_attr(const char *path, char *buf, size_t size)
         return 0;
 }
 
-static int set_error(char **ret_error, int r, const char *fmt, ...) _printf_(3, 4);
-static int set_error(char **ret_error, int r, const char *fmt, ...)
-{
-        if (ret_error) {
-                va_list ap;
-                va_start(ap, fmt);
-                if (vasprintf(ret_error, fmt, ap) < 0)
-                        *ret_error = NULL;
-                va_end(ap);
-        }
-        return r;
-}
-
 static bool disk_name_valid(const char *name)
 {
         size_t n = strlen(name);
@@ -115,10 +103,11 @@ static int check_flag(DiskProtect *d, const char *name, const char *attr, const 
                 return -ENOMEM;
         int r = read_attr(path, value, sizeof(value));
         if (r < 0)
-                return set_error(ret_error, r == -ENOENT ? -ENOENT : -EINVAL,
-                                 "Disk '%s': cannot read %s: %s", name, attr, strerror(-r));
+                return error_printf(ret_error, r == -ENOENT ? -ENOENT : -EINVAL,
+                                    "Disk '%s': cannot read %s: %s", name, attr, strerror(-r));
         if (strcmp(value, want) != 0)
-                return set_error(ret_error, -EINVAL, "Disk '%s' is %s (%s is %s)", name, what, attr, value);
+                return error_printf(ret_error, -EINVAL, "Disk '%s' is %s (%s is %s)", name, what, attr,
+                                    value);
         return 0;
 }
 
@@ -129,14 +118,14 @@ int disk_protect_check_disk(DiskProtect *d, const char *name, char **ret_error)
         int r;
 
         if (!name || !disk_name_valid(name))
-                return set_error(ret_error, -EINVAL,
-                                 "Invalid disk name '%s': expected a block device name such as 'sda'",
-                                 name ? name : "(null)");
+                return error_printf(ret_error, -EINVAL,
+                                    "Invalid disk name '%s': expected a block device name such as 'sda'",
+                                    name ? name : "(null)");
 
         if (asprintf(&path, "%s/block/%s", d->sysfs_root, name) < 0)
                 return -ENOMEM;
         if (stat(path, &st) < 0)
-                return set_error(ret_error, -ENOENT, "Disk '%s' not found (no %s)", name, path);
+                return error_printf(ret_error, -ENOENT, "Disk '%s' not found (no %s)", name, path);
 
         r = check_flag(d, name, "queue/rotational", "1", "not rotational", ret_error);
         if (r < 0)
@@ -150,9 +139,9 @@ int disk_protect_check_disk(DiskProtect *d, const char *name, char **ret_error)
                 return -ENOMEM;
         if (access(path, W_OK) < 0) {
                 int e = errno;
-                return set_error(ret_error, e == ENOENT ? -ENOENT : -EINVAL,
-                                 "Disk '%s' cannot park its heads (device/unload_heads: %s)", name,
-                                 strerror(e));
+                return error_printf(ret_error, e == ENOENT ? -ENOENT : -EINVAL,
+                                    "Disk '%s' cannot park its heads (device/unload_heads: %s)", name,
+                                    strerror(e));
         }
         return 0;
 }
@@ -185,7 +174,8 @@ int disk_protect_set_disks(DiskProtect *d, char *const *names, char **ret_error)
         for (size_t i = 0; i < n; i++) {
                 for (size_t j = 0; j < i; j++)
                         if (strcmp(names[i], names[j]) == 0)
-                                return set_error(ret_error, -EINVAL, "Disk '%s' is listed twice", names[i]);
+                                return error_printf(ret_error, -EINVAL, "Disk '%s' is listed twice",
+                                                    names[i]);
                 int r = disk_protect_check_disk(d, names[i], ret_error);
                 if (r < 0)
                         return r;

@@ -11,6 +11,7 @@
 #include "ec-protocol.h"
 #include "ec-sim.h"
 #include "log.h"
+#include "strutil.h"
 #include "sim-fault.h"
 #include "sim-firmware.h"
 
@@ -301,29 +302,17 @@ static const PortOps sim_ops = {
         .free = sim_free,
 };
 
-_printf_(2, 3) static int option_error(char **ret_error, const char *fmt, ...)
-{
-        va_list ap;
-
-        if (!ret_error)
-                return -EINVAL;
-        va_start(ap, fmt);
-        if (vasprintf(ret_error, fmt, ap) < 0)
-                *ret_error = NULL;
-        va_end(ap);
-        return -EINVAL;
-}
-
 static int validate_faults(const SimFault *faults, unsigned n, char **ret_error)
 {
         if (n > SIM_FAULTS_MAX)
-                return option_error(ret_error, "too many faults: %u (at most %d)", n, SIM_FAULTS_MAX);
+                return error_printf(ret_error, -EINVAL, "too many faults: %u (at most %d)", n,
+                                    SIM_FAULTS_MAX);
         for (unsigned i = 0; i < n; i++) {
                 if ((unsigned) faults[i].kind >= _SIM_FAULT_MAX)
-                        return option_error(ret_error, "fault %u: unknown fault kind %d", i,
+                        return error_printf(ret_error, -EINVAL, "fault %u: unknown fault kind %d", i,
                                             (int) faults[i].kind);
                 if (!(faults[i].probability >= 0 && faults[i].probability <= 1))
-                        return option_error(ret_error,
+                        return error_printf(ret_error, -EINVAL,
                                             "fault %u (%s): probability %g is not between 0 and 1", i,
                                             sim_fault_kind_to_string(faults[i].kind), faults[i].probability);
         }
@@ -333,16 +322,18 @@ static int validate_faults(const SimFault *faults, unsigned n, char **ret_error)
 static int validate_options(const SimOptions *o, char **ret_error)
 {
         if (o->reply_latency_ns > SIM_REPLY_LATENCY_MAX_NS)
-                return option_error(ret_error, "reply latency %llu ns is too long (at most %llu ns)",
+                return error_printf(ret_error, -EINVAL,
+                                    "reply latency %llu ns is too long (at most %llu ns)",
                                     (unsigned long long) o->reply_latency_ns,
                                     (unsigned long long) SIM_REPLY_LATENCY_MAX_NS);
         if (o->temperature != 0 &&
             (o->temperature < SIM_TEMPERATURE_MIN || o->temperature > SIM_TEMPERATURE_MAX))
-                return option_error(
-                        ret_error, "temperature %d C is out of range (%d..%d, 0 for the default %d)",
-                        o->temperature, SIM_TEMPERATURE_MIN, SIM_TEMPERATURE_MAX, SIM_DEFAULT_TEMPERATURE);
+                return error_printf(ret_error, -EINVAL,
+                                    "temperature %d C is out of range (%d..%d, 0 for the default %d)",
+                                    o->temperature, SIM_TEMPERATURE_MIN, SIM_TEMPERATURE_MAX,
+                                    SIM_DEFAULT_TEMPERATURE);
         if (o->trace_loop && !o->trace_path)
-                return option_error(ret_error, "trace_loop is set but there is no trace file");
+                return error_printf(ret_error, -EINVAL, "trace_loop is set but there is no trace file");
         return validate_faults(o->faults, o->n_faults, ret_error);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ec-protocol.h"
+#include "strutil.h"
 #include "sim-fault.h"
 
 static const char *const fault_kind_names[_SIM_FAULT_MAX] = {
@@ -29,19 +30,6 @@ const char *sim_fault_kind_to_string(SimFaultKind k)
         return fault_kind_names[k];
 }
 
-_printf_(2, 3) static int fault_error(char **ret_error, const char *fmt, ...)
-{
-        va_list ap;
-
-        if (!ret_error)
-                return -EINVAL;
-        va_start(ap, fmt);
-        if (vasprintf(ret_error, fmt, ap) < 0)
-                *ret_error = NULL;
-        va_end(ap);
-        return -EINVAL;
-}
-
 int sim_fault_parse(const char *s, SimFault *ret, char **ret_error)
 {
         const char *colon;
@@ -51,8 +39,9 @@ int sim_fault_parse(const char *s, SimFault *ret, char **ret_error)
         if (ret_error)
                 *ret_error = NULL;
         if (!s || !*s)
-                return fault_error(ret_error, "empty fault specification (expected KIND[:PROBABILITY], KIND "
-                                              "one of " FAULT_KINDS_LIST ")");
+                return error_printf(ret_error, -EINVAL,
+                                    "empty fault specification (expected KIND[:PROBABILITY], KIND "
+                                    "one of " FAULT_KINDS_LIST ")");
 
         colon = strchr(s, ':');
         kind_len = colon ? (size_t) (colon - s) : strlen(s);
@@ -61,8 +50,9 @@ int sim_fault_parse(const char *s, SimFault *ret, char **ret_error)
                     strncmp(s, fault_kind_names[k], kind_len) == 0)
                         f.kind = k;
         if (f.kind == _SIM_FAULT_MAX)
-                return fault_error(ret_error, "unknown fault kind '%.*s' (expected " FAULT_KINDS_LIST ")",
-                                   (int) MIN(kind_len, (size_t) FAULT_PROBABILITY_QUOTE_MAX), s);
+                return error_printf(ret_error, -EINVAL,
+                                    "unknown fault kind '%.*s' (expected " FAULT_KINDS_LIST ")",
+                                    (int) MIN(kind_len, (size_t) FAULT_PROBABILITY_QUOTE_MAX), s);
 
         if (colon) {
                 const char *p = colon + 1;
@@ -78,11 +68,11 @@ int sim_fault_parse(const char *s, SimFault *ret, char **ret_error)
                 errno = 0;
                 v = plain ? strtod(p, &end) : NAN;
                 if (!plain || errno != 0 || !end || *end != 0 || !isfinite(v))
-                        return fault_error(ret_error, "probability '%.*s' is not a number",
-                                           FAULT_PROBABILITY_QUOTE_MAX, p);
+                        return error_printf(ret_error, -EINVAL, "probability '%.*s' is not a number",
+                                            FAULT_PROBABILITY_QUOTE_MAX, p);
                 if (v < 0 || v > 1)
-                        return fault_error(ret_error, "probability '%.*s' is not between 0 and 1",
-                                           FAULT_PROBABILITY_QUOTE_MAX, p);
+                        return error_printf(ret_error, -EINVAL, "probability '%.*s' is not between 0 and 1",
+                                            FAULT_PROBABILITY_QUOTE_MAX, p);
                 f.probability = v;
         }
 

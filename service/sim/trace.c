@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "trace.h"
+#include "strutil.h"
 
 #define TRACE_HEADER           "time_ms,x,y,keyboard,mouse"
 #define TRACE_COLUMNS          5
@@ -30,29 +31,6 @@ Trace *trace_free(Trace *t)
         free(t->name);
         free(t);
         return NULL;
-}
-
-/* Sets *ret_error to "NAME:LINE: reason". Returns -EINVAL (or -ENOMEM if even that fails). */
-_printf_(4, 5) static int parse_error(char **ret_error, const char *name, unsigned line, const char *fmt,
-                                      ...)
-{
-        _cleanup_free_ char *reason = NULL;
-        va_list ap;
-        int r;
-
-        va_start(ap, fmt);
-        r = vasprintf(&reason, fmt, ap);
-        va_end(ap);
-        if (r < 0)
-                return -ENOMEM;
-
-        if (ret_error) {
-                if (asprintf(ret_error, "%s:%u: %s", name, line, reason) < 0) {
-                        *ret_error = NULL;
-                        return -ENOMEM;
-                }
-        }
-        return -EINVAL;
 }
 
 /* Renders a field for an error message: at most TRACE_FIELD_QUOTE_MAX characters, non-printable
@@ -190,31 +168,34 @@ static int parse_row(const Field *fields, const char *name, unsigned line_no, Tr
 
         r = parse_time(&fields[0], &row->time_ms);
         if (r == -ERANGE)
-                return parse_error(
-                        ret_error, name, line_no,
+                return error_printf_at(
+                        ret_error, -EINVAL, name, line_no,
                         "time_ms '%s' has too many digits (at most %d before and %d after the point)",
                         quote_field(fields[0].s, fields[0].len, q), TRACE_TIME_INT_DIGITS,
                         TRACE_TIME_FRAC_DIGITS);
         if (r < 0)
-                return parse_error(ret_error, name, line_no, "time_ms '%s' is not a non-negative number",
-                                   quote_field(fields[0].s, fields[0].len, q));
+                return error_printf_at(ret_error, -EINVAL, name, line_no,
+                                       "time_ms '%s' is not a non-negative number",
+                                       quote_field(fields[0].s, fields[0].len, q));
 
         for (unsigned i = 0; i < 2; i++) {
                 const Field *f = &fields[1 + i];
                 r = parse_int(f, TRACE_VALUE_MIN, TRACE_VALUE_MAX, &axis[i]);
                 if (r == -ERANGE)
-                        return parse_error(ret_error, name, line_no, "%s '%s' is out of range (%d..%d)",
-                                           axis_names[i], quote_field(f->s, f->len, q), TRACE_VALUE_MIN,
-                                           TRACE_VALUE_MAX);
+                        return error_printf_at(ret_error, -EINVAL, name, line_no,
+                                               "%s '%s' is out of range (%d..%d)", axis_names[i],
+                                               quote_field(f->s, f->len, q), TRACE_VALUE_MIN,
+                                               TRACE_VALUE_MAX);
                 if (r < 0)
-                        return parse_error(ret_error, name, line_no, "%s '%s' is not an integer",
-                                           axis_names[i], quote_field(f->s, f->len, q));
+                        return error_printf_at(ret_error, -EINVAL, name, line_no,
+                                               "%s '%s' is not an integer", axis_names[i],
+                                               quote_field(f->s, f->len, q));
         }
         for (unsigned i = 0; i < 2; i++) {
                 const Field *f = &fields[3 + i];
                 if (parse_flag(f, &flag[i]) < 0)
-                        return parse_error(ret_error, name, line_no, "%s '%s' is not 0 or 1", flag_names[i],
-                                           quote_field(f->s, f->len, q));
+                        return error_printf_at(ret_error, -EINVAL, name, line_no, "%s '%s' is not 0 or 1",
+                                               flag_names[i], quote_field(f->s, f->len, q));
         }
 
         row->x = axis[0];
@@ -260,7 +241,7 @@ int trace_parse(const char *text, size_t len, const char *name, Trace **ret, cha
                 return -ENOMEM;
 
         if (len == 0)
-                return parse_error(ret_error, name, 1, "empty file");
+                return error_printf_at(ret_error, -EINVAL, name, 1, "empty file");
 
         while (pos < len) {
                 const char *line = text + pos;
@@ -275,8 +256,8 @@ int trace_parse(const char *text, size_t len, const char *name, Trace **ret, cha
                 if (line_len > 0 && line[line_len - 1] == '\r')
                         line_len--;
                 if (line_len > TRACE_LINE_MAX)
-                        return parse_error(ret_error, name, line_no,
-                                           "line too long (more than %d characters)", TRACE_LINE_MAX);
+                        return error_printf_at(ret_error, -EINVAL, name, line_no,
+                                               "line too long (more than %d characters)", TRACE_LINE_MAX);
                 if (line_len == 0 || line[0] == '#')
                         continue;
 
@@ -289,36 +270,37 @@ int trace_parse(const char *text, size_t len, const char *name, Trace **ret, cha
                                 continue;
                         }
                         if (looks_like_data(&fields[0]))
-                                return parse_error(ret_error, name, line_no,
-                                                   "missing header (expected '" TRACE_HEADER "')");
-                        return parse_error(ret_error, name, line_no,
-                                           "wrong header '%s' (expected '" TRACE_HEADER "')",
-                                           quote_field(line, line_len, q));
+                                return error_printf_at(ret_error, -EINVAL, name, line_no,
+                                                       "missing header (expected '" TRACE_HEADER "')");
+                        return error_printf_at(ret_error, -EINVAL, name, line_no,
+                                               "wrong header '%s' (expected '" TRACE_HEADER "')",
+                                               quote_field(line, line_len, q));
                 }
 
                 if (n != TRACE_COLUMNS)
-                        return parse_error(ret_error, name, line_no, "expected %d columns, got %zu",
-                                           TRACE_COLUMNS, n);
+                        return error_printf_at(ret_error, -EINVAL, name, line_no,
+                                               "expected %d columns, got %zu", TRACE_COLUMNS, n);
                 r = parse_row(fields, name, line_no, &row, ret_error);
                 if (r < 0)
                         return r;
                 if (t->n_rows > 0 && !(row.time_ms > t->rows[t->n_rows - 1].time_ms))
-                        return parse_error(ret_error, name, line_no,
-                                           "time_ms %.*s is not after the previous row's %g",
-                                           (int) fields[0].len, fields[0].s, t->rows[t->n_rows - 1].time_ms);
+                        return error_printf_at(ret_error, -EINVAL, name, line_no,
+                                               "time_ms %.*s is not after the previous row's %g",
+                                               (int) fields[0].len, fields[0].s,
+                                               t->rows[t->n_rows - 1].time_ms);
                 if (t->n_rows >= TRACE_ROWS_MAX)
-                        return parse_error(ret_error, name, line_no, "too many rows (at most %u)",
-                                           TRACE_ROWS_MAX);
+                        return error_printf_at(ret_error, -EINVAL, name, line_no,
+                                               "too many rows (at most %u)", TRACE_ROWS_MAX);
                 r = append_row(t, &allocated, &row);
                 if (r < 0)
                         return r;
         }
 
         if (!have_header)
-                return parse_error(ret_error, name, MAX(line_no, 1u),
-                                   "missing header (expected '" TRACE_HEADER "')");
+                return error_printf_at(ret_error, -EINVAL, name, MAX(line_no, 1u),
+                                       "missing header (expected '" TRACE_HEADER "')");
         if (t->n_rows == 0)
-                return parse_error(ret_error, name, line_no, "no data rows");
+                return error_printf_at(ret_error, -EINVAL, name, line_no, "no data rows");
 
         *ret = TAKE_PTR(t);
         return 0;
