@@ -8,7 +8,7 @@ device "hdaps" (event7, 13:71) tagged as iio-sensor-proxy's udev rule would tag 
 (IIO_SENSOR_PROXY_TYPE=input-accel, ID_INPUT_ACCELEROMETER=1). EVIOCGABS on the node is answered live
 by this process (UMockdev.IoctlBase); the position attribute is rewritten in place. A motion script
 turns the device through four positions, each one an orientation change for iio-sensor-proxy and a
-tilt of about 30 degrees for tpacceld, at random intervals (fixed seed, the same for both daemons).
+tilt of about 40 degrees for tpacceld, at random intervals (fixed seed, the same for both daemons).
 
   1. iio-sensor-proxy (Debian 3.0) with a claimer (claimer.py iio) on the bus: latency from each
      change to the claimer's PropertiesChanged, reads = its EVIOCGABS(ABS_X) calls;
