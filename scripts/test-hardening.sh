@@ -21,9 +21,9 @@ fuzz=build-fuzz
 ninja -C "$fuzz"
 seconds=${TPACCEL_FUZZ_SECONDS:-60}
 for target in "$fuzz"/tests/fuzz/fuzz-*; do
-        [ -x "$target" ] || continue
+        [ -f "$target" ] && [ -x "$target" ] || continue
         name=$(basename "$target")
-        case "$name" in *-replay) continue ;; esac
+        case "$name" in *-replay | *.p) continue ;; esac
         corpus_src=tests/fuzz/corpus-${name#fuzz-}
         corpus=$(mktemp -d)
         [ -d "$corpus_src" ] && cp -r "$corpus_src"/. "$corpus"/

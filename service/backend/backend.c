@@ -223,7 +223,6 @@ static int open_auto(const BackendOptions *o, Backend **ret, char **ret_reason)
 
 int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason)
 {
-        _cleanup_free_ char *ioperm_error = NULL, *devport_error = NULL;
         int r;
 
         *ret_reason = NULL;
