@@ -435,66 +435,64 @@ static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *er
         return bus_authorize(userdata, m, &a, apply_invert, error);
 }
 
-static int apply_shock_sensitivity(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+/* The motion parameters set over D-Bus: validated here, applied to Motion, persisted, announced. */
+typedef struct MotionSetting {
+        const char *property, *unit;
+        double min, max;
+        int (*set)(Motion *m, double v);
+        size_t config_offset; /* the double in StateConfig that persists it */
+} MotionSetting;
+
+static const MotionSetting shock_sensitivity_setting = {
+        "ShockSensitivity",           "",
+        MOTION_SENSITIVITY_MIN,       MOTION_SENSITIVITY_MAX,
+        motion_set_shock_sensitivity, offsetof(StateConfig, shock_sensitivity),
+};
+
+static const MotionSetting tilt_step_setting = {
+        "TiltStep",           " degrees",           MOTION_TILT_STEP_MIN,
+        MOTION_TILT_STEP_MAX, motion_set_tilt_step, offsetof(StateConfig, tilt_step),
+};
+
+static int apply_motion_setting(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
+        const MotionSetting *s = a->setting;
         int r;
 
         if (!c->motion)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                          "Motion processing is not available");
-        r = motion_set_shock_sensitivity(c->motion, a->d);
+        r = s->set(c->motion, a->d);
         if (r < 0)
-                return bus_error_from_errno(error, r, "ShockSensitivity");
-        c->config.shock_sensitivity = a->d;
+                return bus_error_from_errno(error, r, s->property);
+        *(double *) ((uint8_t *) &c->config + s->config_offset) = a->d;
         context_save_state(c);
-        bus_emit_changed(c, "ShockSensitivity");
+        bus_emit_changed(c, s->property);
         return sd_bus_reply_method_return(call, NULL);
+}
+
+static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting *s, sd_bus_error *error)
+{
+        BusArgs a = {.setting = s};
+        int r;
+
+        r = sd_bus_message_read(m, "d", &a.d);
+        if (r < 0)
+                return r;
+        if (!isfinite(a.d) || a.d < s->min || a.d > s->max)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s %g is out of range %g..%g%s",
+                                         s->property, a.d, s->min, s->max, s->unit);
+        return bus_authorize(c, m, &a, apply_motion_setting, error);
 }
 
 static int method_set_shock_sensitivity(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        BusArgs a = {};
-        int r;
-
-        r = sd_bus_message_read(m, "d", &a.d);
-        if (r < 0)
-                return r;
-        if (!isfinite(a.d) || a.d < MOTION_SENSITIVITY_MIN || a.d > MOTION_SENSITIVITY_MAX)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-                                         "ShockSensitivity %g is out of range %g..%g", a.d,
-                                         MOTION_SENSITIVITY_MIN, MOTION_SENSITIVITY_MAX);
-        return bus_authorize(userdata, m, &a, apply_shock_sensitivity, error);
-}
-
-static int apply_tilt_step(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
-{
-        int r;
-
-        if (!c->motion)
-                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
-                                         "Motion processing is not available");
-        r = motion_set_tilt_step(c->motion, a->d);
-        if (r < 0)
-                return bus_error_from_errno(error, r, "TiltStep");
-        c->config.tilt_step = a->d;
-        context_save_state(c);
-        bus_emit_changed(c, "TiltStep");
-        return sd_bus_reply_method_return(call, NULL);
+        return set_motion_setting(m, userdata, &shock_sensitivity_setting, error);
 }
 
 static int method_set_tilt_step(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        BusArgs a = {};
-        int r;
-
-        r = sd_bus_message_read(m, "d", &a.d);
-        if (r < 0)
-                return r;
-        if (!isfinite(a.d) || a.d < MOTION_TILT_STEP_MIN || a.d > MOTION_TILT_STEP_MAX)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-                                         "TiltStep %g is out of range %g..%g degrees", a.d,
-                                         MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX);
-        return bus_authorize(userdata, m, &a, apply_tilt_step, error);
+        return set_motion_setting(m, userdata, &tilt_step_setting, error);
 }
 
 static int apply_protected_disks(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)

@@ -26,6 +26,7 @@ typedef struct BusArgs {
         char **strv; /* owned */
         EcRow row;
         uint16_t data_mask;
+        const void *setting; /* which setting a shared setter applies (the handler's own descriptor) */
 } BusArgs;
 
 /* Applies an authorized call. Either replies to call itself and returns >= 0, or returns a negative
