@@ -14,6 +14,10 @@
                                    */
 #define TILT_DRIFT_MAX_COUNTS 8.0 /* counts, bound of the correction per axis (~2.9 deg at 157/g) */
 
+/* Tilt events (motion.c): a step must also exceed what this much sensor noise moves the angle. Near
+ * +-90 degrees asin() turns a count of noise into several degrees; at level 2 counts are ~0.7 deg. */
+#define TILT_EVENT_NOISE_COUNTS 2.0 /* counts, the readout noise (+-1..2 counts) */
+
 /* Orientation (orientation.c). */
 #define ORIENTATION_ENTER_DEG   35.0 /* deg, an angle beyond this proposes a rotated orientation */
 #define ORIENTATION_LEAVE_DEG   25.0 /* deg, a rotated orientation holds until its angle falls below */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "macros.h"
+#include "motion-params.h"
 #include "motion.h"
 #include "orientation.h"
 #include "shock.h"
@@ -91,11 +92,23 @@ Motion *motion_free(Motion *m)
         return NULL;
 }
 
+/* How far TILT_EVENT_NOISE_COUNTS of noise can move an angle of deg degrees (toward vertical, the worst
+ * case), in degrees. */
+static double noise_deg(const Motion *m, double deg)
+{
+        double s = fabs(sin(deg * M_PI / 180.0)) + TILT_EVENT_NOISE_COUNTS / m->config.counts_per_g;
+        return asin(MIN(s, 1.0)) * 180.0 / M_PI - fabs(deg);
+}
+
+static bool angle_moved(const Motion *m, double now, double sent)
+{
+        return fabs(now - sent) >= MAX(m->config.tilt_step, noise_deg(m, sent));
+}
+
 static void update_tilt_event(Motion *m, bool orientation_changed, MotionEvents *ret)
 {
-        double step = m->config.tilt_step;
-        bool moved = !m->tilt_sent || fabs(m->state.pitch - m->tilt_pitch) >= step ||
-                     fabs(m->state.roll - m->tilt_roll) >= step;
+        bool moved = !m->tilt_sent || angle_moved(m, m->state.pitch, m->tilt_pitch) ||
+                     angle_moved(m, m->state.roll, m->tilt_roll);
         if (!moved && !orientation_changed)
                 return;
         m->tilt_pitch = m->state.pitch;
