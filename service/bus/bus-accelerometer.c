@@ -384,13 +384,8 @@ static int set_fake_data_mode(Backend *b, unsigned on)
         return backend_set_fake_data_mode(b, on);
 }
 
-static int apply_fake_data_mode(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
-{
-        /* A self-test switch, deliberately not persisted. */
-        return apply_device_setting(c, call, set_fake_data_mode, a->b, NULL, "FakeDataMode", error);
-}
-
-static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_error *error)
+/* Reads the one boolean argument of a setter and authorizes it for func. */
+static int authorize_bool_setter(sd_bus_message *m, Context *c, BusAuthorizedFunc func, sd_bus_error *error)
 {
         BusArgs a = {};
         int b, r;
@@ -399,7 +394,18 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
         if (r < 0)
                 return r;
         a.b = b;
-        return bus_authorize(userdata, m, &a, apply_fake_data_mode, error);
+        return bus_authorize(c, m, &a, func, error);
+}
+
+static int apply_fake_data_mode(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        /* A self-test switch, deliberately not persisted. */
+        return apply_device_setting(c, call, set_fake_data_mode, a->b, NULL, "FakeDataMode", error);
+}
+
+static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        return authorize_bool_setter(m, userdata, apply_fake_data_mode, error);
 }
 
 static int apply_invert(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
@@ -425,14 +431,7 @@ static int apply_invert(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_err
 
 static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        BusArgs a = {};
-        int b, r;
-
-        r = sd_bus_message_read(m, "b", &b);
-        if (r < 0)
-                return r;
-        a.b = b;
-        return bus_authorize(userdata, m, &a, apply_invert, error);
+        return authorize_bool_setter(m, userdata, apply_invert, error);
 }
 
 /* The motion parameters set over D-Bus: validated here, applied to Motion, persisted, announced. */
