@@ -274,7 +274,8 @@ int context_start_bus(Context *c, const ContextOptions *o)
         poller_update(c);
 
         if (o->backend_options && o->backend_options->kind != BACKEND_SIM) {
-                r = backend_watch_start(c, o->backend_options, BACKEND_WATCH_INTERVAL_USEC, &c->backend_watch);
+                r = backend_watch_start(c, o->backend_options, BACKEND_WATCH_INTERVAL_USEC,
+                                        &c->backend_watch);
                 if (r < 0)
                         return r;
         }

@@ -47,8 +47,9 @@ typedef struct ContextOptions {
         const char *sysfs_root; /* for disk protection */
 
         SensorProxyMode sensor_proxy; /* whether to serve net.hadess.SensorProxy */
-        const BackendOptions *backend_options; /* for re-choosing at run time (backend-watch.c); NULL: never */
-        unsigned exit_idle_sec;                /* idle-exit.c; 0: never */
+        const BackendOptions
+                *backend_options; /* for re-choosing at run time (backend-watch.c); NULL: never */
+        unsigned exit_idle_sec;   /* idle-exit.c; 0: never */
 } ContextOptions;
 
 typedef struct Context {
