@@ -123,7 +123,7 @@ static int bec_read_row(Backend *b, const EcRow *args, EcRow *data)
 
 static void bec_describe_power(Backend *b, char *buf, size_t size)
 {
-        PortIO *port = ec_port(to_ec(b)->ec);
+        PortIO *port = port_innermost(ec_port(to_ec(b)->ec));
 
         if (!port_is_sim(port)) {
                 snprintf(buf, size, "EC on port backend '%s'", port_backend_name(port));
@@ -198,6 +198,7 @@ int backend_ec_new(PortIO *port, const char *name, unsigned axis_code, Backend *
                                 .name = name,
                                 .model = TAKE_PTR(model),
                                 .counts_per_g = HDAPS_COUNTS_PER_G_DEFAULT,
+                                .has_ports = true,
                         },
                 .device = TAKE_PTR(device),
                 .ec = TAKE_PTR(ec),

@@ -56,6 +56,19 @@ Backend *backend_free(Backend *b)
         return NULL;
 }
 
+/* With --port-log, puts the port log between the EC transport and *port. */
+static int wrap_port_log(const BackendOptions *o, PortIO **port, char **ret_reason)
+{
+        int r;
+
+        if (!o->port_log)
+                return 0;
+        r = port_log_wrap(TAKE_PTR(*port), o->port_log, port);
+        if (r < 0)
+                (void) strprintf_to(ret_reason, "cannot set up the port log: %s", strerror(-r));
+        return r;
+}
+
 static int open_sim(const BackendOptions *o, Backend **ret, char **ret_reason)
 {
         _cleanup_(port_freep) PortIO *port = NULL;
@@ -87,6 +100,9 @@ static int open_sim(const BackendOptions *o, Backend **ret, char **ret_reason)
                                     error ? error : strerror(-r));
                 return r;
         }
+        r = wrap_port_log(o, &port, ret_reason);
+        if (r < 0)
+                return r;
 
         r = backend_ec_new(TAKE_PTR(port), BACKEND_NAME_SIM, 0, ret);
         if (r < 0) {
@@ -114,7 +130,7 @@ static int open_real(BackendKind kind, const BackendOptions *o, Backend **ret, c
         if (kind == BACKEND_IOPERM)
                 r = port_open_ioperm(&port);
         else
-                r = port_open_devport(devport, &port);
+                r = port_open_devport(devport, o->port_log, &port);
         if (r < 0) {
                 if (kind == BACKEND_IOPERM)
                         (void) strprintf_to(ret_error, "ioperm() on ports 0x%X-0x%X failed: %s",
@@ -123,6 +139,9 @@ static int open_real(BackendKind kind, const BackendOptions *o, Backend **ret, c
                         (void) strprintf_to(ret_error, "%s cannot be opened: %s", devport, strerror(-r));
                 return r;
         }
+        r = wrap_port_log(o, &port, ret_error);
+        if (r < 0)
+                return r;
 
         r = ec_dmi_read(sysroot, &dmi);
         if (r < 0)

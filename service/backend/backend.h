@@ -15,6 +15,7 @@
 #include "ec.h"
 #include "hdaps.h"
 #include "macros.h"
+#include "port-log.h"
 
 typedef enum BackendKind {
         BACKEND_AUTO,
@@ -62,6 +63,7 @@ struct Backend {
         const char *name; /* the D-Bus Backend property: "ec-ioperm", "ec-devport", "simulated", "kernel" */
         char *model;      /* DMI product version, "" when unknown */
         double counts_per_g; /* accelerometer scale for motion processing */
+        bool has_ports;      /* drives the EC ports itself (the EC backends; not the kernel backend) */
         /* Set with each -EOPNOTSUPP answer when the backend can say what to do instead (static text,
          * one sentence); NULL otherwise. */
         const char *unsupported_reason;
@@ -75,6 +77,7 @@ typedef struct BackendOptions {
         const char *const *sim_faults; /* "KIND[:P]" strings, NULL-terminated; sim only */
         const char *sysroot;      /* "/" normally; DMI, /proc/ioports and /sys/module are read below it */
         const char *devport_path; /* "/dev/port" normally */
+        PortLog *port_log;        /* NULL, or every port access of the EC backends is recorded here */
 } BackendOptions;
 
 /* Opens the backend selected by o->kind (auto: backend_choose() in backend-choose.h: the kernel driver,
@@ -94,6 +97,10 @@ int backend_ec_new(PortIO *port, const char *name, unsigned axis_code, Backend *
 static inline const char *backend_name(const Backend *b)
 {
         return b->name;
+}
+static inline bool backend_has_ports(const Backend *b)
+{
+        return b->has_ports;
 }
 static inline int backend_init(Backend *b, const HdapsConfig *config)
 {

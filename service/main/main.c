@@ -18,8 +18,32 @@
 
 #define EXIT_USAGE 2
 
+/* --port-log: the log and its file name, flushed and closed after the last port access. */
+typedef struct PortLogFile {
+        PortLog *log;
+        const char *path;
+} PortLogFile;
+
+static void port_log_file_done(PortLogFile *f)
+{
+        int r;
+
+        if (!f->log)
+                return;
+        r = port_log_flush(f->log);
+        if (r < 0)
+                log_error_errno(r, "tpacceld: --port-log=%s: writing failed, the log is incomplete: %m",
+                                f->path);
+        else
+                log_info("Port log %s: %llu port accesses", f->path,
+                         (unsigned long long) port_log_count(f->log));
+        f->log = port_log_free(f->log);
+}
+
 static int run(const Options *o)
 {
+        /* Declared first, so freed last: after the context, whose shutdown makes the last port access. */
+        _cleanup_(port_log_file_done) PortLogFile port_log = {.path = o->port_log};
         _cleanup_free_ char *devport_path = NULL; /* outlives the context, whose watch borrows it */
         _cleanup_(context_freep) Context *c = NULL;
         _cleanup_(backend_freep) Backend *backend = NULL;
@@ -45,6 +69,17 @@ static int run(const Options *o)
         int r;
 
         memcpy(sim_faults, o->sim_faults, sizeof(sim_faults));
+
+        /* First of all, so that a bad path fails before any port access. */
+        if (o->port_log) {
+                r = port_log_open(o->port_log, &port_log.log);
+                if (r < 0) {
+                        log_error_errno(r, "tpacceld: --port-log=%s: cannot create the file: %m",
+                                        o->port_log);
+                        return EXIT_FAILURE;
+                }
+                bo.port_log = port_log.log;
+        }
         if (o->sysroot) {
                 if (asprintf(&devport_path, "%s/dev/port", o->sysroot) < 0) {
                         log_error("tpacceld: out of memory");
@@ -65,6 +100,9 @@ static int run(const Options *o)
                 log_warning("%s; serving HasAccelerometer=false", reason ? reason : strerror(-r));
         } else
                 log_info("Backend %s: %s", backend_name(backend), reason);
+        if (port_log.log && (!backend || !backend_has_ports(backend)))
+                log_notice("Port log %s stays empty: %s", o->port_log,
+                           backend ? "the kernel backend makes no port access" : "no port backend is open");
 
         /* Opened while still privileged: the input nodes are root:input 0660. */
         if (o->sensor_proxy != SENSOR_PROXY_NO && o->dump == 0)

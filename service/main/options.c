@@ -28,6 +28,7 @@ enum {
         ARG_INPUT_DIR,
         ARG_USER,
         ARG_DUMP,
+        ARG_PORT_LOG,
         ARG_VERSION,
 };
 
@@ -47,6 +48,7 @@ static const struct option long_options[] = {
         {"input-dir", required_argument, NULL, ARG_INPUT_DIR},
         {"user", required_argument, NULL, ARG_USER},
         {"dump", required_argument, NULL, ARG_DUMP},
+        {"port-log", required_argument, NULL, ARG_PORT_LOG},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, ARG_VERSION},
@@ -82,6 +84,8 @@ void options_help(const char *program)
                "  --user=NAME            when started as root: run as NAME once port access is held\n"
                "                         (every capability is dropped in any case)\n"
                "  --dump=N               no bus: print N readouts as CSV, power off, exit\n"
+               "  --port-log=FILE        write every EC port access to FILE as CSV (time_us,dir,port,\n"
+               "                         value), for bug reports; not with --backend=kernel\n"
                "  -v, --verbose          debug logging\n"
                "  -h, --help             this help\n"
                "      --version          print the version\n",
@@ -206,6 +210,11 @@ int options_parse(int argc, char *argv[], Options *ret)
                         o.dump = (unsigned) n;
                         break;
                 }
+                case ARG_PORT_LOG:
+                        if (!*optarg)
+                                return bad("--port-log: the file name is empty");
+                        o.port_log = optarg;
+                        break;
                 case 'v':
                         o.verbose = true;
                         break;
@@ -231,6 +240,10 @@ int options_parse(int argc, char *argv[], Options *ret)
                 return bad("%s only works with --backend=sim", o.trace        ? "--trace"
                                                                : o.trace_loop ? "--trace-loop"
                                                                               : "--sim-fault");
+        if (o.port_log && o.backend == BACKEND_KERNEL)
+                return bad("--port-log=%s: the kernel backend makes no port access (the kernel's driver "
+                           "does), so there is nothing to log; use --backend=ioperm or devport",
+                           o.port_log);
         if (o.trace_loop && !o.trace)
                 return bad("--trace-loop needs --trace=FILE");
 

@@ -27,6 +27,7 @@ typedef struct Options {
         unsigned exit_idle_sec; /* --exit-idle-time=SEC: 0 = never */
         const char *user;       /* --user=NAME: switch to it after acquiring port access */
         unsigned dump;          /* --dump=N: 0 = run the service */
+        const char *port_log;   /* --port-log=FILE: every port access as CSV */
 
         SensorProxyMode sensor_proxy; /* --sensor-proxy=auto|yes|no */
         const char *input_dir;        /* --input-dir=DIR: where the tablet-mode switch is looked for */

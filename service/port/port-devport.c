@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "port-log.h"
 #include "port.h"
 
 typedef struct {
@@ -57,7 +58,7 @@ static const PortOps devport_ops = {
         .free = devport_free,
 };
 
-int port_open_devport(const char *path, PortIO **ret)
+int port_open_devport(const char *path, PortLog *log, PortIO **ret)
 {
         _cleanup_close_ int fd = open(path ? path : "/dev/port", O_RDWR | O_CLOEXEC);
         if (fd < 0)
@@ -65,8 +66,11 @@ int port_open_devport(const char *path, PortIO **ret)
 
         /* Probe one read of STR3 now, so lockdown (EPERM on access) shows at open, not mid-transaction. */
         uint8_t v;
+        uint64_t t = port_clock_now_ns();
         if (pread(fd, &v, 1, EC_PORT_STR3) != 1)
                 return errno ? -errno : -EIO;
+        if (log)
+                port_log_record(log, t, PORT_LOG_IN, EC_PORT_STR3, v);
 
         PortDevport *d = calloc(1, sizeof(*d));
         if (!d)

@@ -6,7 +6,8 @@
  * Three backends implement the same small interface: "ioperm" (inb/outb after ioperm(), needs
  * CAP_SYS_RAWIO), "devport" (pread/pwrite on /dev/port) and "sim" (the EC emulator in service/sim/).
  * Everything above this layer (EC transport, hdaps device, motion, bus) is shared by all three and
- * never knows which one runs. */
+ * never knows which one runs. A wrapper with the same interface, the port log (port-log.h), records every
+ * access of whichever backend it wraps. */
 
 #include <stdint.h>
 
@@ -29,6 +30,8 @@ typedef struct PortOps {
         void (*delay_ns)(PortIO *p, uint64_t ns);
         /* The backend's monotonic clock in nanoseconds (the emulator may run on virtual time). */
         uint64_t (*now_ns)(PortIO *p);
+        /* Wrappers only (the port log, port-log.h): the port this one forwards to. NULL: a backend. */
+        PortIO *(*inner)(PortIO *p);
         void (*free)(PortIO *p);
 } PortOps;
 
@@ -59,9 +62,18 @@ static inline uint64_t port_now_ns(PortIO *p)
         return p->ops->now_ns(p);
 }
 
-static inline const char *port_backend_name(const PortIO *p)
+/* The backend under any wrappers: the port that does the I/O (port_is_sim() and the emulator's
+ * introspection want this one). */
+static inline PortIO *port_innermost(PortIO *p)
 {
-        return p->ops->name;
+        while (p && p->ops->inner)
+                p = p->ops->inner(p);
+        return p;
+}
+
+static inline const char *port_backend_name(PortIO *p)
+{
+        return port_innermost(p)->ops->name;
 }
 
 PortIO *port_free(PortIO *p);
@@ -71,8 +83,11 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(PortIO *, port_free);
  * (kernel built without ioperm), -EPERM (no CAP_SYS_RAWIO, or kernel lockdown). */
 int port_open_ioperm(PortIO **ret);
 
-/* Opens /dev/port read-write. Returns 0 or a negative errno (-ENOENT, -EACCES, -EPERM under lockdown). */
-int port_open_devport(const char *path, PortIO **ret);
+/* Opens /dev/port read-write and probes one read of STR3, so that lockdown shows now. log (NULL: none,
+ * port-log.h) records that read; wrap the port with port_log_wrap() for the rest. Returns 0 or a
+ * negative errno (-ENOENT, -EACCES, -EPERM under lockdown). */
+typedef struct PortLog PortLog;
+int port_open_devport(const char *path, PortLog *log, PortIO **ret);
 
 /* Monotonic clock helper shared by the real backends. */
 uint64_t port_clock_now_ns(void);
