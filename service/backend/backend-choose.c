@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "backend-choose.h"
+#include "macros.h"
 #include "strutil.h"
 
 static const char *const kernel_driver_flavour_table[_KERNEL_DRIVER_FLAVOUR_MAX] = {
@@ -86,4 +87,53 @@ int backend_choose(const BackendFacts *f, BackendKind *ret_kind, char **ret_reas
                          f->dmi_reason, f->ioperm_error ?: "ioperm() is not available",
                          f->devport_error ?: "/dev/port is not available");
         return r < 0 ? r : -ENODEV;
+}
+
+int backend_check_direct_access(const BackendFacts *f, BackendKind kind, bool force, char **ret_reason)
+{
+        _cleanup_free_ char *driver = NULL, *dmi = NULL, *owner = NULL;
+        const char *name = kind == BACKEND_IOPERM ? "ioperm" : "devport";
+        int r;
+
+        *ret_reason = NULL;
+
+        if (f->kernel_driver != KERNEL_DRIVER_NONE) {
+                driver = strprintf("the kernel's %s hdaps driver is loaded and owns the EC ports (use "
+                                   "--backend=kernel, or unload and blacklist the module)",
+                                   kernel_driver_flavour_to_string(f->kernel_driver));
+                if (!driver)
+                        return -ENOMEM;
+        }
+        if (!f->dmi_allows_probe) {
+                dmi = strprintf("%s", f->dmi_reason ?: "this is not known to be a ThinkPad with HDAPS");
+                if (!dmi)
+                        return -ENOMEM;
+        }
+        if (f->ports_owner) {
+                owner = strprintf("the EC ports are in use by %s", f->ports_owner);
+                if (!owner)
+                        return -ENOMEM;
+        }
+
+        if (!driver && !dmi && !owner) {
+                r = strprintf_to(ret_reason,
+                                 "%s, the EC ports are free and no kernel hdaps driver is loaded",
+                                 f->dmi_reason ?: "DMI shows a ThinkPad with HDAPS");
+                return r < 0 ? r : 0;
+        }
+
+        _cleanup_free_ char *failed =
+                strprintf("%s%s%s%s%s", driver ?: "", driver && (dmi || owner) ? "; " : "", dmi ?: "",
+                          dmi && owner ? "; " : "", owner ?: "");
+        if (!failed)
+                return -ENOMEM;
+        if (force) {
+                r = strprintf_to(ret_reason, "--force overrides the safety checks: %s", failed);
+                return r < 0 ? r : 0;
+        }
+        r = strprintf_to(ret_reason,
+                         "--backend=%s refused: %s (the checks of --backend=auto; --force drives the ports "
+                         "anyway)",
+                         name, failed);
+        return r < 0 ? r : -EPERM;
 }

@@ -40,3 +40,11 @@ int backend_choose(const BackendFacts *f, BackendKind *ret_kind, char **ret_reas
 
 /* Whether backend_choose() needs the port backends tried (ioperm_ok/devport_ok) to decide. */
 bool backend_choice_needs_port_access(const BackendFacts *f);
+
+/* The safety checks of auto, for an explicitly requested port backend (--backend=ioperm or devport,
+ * named by kind): no kernel hdaps driver is loaded, DMI shows a ThinkPad with HDAPS, and nothing else
+ * owns the EC ports (ioperm_ok and devport_ok are not looked at). Returns 0 when every check passes,
+ * with *ret_reason saying so; -EPERM when one fails, with *ret_reason naming every failed check and
+ * --force; with force, 0 and *ret_reason naming the checks overridden. -ENOMEM. *ret_reason is always
+ * set on 0 and -EPERM (free it). */
+int backend_check_direct_access(const BackendFacts *f, BackendKind kind, bool force, char **ret_reason);

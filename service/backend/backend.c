@@ -69,6 +69,20 @@ static int wrap_port_log(const BackendOptions *o, PortIO **port, char **ret_reas
         return r;
 }
 
+/* Takes the EC lock, if there is one, before the first port access. */
+static int take_lock(const BackendOptions *o, char **ret_reason)
+{
+        _cleanup_free_ char *error = NULL;
+        int r;
+
+        if (!o->ec_lock)
+                return 0;
+        r = port_lock_take(o->ec_lock, &error);
+        if (r < 0)
+                (void) strprintf_to(ret_reason, "%s", error ?: strerror(-r));
+        return r;
+}
+
 static int open_sim(const BackendOptions *o, Backend **ret, char **ret_reason)
 {
         _cleanup_(port_freep) PortIO *port = NULL;
@@ -94,6 +108,9 @@ static int open_sim(const BackendOptions *o, Backend **ret, char **ret_reason)
                 so.n_faults++;
         }
 
+        r = take_lock(o, ret_reason);
+        if (r < 0)
+                return r;
         r = port_open_sim(&so, &port, &error);
         if (r < 0) {
                 (void) strprintf_to(ret_reason, "cannot start the EC emulator: %s",
@@ -127,6 +144,9 @@ static int open_real(BackendKind kind, const BackendOptions *o, Backend **ret, c
         Backend *b = NULL;
         int r;
 
+        r = take_lock(o, ret_error);
+        if (r < 0)
+                return r;
         if (kind == BACKEND_IOPERM)
                 r = port_open_ioperm(&port);
         else
@@ -188,6 +208,48 @@ static int open_kernel(const BackendOptions *o, Backend **ret, char **ret_reason
 
 /* Gathers the facts, tries port access only where the choice depends on it, and lets backend_choose()
  * decide. */
+/* The facts of the safety checks, read below the sysroot: DMI, a kernel hdaps driver, another owner of
+ * the ports. dmi and owner hold the strings f points to. */
+static int gather_facts(const BackendOptions *o, BackendFacts *f, EcDmi *dmi, char **owner)
+{
+        const char *sysroot = o->sysroot ?: SYSROOT_DEFAULT;
+        int r;
+
+        r = ec_dmi_read(sysroot, dmi);
+        if (r < 0)
+                return r;
+        f->dmi_allows_probe = ec_dmi_allows_probe(dmi, &f->dmi_reason);
+        f->kernel_driver = kernel_hdaps_detect(sysroot);
+        r = ec_ports_owner(sysroot, owner);
+        if (r < 0)
+                return r;
+        f->ports_owner = *owner;
+        return 0;
+}
+
+/* --backend=ioperm or devport: auto's safety checks (unless --force), then the lock, then the ports. */
+static int open_direct(const BackendOptions *o, Backend **ret, char **ret_reason)
+{
+        _cleanup_(ec_dmi_done) EcDmi dmi = {};
+        _cleanup_free_ char *owner = NULL, *checks = NULL;
+        BackendFacts f = {};
+        int r;
+
+        r = gather_facts(o, &f, &dmi, &owner);
+        if (r < 0)
+                return r;
+        r = backend_check_direct_access(&f, o->kind, o->force, &checks);
+        if (r < 0) {
+                *ret_reason = TAKE_PTR(checks);
+                return r;
+        }
+        r = open_real(o->kind, o, ret, ret_reason);
+        if (r < 0)
+                return r;
+        return strprintf_to(ret_reason, "the %s backend was requested; %s", backend_kind_to_string(o->kind),
+                            checks);
+}
+
 static int open_auto(const BackendOptions *o, Backend **ret, char **ret_reason)
 {
         const char *sysroot = o->sysroot ?: SYSROOT_DEFAULT;
@@ -198,17 +260,15 @@ static int open_auto(const BackendOptions *o, Backend **ret, char **ret_reason)
         BackendKind kind;
         int r;
 
-        r = ec_dmi_read(sysroot, &dmi);
+        r = gather_facts(o, &f, &dmi, &owner);
         if (r < 0)
                 return r;
-        f.dmi_allows_probe = ec_dmi_allows_probe(&dmi, &f.dmi_reason);
-        f.kernel_driver = kernel_hdaps_detect(sysroot);
-        r = ec_ports_owner(sysroot, &owner);
-        if (r < 0)
-                return r;
-        f.ports_owner = owner;
 
         if (backend_choice_needs_port_access(&f)) {
+                /* The lock comes before trying the ports; held by another process: stop here. */
+                r = take_lock(o, ret_reason);
+                if (r < 0)
+                        return r;
                 f.ioperm_ok = open_real(BACKEND_IOPERM, o, &ioperm, &ioperm_error) >= 0;
                 f.ioperm_error = ioperm_error;
                 if (!f.ioperm_ok) {
@@ -253,10 +313,7 @@ int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason)
 
         case BACKEND_IOPERM:
         case BACKEND_DEVPORT:
-                r = open_real(o->kind, o, ret, ret_reason);
-                if (r >= 0)
-                        r = strprintf_to(ret_reason, "the %s backend was requested",
-                                         backend_kind_to_string(o->kind));
+                r = open_direct(o, ret, ret_reason);
                 break;
 
         case BACKEND_KERNEL:

@@ -15,6 +15,7 @@
 #include "ec.h"
 #include "hdaps.h"
 #include "macros.h"
+#include "port-lock.h"
 #include "port-log.h"
 
 typedef enum BackendKind {
@@ -78,13 +79,20 @@ typedef struct BackendOptions {
         const char *sysroot;      /* "/" normally; DMI, /proc/ioports and /sys/module are read below it */
         const char *devport_path; /* "/dev/port" normally */
         PortLog *port_log;        /* NULL, or every port access of the EC backends is recorded here */
+        /* The machine's EC lock, taken before the first port access (port-lock.h); NULL: none (the
+         * emulator without --lock-file). Borrowed: it must outlive the backend. */
+        PortLock *ec_lock;
+        bool force; /* ioperm, devport: open even when the safety checks of auto fail */
 } BackendOptions;
 
 /* Opens the backend selected by o->kind (auto: backend_choose() in backend-choose.h: the kernel driver,
- * else ioperm, then devport). Does not initialize the device.
+ * else ioperm, then devport; ioperm and devport: the same safety checks unless o->force). Takes
+ * o->ec_lock before the first port access (auto: only if it tries the ports). Does not initialize the
+ * device.
  * On success *ret is set. On failure returns a negative errno and *ret_reason (always set, free it)
  * says in one sentence what was tried and why it failed; the reason is also set on success (why this
- * backend was chosen). */
+ * backend was chosen). -EBUSY with port_lock_refused(o->ec_lock): another process holds the EC lock;
+ * -EPERM: a safety check refused ioperm or devport. */
 int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason);
 Backend *backend_free(Backend *b);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Backend *, backend_free);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The org.thinkpad.EmbeddedController object: ReadRow, arbitrated. After validation and polkit each
- * request joins its client's FIFO (at most EC_QUEUE_PER_CLIENT_MAX, else Busy); a low-priority defer
- * source serves one request per loop iteration, round-robin over clients. The poll timer runs at a
- * higher priority, so a flood of ReadRow calls can delay neither the poller nor other clients. */
+/* The org.thinkpad.EmbeddedController object: ReadRow, arbitrated. Only rows on the allow-list
+ * (ec-readable.h) are served: anything else is refused with AccessDenied before polkit is asked and
+ * before the EC sees it. After validation and polkit each request joins its client's FIFO (at most
+ * EC_QUEUE_PER_CLIENT_MAX, else Busy); a low-priority defer source serves one request per loop
+ * iteration, round-robin over clients. The poll timer runs at a higher priority, so a flood of ReadRow
+ * calls can delay neither the poller nor other clients. */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include "bus-polkit.h"
 #include "context.h"
 #include "ec-protocol.h"
+#include "ec-readable.h"
 #include "log.h"
 
 #define EC_QUEUE_PER_CLIENT_MAX 8
@@ -241,11 +244,15 @@ static int method_read_row(sd_bus_message *m, void *userdata, sd_bus_error *erro
         a.row.mask = args_mask;
         memcpy(a.row.val, bytes, EC_ROW_LEN);
         a.data_mask = data_mask;
-        if (a.row.val[0] == EC_CMD_BATTERY_FORBIDDEN)
+        /* Before polkit and the queue: a row that is not known to only read never reaches the EC. */
+        const char *why;
+        if (!ec_row_readable(&a.row, &why))
                 return sd_bus_error_setf(
                         error, SD_BUS_ERROR_ACCESS_DENIED,
-                        "Row 0x%02X is refused: it is known to hang some ThinkPad EC firmware",
-                        EC_CMD_BATTERY_FORBIDDEN);
+                        "Row 0x%02X (args_mask 0x%04x, TWR1 0x%02X, TWR15 0x%02X) is refused: "
+                        "ReadRow serves only rows that only read (docs/PROTOCOL.md, \"Raw "
+                        "rows\"), and %s",
+                        a.row.val[0], args_mask, a.row.val[1], a.row.val[15], why);
         if (ec_queue_length(c->ec_queue, sd_bus_message_get_sender(m) ?: "") >= EC_QUEUE_PER_CLIENT_MAX)
                 return sd_bus_error_setf(error, ACCEL_ERROR_BUSY,
                                          "Too many ReadRow calls queued (at most %d per client)",

@@ -14,7 +14,9 @@
 #include "dump.h"
 #include "log.h"
 #include "options.h"
+#include "port-lock.h"
 #include "privileges.h"
+#include "strutil.h"
 
 #define EXIT_USAGE 2
 
@@ -40,10 +42,39 @@ static void port_log_file_done(PortLogFile *f)
         f->log = port_log_free(f->log);
 }
 
+/* The EC lock's file: --lock-file; else, for every backend with real ports, $RUNTIME_DIRECTORY/ec.lock
+ * (the first directory if systemd lists several), else /run/tpaccel/ec.lock, below --sysroot if given
+ * (a fake machine has its own EC). The emulator drives no real EC: it takes a lock only when
+ * --lock-file is given. Returns 0 with *ret NULL when there is no lock to take. */
+static int ec_lock_new(const Options *o, PortLock **ret)
+{
+        _cleanup_free_ char *path = NULL;
+        const char *runtime_dir = getenv(PORT_LOCK_RUNTIME_DIR_ENV);
+        bool create_dir = true;
+
+        *ret = NULL;
+        if (o->lock_file) {
+                path = strdup(o->lock_file);
+                create_dir = false;
+        } else if (o->backend == BACKEND_SIM || o->backend == BACKEND_KERNEL)
+                return 0;
+        else if (o->sysroot)
+                path = strprintf("%s%s/%s", o->sysroot, PORT_LOCK_RUNTIME_DIR, PORT_LOCK_FILE_NAME);
+        else if (runtime_dir && *runtime_dir)
+                path = strprintf("%.*s/%s", (int) strcspn(runtime_dir, ":"), runtime_dir,
+                                 PORT_LOCK_FILE_NAME);
+        else
+                path = strprintf("%s/%s", PORT_LOCK_RUNTIME_DIR, PORT_LOCK_FILE_NAME);
+        if (!path)
+                return -ENOMEM;
+        return port_lock_new(path, create_dir, ret);
+}
+
 static int run(const Options *o)
 {
         /* Declared first, so freed last: after the context, whose shutdown makes the last port access. */
         _cleanup_(port_log_file_done) PortLogFile port_log = {.path = o->port_log};
+        _cleanup_(port_lock_freep) PortLock *ec_lock = NULL;
         _cleanup_free_ char *devport_path = NULL; /* outlives the context, whose watch borrows it */
         _cleanup_(context_freep) Context *c = NULL;
         _cleanup_(backend_freep) Backend *backend = NULL;
@@ -80,6 +111,14 @@ static int run(const Options *o)
                 }
                 bo.port_log = port_log.log;
         }
+        r = ec_lock_new(o, &ec_lock);
+        if (r < 0) {
+                log_error_errno(r, "tpacceld: cannot set up the EC lock: %m");
+                return EXIT_FAILURE;
+        }
+        bo.ec_lock = ec_lock;
+        bo.force = o->force;
+
         if (o->sysroot) {
                 if (asprintf(&devport_path, "%s/dev/port", o->sysroot) < 0) {
                         log_error("tpacceld: out of memory");
@@ -93,13 +132,16 @@ static int run(const Options *o)
 
         r = backend_open(&bo, &backend, &reason);
         if (r < 0) {
-                if (o->backend != BACKEND_AUTO || o->dump > 0) {
+                /* Another process drives the EC: refuse before anything else (the bus name included). */
+                if (o->backend != BACKEND_AUTO || o->dump > 0 || (ec_lock && port_lock_refused(ec_lock))) {
                         log_error("tpacceld: %s", reason ? reason : strerror(-r));
                         return EXIT_FAILURE;
                 }
                 log_warning("%s; serving HasAccelerometer=false", reason ? reason : strerror(-r));
         } else
                 log_info("Backend %s: %s", backend_name(backend), reason);
+        if (ec_lock && port_lock_held(ec_lock))
+                log_debug("Holding the EC lock %s", port_lock_path(ec_lock));
         if (port_log.log && (!backend || !backend_has_ports(backend)))
                 log_notice("Port log %s stays empty: %s", o->port_log,
                            backend ? "the kernel backend makes no port access" : "no port backend is open");
@@ -109,7 +151,7 @@ static int run(const Options *o)
                 sensor_proxy_open_tablet_mode(o->input_dir, &tablet_mode);
 
         /* Port access is held now (ioperm grant or open /dev/port): nothing else needs privileges. */
-        if (privileges_drop(o->user, o->state_dir) < 0)
+        if (privileges_drop(o->user, o->state_dir, ec_lock ? port_lock_created_dir(ec_lock) : NULL) < 0)
                 return EXIT_FAILURE;
 
         r = context_new(&co, TAKE_PTR(backend), reason, &c);

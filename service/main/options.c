@@ -29,6 +29,8 @@ enum {
         ARG_USER,
         ARG_DUMP,
         ARG_PORT_LOG,
+        ARG_LOCK_FILE,
+        ARG_FORCE,
         ARG_VERSION,
 };
 
@@ -49,6 +51,8 @@ static const struct option long_options[] = {
         {"user", required_argument, NULL, ARG_USER},
         {"dump", required_argument, NULL, ARG_DUMP},
         {"port-log", required_argument, NULL, ARG_PORT_LOG},
+        {"lock-file", required_argument, NULL, ARG_LOCK_FILE},
+        {"force", no_argument, NULL, ARG_FORCE},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, ARG_VERSION},
@@ -74,8 +78,14 @@ void options_help(const char *program)
                "                         absent) with probability P per transaction; repeatable\n"
                "  --state-dir=DIR        where the configuration is kept (default %s)\n"
                "  --sysfs-root=DIR       sysfs tree for disk protection (default /sys)\n"
+               "  --force                ioperm, devport: drive the EC ports even when a safety check of\n"
+               "                         auto fails (not a ThinkPad with HDAPS, ports owned, kernel "
+               "driver)\n"
+               "  --lock-file=PATH       the machine's EC lock (default $RUNTIME_DIRECTORY/ec.lock, else\n"
+               "                         /run/tpaccel/ec.lock; sim: only when given)\n"
                "  --sysroot=DIR          backend detection and access below DIR: DMI, /proc/ioports,\n"
-               "                         /sys/module, the hdaps device, /dev/port (tests; default /)\n"
+               "                         /sys/module, the hdaps device, /dev/port, run/tpaccel/ec.lock\n"
+               "                         (tests; default /)\n"
                "  --exit-idle-time=SEC   without an accelerometer, exit after SEC s with no calls and\n"
                "                         no claims (for D-Bus activation; default 0: never)\n"
                "  --sensor-proxy=MODE    serve net.hadess.SensorProxy for screen rotation: auto (default:\n"
@@ -215,6 +225,14 @@ int options_parse(int argc, char *argv[], Options *ret)
                                 return bad("--port-log: the file name is empty");
                         o.port_log = optarg;
                         break;
+                case ARG_LOCK_FILE:
+                        if (!*optarg)
+                                return bad("--lock-file: the file name is empty");
+                        o.lock_file = optarg;
+                        break;
+                case ARG_FORCE:
+                        o.force = true;
+                        break;
                 case 'v':
                         o.verbose = true;
                         break;
@@ -244,6 +262,11 @@ int options_parse(int argc, char *argv[], Options *ret)
                 return bad("--port-log=%s: the kernel backend makes no port access (the kernel's driver "
                            "does), so there is nothing to log; use --backend=ioperm or devport",
                            o.port_log);
+        if (o.lock_file && o.backend == BACKEND_KERNEL)
+                return bad("--lock-file=%s: the kernel backend makes no port access and takes no EC lock",
+                           o.lock_file);
+        if (o.force && o.backend != BACKEND_IOPERM && o.backend != BACKEND_DEVPORT)
+                return bad("--force only applies to --backend=ioperm and --backend=devport");
         if (o.trace_loop && !o.trace)
                 return bad("--trace-loop needs --trace=FILE");
 

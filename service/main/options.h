@@ -28,6 +28,8 @@ typedef struct Options {
         const char *user;       /* --user=NAME: switch to it after acquiring port access */
         unsigned dump;          /* --dump=N: 0 = run the service */
         const char *port_log;   /* --port-log=FILE: every port access as CSV */
+        const char *lock_file;  /* --lock-file=PATH: NULL = the default (see port-lock.h) */
+        bool force;             /* --force: ioperm/devport without auto's safety checks */
 
         SensorProxyMode sensor_proxy; /* --sensor-proxy=auto|yes|no */
         const char *input_dir;        /* --input-dir=DIR: where the tablet-mode switch is looked for */

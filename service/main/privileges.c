@@ -45,28 +45,29 @@ static bool caps_empty(const CapSets *c)
         return true;
 }
 
-/* Chowns the state directory and the regular files directly in it, so that the daemon can still
- * replace its state file after the switch (the writer renames a temporary file over it). */
-static int chown_state_dir(const char *state_dir, uid_t uid, gid_t gid)
+/* Chowns a directory and the regular files directly in it: the state directory, so that the daemon can
+ * still replace its state file after the switch (the writer renames a temporary file over it), and the
+ * EC lock's directory. */
+static int chown_dir(const char *dir, uid_t uid, gid_t gid)
 {
         _cleanup_(closedirp) DIR *d = NULL;
         struct dirent *de;
         int fd;
 
-        fd = open(state_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
                 if (errno == ENOENT)
                         return 0;
-                return log_error_errno(-errno, "Cannot open the state directory %s: %m", state_dir);
+                return log_error_errno(-errno, "Cannot open the directory %s: %m", dir);
         }
         d = fdopendir(fd);
         if (!d) {
                 int r = -errno;
                 close(fd);
-                return log_error_errno(r, "Cannot read the state directory %s: %m", state_dir);
+                return log_error_errno(r, "Cannot read the directory %s: %m", dir);
         }
         if (fchown(dirfd(d), uid, gid) < 0)
-                return log_error_errno(-errno, "Cannot hand the state directory %s to uid %u: %m", state_dir,
+                return log_error_errno(-errno, "Cannot hand the directory %s to uid %u: %m", dir,
                                        (unsigned) uid);
         while ((de = readdir(d))) {
                 struct stat st;
@@ -74,13 +75,13 @@ static int chown_state_dir(const char *state_dir, uid_t uid, gid_t gid)
                 if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
                         continue;
                 if (fchownat(dirfd(d), de->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
-                        return log_error_errno(-errno, "Cannot hand %s/%s to uid %u: %m", state_dir,
-                                               de->d_name, (unsigned) uid);
+                        return log_error_errno(-errno, "Cannot hand %s/%s to uid %u: %m", dir, de->d_name,
+                                               (unsigned) uid);
         }
         return 0;
 }
 
-static int switch_user(const char *user, const char *state_dir)
+static int switch_user(const char *user, const char *state_dir, const char *runtime_dir)
 {
         struct passwd *pw;
         int r;
@@ -99,7 +100,12 @@ static int switch_user(const char *user, const char *state_dir)
                 return 0;
 
         if (state_dir) {
-                r = chown_state_dir(state_dir, pw->pw_uid, pw->pw_gid);
+                r = chown_dir(state_dir, pw->pw_uid, pw->pw_gid);
+                if (r < 0)
+                        return r;
+        }
+        if (runtime_dir) { /* the EC lock's: a later start as the user (the unit) can open the lock */
+                r = chown_dir(runtime_dir, pw->pw_uid, pw->pw_gid);
                 if (r < 0)
                         return r;
         }
@@ -131,7 +137,7 @@ static void drop_bounding_set(void)
         }
 }
 
-int privileges_drop(const char *user, const char *state_dir)
+int privileges_drop(const char *user, const char *state_dir, const char *runtime_dir)
 {
         CapSets caps;
         int r;
@@ -140,7 +146,7 @@ int privileges_drop(const char *user, const char *state_dir)
         drop_bounding_set();
 
         if (user && geteuid() == 0) {
-                r = switch_user(user, state_dir);
+                r = switch_user(user, state_dir, runtime_dir);
                 if (r < 0)
                         return r;
         }

@@ -12,9 +12,10 @@
 
 /* Drops every privilege the daemon holds, to be called after the backend acquired its port access
  * and before anything talks to clients:
- *   - if user is set and we run as root, chowns state_dir (if given and present) to that user and
- *     switches uid, gid and groups to it; a user that does not exist is logged and skipped;
+ *   - if user is set and we run as root, chowns state_dir (if given and present) and runtime_dir (if
+ *     given: the EC lock's directory when tpacceld created it) to that user and switches uid, gid and
+ *     groups to it; a user that does not exist is logged and skipped;
  *   - drops the capability bounding set where allowed, clears the ambient, inheritable, permitted and
  *     effective sets, and sets no_new_privs.
  * Checks the result. Logs what it did or what failed. Returns 0 or a negative errno. */
-int privileges_drop(const char *user, const char *state_dir);
+int privileges_drop(const char *user, const char *state_dir, const char *runtime_dir);

@@ -10,6 +10,12 @@
 #define EC_BATTERY_SELFTEST_ARG15 0x00 /* battery 0 */
 /* Row 0x0B exists but hangs old EC firmware (tp_smapi 0.30); tpaccel never requests it. */
 #define EC_CMD_BATTERY_FORBIDDEN 0x0B
+/* The battery rows tp_smapi 0.43 reads (read_tp_ec_row: TWR1..14 junk, TWR15 the battery; the dump
+ * attribute reads 0x00..0x0A). Row 0x01 with TWR15 0xFF answers AC presence (ac_connected). */
+#define EC_CMD_BATTERY_FIRST 0x00
+#define EC_CMD_BATTERY_LAST  0x0A
+#define EC_BATTERY_INDEX_MAX 0x01 /* TWR15: battery 0 or 1 */
+#define EC_BATTERY_ARG15_AC  0xFF
 
 /* Accelerometer commands (hdaps.c in seeds PATCH 02..10/12, tp_smapi 0.43). */
 #define EC_CMD_ACCEL_CONFIG     0x10 /* [1..2] EC rate LE16, [3] running-average filter order */

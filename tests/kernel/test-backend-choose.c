@@ -93,6 +93,56 @@ static void test_choice_reasons_say_what_to_do(void)
         check_choice(&f, -ENODEV, 0, "no kernel hdaps driver is loaded");
 }
 
+/* --backend=ioperm|devport: auto's checks, every combination; --force overrides and says what. */
+static void test_direct_access_checks(void)
+{
+        for (int dmi = 0; dmi < 2; dmi++)
+                for (int owner = 0; owner < 2; owner++)
+                        for (KernelDriverFlavour k = 0; k < _KERNEL_DRIVER_FLAVOUR_MAX; k++)
+                                for (int force = 0; force < 2; force++) {
+                                        BackendFacts f = {
+                                                .dmi_allows_probe = dmi,
+                                                .dmi_reason = dmi ? DMI_OK_REASON : DMI_NO_REASON,
+                                                .ports_owner = owner ? "thinkpad_ec (ports 1600-161f in "
+                                                                       "/proc/ioports)"
+                                                                     : NULL,
+                                                .kernel_driver = k,
+                                        };
+                                        bool pass = dmi && !owner && k == KERNEL_DRIVER_NONE;
+                                        char *reason = NULL;
+                                        int r = backend_check_direct_access(&f, BACKEND_DEVPORT, force,
+                                                                            &reason);
+
+                                        CHECK_EQ(r, pass || force ? 0 : -EPERM);
+                                        CHECK(reason != NULL);
+                                        if (!reason)
+                                                continue;
+                                        /* Each failed check is named, and only those. */
+                                        CHECK_EQ(strstr(reason, DMI_NO_REASON) != NULL, !dmi);
+                                        CHECK_EQ(strstr(reason, "in use by thinkpad_ec") != NULL,
+                                                 owner && 1);
+                                        CHECK_EQ(strstr(reason, "hdaps driver is loaded and owns") != NULL,
+                                                 k != KERNEL_DRIVER_NONE);
+                                        if (k != KERNEL_DRIVER_NONE)
+                                                CHECK(strstr(reason, kernel_driver_flavour_to_string(k)));
+                                        if (pass)
+                                                CHECK(strstr(reason, "the EC ports are free"));
+                                        else if (force)
+                                                CHECK(strstr(reason,
+                                                             "--force overrides the safety checks: "));
+                                        else
+                                                CHECK(strstr(reason, "--backend=devport refused: ") ==
+                                                              reason &&
+                                                      strstr(reason, "--force"));
+                                        free(reason);
+                                }
+        char *reason = NULL;
+        BackendFacts f = {.dmi_reason = DMI_NO_REASON};
+        CHECK_EQ(backend_check_direct_access(&f, BACKEND_IOPERM, false, &reason), -EPERM);
+        CHECK(reason && strstr(reason, "--backend=ioperm refused: "));
+        free(reason);
+}
+
 static char tmp_root[] = "/tmp/test-backend-choose-XXXXXX";
 
 static void write_file(const char *rel, const char *text)
@@ -266,6 +316,7 @@ int main(void)
         }
         test_choice_combinations();
         test_choice_reasons_say_what_to_do();
+        test_direct_access_checks();
         test_flavour_detection();
         test_attribute_parsing();
         test_invert_mapping();

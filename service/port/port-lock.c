@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The machine-wide EC lock (port-lock.h). */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "port-lock.h"
+#include "strutil.h"
+
+#define PORT_LOCK_DIR_MODE  0755
+#define PORT_LOCK_FILE_MODE 0644
+#define PID_TEXT_MAX        32
+#define COMM_MAX            64
+
+struct PortLock {
+        char *path;
+        bool create_dir;
+        int fd; /* >= 0 while held */
+        bool refused;
+        char *created_dir;
+};
+
+int port_lock_new(const char *path, bool create_dir, PortLock **ret)
+{
+        PortLock *l = calloc(1, sizeof(*l));
+
+        if (!l)
+                return -ENOMEM;
+        l->path = strdup(path);
+        if (!l->path) {
+                free(l);
+                return -ENOMEM;
+        }
+        l->create_dir = create_dir;
+        l->fd = -EBADF;
+        *ret = l;
+        return 0;
+}
+
+PortLock *port_lock_free(PortLock *l)
+{
+        if (!l)
+                return NULL;
+        closep(&l->fd);
+        free(l->created_dir);
+        free(l->path);
+        free(l);
+        return NULL;
+}
+
+bool port_lock_held(const PortLock *l)
+{
+        return l->fd >= 0;
+}
+
+bool port_lock_refused(const PortLock *l)
+{
+        return l->refused;
+}
+
+const char *port_lock_path(const PortLock *l)
+{
+        return l->path;
+}
+
+const char *port_lock_created_dir(const PortLock *l)
+{
+        return l->created_dir;
+}
+
+pid_t port_lock_parse_pid(const char *text)
+{
+        char *end;
+        long v;
+
+        if (!text)
+                return 0;
+        errno = 0;
+        v = strtol(text, &end, 10);
+        if (errno != 0 || end == text || v <= 0 || v > INT32_MAX || (*end != '\0' && *end != '\n'))
+                return 0;
+        return (pid_t) v;
+}
+
+/* mkdir -p of path's directory, each new level with mode 0755 whatever the umask. Remembers the
+ * deepest directory it created. */
+static int create_parent_dirs(PortLock *l)
+{
+        _cleanup_free_ char *dir = strdup(l->path);
+        char *slash;
+
+        if (!dir)
+                return -ENOMEM;
+        slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+                return 0;
+        *slash = '\0';
+
+        for (char *p = dir + 1;; p++) {
+                bool last = *p == '\0';
+                if (*p != '/' && !last)
+                        continue;
+                *p = '\0';
+                if (mkdir(dir, PORT_LOCK_DIR_MODE) == 0) {
+                        if (chmod(dir, PORT_LOCK_DIR_MODE) < 0)
+                                return -errno;
+                        free(l->created_dir);
+                        l->created_dir = strdup(dir);
+                        if (!l->created_dir)
+                                return -ENOMEM;
+                } else if (errno != EEXIST)
+                        return -errno;
+                if (last)
+                        return 0;
+                *p = '/';
+        }
+}
+
+/* "PID 1234 (tpacceld)", "PID 1234", or a sentence for an empty file, from the lock file's contents. */
+static char *describe_holder(int fd)
+{
+        char text[PID_TEXT_MAX] = {}, comm[COMM_MAX] = {}, comm_path[64];
+        ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+        pid_t pid = port_lock_parse_pid(n > 0 ? text : NULL);
+        FILE *f;
+
+        if (pid == 0)
+                return strprintf("another process (its PID is not recorded in the file yet)");
+        snprintf(comm_path, sizeof(comm_path), "/proc/%d/comm", (int) pid);
+        f = fopen(comm_path, "re");
+        if (f) {
+                if (fgets(comm, sizeof(comm), f))
+                        comm[strcspn(comm, "\n")] = '\0';
+                fclose(f);
+        }
+        if (comm[0])
+                return strprintf("PID %d (%s)", (int) pid, comm);
+        return strprintf("PID %d", (int) pid);
+}
+
+static int refuse(PortLock *l, int fd, char **ret_error)
+{
+        _cleanup_free_ char *holder = describe_holder(fd);
+
+        l->refused = true;
+        return error_printf(ret_error, -EBUSY,
+                            "the EC is in use: %s holds the lock %s, and only one program may drive the "
+                            "EC ports at a time",
+                            holder ?: "another process", l->path);
+}
+
+/* Another process may hold the file even when we may not write it: look, to say who. */
+static int check_holder_readonly(PortLock *l, int open_error, char **ret_error)
+{
+        _cleanup_close_ int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+
+        if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK)
+                return refuse(l, fd, ret_error);
+        return error_printf(ret_error, open_error, "cannot open the EC lock file %s for writing: %s",
+                            l->path, strerror(-open_error));
+}
+
+int port_lock_take(PortLock *l, char **ret_error)
+{
+        _cleanup_close_ int fd = -EBADF;
+        char pid_text[PID_TEXT_MAX];
+        struct stat st;
+        int r, n;
+
+        if (l->fd >= 0)
+                return 0;
+        l->refused = false;
+
+        if (l->create_dir) {
+                r = create_parent_dirs(l);
+                if (r < 0)
+                        return error_printf(ret_error, r,
+                                            "cannot create the directory of the EC lock file %s: %s",
+                                            l->path, strerror(-r));
+        }
+
+        fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, PORT_LOCK_FILE_MODE);
+        if (fd < 0) {
+                r = -errno;
+                if (r == -EACCES || r == -EPERM || r == -EROFS)
+                        return check_holder_readonly(l, r, ret_error);
+                if (r == -ELOOP)
+                        return error_printf(ret_error, r, "the EC lock file %s is a symbolic link: refused",
+                                            l->path);
+                return error_printf(ret_error, r, "cannot open the EC lock file %s: %s", l->path,
+                                    strerror(-r));
+        }
+        /* Root may run this in a directory another user owns: never truncate anything but a plain file. */
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
+                return error_printf(ret_error, r, "cannot check the EC lock file %s: %s", l->path,
+                                    strerror(-r));
+        }
+        if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
+                return error_printf(ret_error, -EPERM,
+                                    "the EC lock file %s is not a plain file with a single link: refused",
+                                    l->path);
+
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+                r = -errno;
+                if (r == -EWOULDBLOCK)
+                        return refuse(l, fd, ret_error);
+                return error_printf(ret_error, r, "cannot lock the EC lock file %s: %s", l->path,
+                                    strerror(-r));
+        }
+
+        /* Ours now: record who holds it. A failure here leaves an empty file, which says "not recorded". */
+        if ((st.st_mode & 07777) != PORT_LOCK_FILE_MODE && st.st_uid == geteuid())
+                (void) fchmod(fd, PORT_LOCK_FILE_MODE);
+        n = snprintf(pid_text, sizeof(pid_text), "%d\n", (int) getpid());
+        if (ftruncate(fd, 0) == 0)
+                (void) !pwrite(fd, pid_text, (size_t) n, 0);
+
+        l->fd = TAKE_FD(fd);
+        return 0;
+}
