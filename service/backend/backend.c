@@ -206,8 +206,6 @@ static int open_kernel(const BackendOptions *o, Backend **ret, char **ret_reason
                             kernel_driver_flavour_to_string(backend_kernel_flavour(*ret)));
 }
 
-/* Gathers the facts, tries port access only where the choice depends on it, and lets backend_choose()
- * decide. */
 /* The facts of the safety checks, read below the sysroot: DMI, a kernel hdaps driver, another owner of
  * the ports. dmi and owner hold the strings f points to. */
 static int gather_facts(const BackendOptions *o, BackendFacts *f, EcDmi *dmi, char **owner)
@@ -250,6 +248,8 @@ static int open_direct(const BackendOptions *o, Backend **ret, char **ret_reason
                             checks);
 }
 
+/* Gathers the facts, tries port access only where the choice depends on it, and lets backend_choose()
+ * decide. */
 static int open_auto(const BackendOptions *o, Backend **ret, char **ret_reason)
 {
         const char *sysroot = o->sysroot ?: SYSROOT_DEFAULT;
