@@ -7,6 +7,7 @@ machines (tests/kernel/fake_hdaps.py). Each test method is its own meson test (t
 
 import fcntl
 import os
+import pwd
 import subprocess
 import sys
 import unittest
@@ -157,6 +158,23 @@ class EcAccessTest(TpaccelTestBase):
         p = self.run_tpacceld('--backend=kernel', '--lock-file=' + self.lock)
         self.assertEqual(p.returncode, 2)
         self.assertIn('--lock-file=%s: the kernel backend makes no port access' % self.lock, p.stderr)
+
+    def test_lock_directory_handed_to_user(self):
+        # Started as root with --user (D-Bus activation without systemd): the lock's directory that tpacceld
+        # created belongs to the user it switches to, so that a later start as that user (the unit) can
+        # open the lock.
+        if os.geteuid() != 0:
+            self.skipTest('needs root: switches to the user nobody')
+        nobody = pwd.getpwnam('nobody')
+        machine = FakeMachine(os.path.join(self.state_dir, 'root'))
+        machine.thinkpad()
+        machine.dev_port()
+        p = self.run_tpacceld('--backend=devport', '--sysroot=' + machine.root, '--dump=1', '--user=nobody')
+        self.assertIn('Running as user nobody', p.stderr)
+        lock = machine.path('run/tpaccel/ec.lock')
+        self.assertEqual(os.stat(os.path.dirname(lock)).st_uid, nobody.pw_uid)
+        self.assertEqual(os.stat(lock).st_uid, nobody.pw_uid)
+        self.assertEqual(os.stat(machine.path('run')).st_uid, 0, 'only the lock directory itself')
 
     # ReadRow serves only rows that read
 
