@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <string.h>
+
 #include <libayatana-appindicator/app-indicator.h>
 
 #include "client-i18n.h"
@@ -124,12 +126,25 @@ static const char *status_headline(TrayApp *app)
         return "";
 }
 
+/* The service's reason usually starts with "no accelerometer: " itself: the headline says that. */
+static char *without_headline(const char *reason)
+{
+        static const char prefix[] = "no accelerometer";
+
+        if (g_ascii_strncasecmp(reason, prefix, strlen(prefix)) != 0)
+                return g_strdup(reason);
+        reason += strlen(prefix);
+        while (*reason == ':' || *reason == ' ')
+                reason++;
+        return g_strdup(reason);
+}
+
 static char *status_detail(TrayApp *app)
 {
         if (app->service_idle)
-                return g_strdup(app->idle_reason ? app->idle_reason : "");
+                return without_headline(app->idle_reason ? app->idle_reason : "");
         if (no_accelerometer(app))
-                return g_strdup(prop_string(app, "BackendReason"));
+                return without_headline(prop_string(app, "BackendReason"));
         if (!app->service_present)
                 return g_strdup_printf(_("tpacceld is not running on the %s."), app->bus_description);
         return g_strdup("");
@@ -139,8 +154,11 @@ static void refresh_ui(TrayApp *app)
 {
         const char *headline = status_headline(app);
         g_autofree char *detail = status_detail(app);
-        g_autofree char *status =
-                detail[0] ? g_strdup_printf("%s: %s", headline, detail) : g_strdup(headline);
+        /* The window's line: "No accelerometer: why", or just what is wrong. */
+        g_autofree char *status = no_accelerometer(app) && detail[0]
+                                          ? g_strdup_printf("%s: %s", headline, detail)
+                                  : !app->service_present ? g_strdup(detail)
+                                                          : g_strdup(headline);
 
         refresh_icon(app);
         tray_menu_set_service_usable(app->menu, usable(app));
