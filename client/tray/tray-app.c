@@ -571,7 +571,6 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
                 .settings = action_settings,
                 .show_window = action_show_window,
                 .quit = action_quit,
-                .opened = action_menu_opened,
         };
         g_autoptr(TrayApp) app = g_new0(TrayApp, 1);
 
@@ -592,6 +591,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         if (options->icon_dir)
                 app_indicator_set_icon_theme_path(app->indicator, options->icon_dir);
         app_indicator_set_menu(app->indicator, tray_menu_get_menu(app->menu));
+        tray_indicator_on_menu_opened(app->indicator, action_menu_opened, app);
         app_indicator_set_status(app->indicator, APP_INDICATOR_STATUS_ACTIVE);
 
         app->bus = accel_bus_connect(options->target, options->address, error);

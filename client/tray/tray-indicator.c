@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <libdbusmenu-glib/menuitem.h>
+#include <libdbusmenu-glib/server.h>
+
 #include "tray-indicator.h"
+
+/* A panel may announce one opening twice (about-to-show and the "opened" event). */
+#define OPENED_DEBOUNCE_USEC (G_USEC_PER_SEC / 2)
 
 typedef struct TrayIndicator {
         AppIndicator parent;
+        void (*opened)(gpointer userdata);
+        gpointer opened_userdata;
+        gint64 last_opened_usec;
 } TrayIndicator;
 
 typedef struct TrayIndicatorClass {
@@ -72,6 +81,58 @@ static void tray_indicator_class_init(TrayIndicatorClass *klass)
 
 static void tray_indicator_init(TrayIndicator *self)
 {
+}
+
+static void menu_opened(TrayIndicator *self)
+{
+        gint64 now = g_get_monotonic_time();
+
+        if (!self->opened || (self->last_opened_usec && now - self->last_opened_usec < OPENED_DEBOUNCE_USEC))
+                return;
+        self->last_opened_usec = now;
+        self->opened(self->opened_userdata);
+}
+
+static gboolean on_about_to_show(DbusmenuMenuitem *root, gpointer userdata)
+{
+        menu_opened(userdata);
+        return FALSE;
+}
+
+static gboolean on_opened_event(DbusmenuMenuitem *root, const char *name, GVariant *value, guint timestamp,
+                                gpointer userdata)
+{
+        menu_opened(userdata);
+        return FALSE;
+}
+
+static void on_menu_mapped(GtkWidget *menu, gpointer userdata)
+{
+        menu_opened(userdata);
+}
+
+void tray_indicator_on_menu_opened(AppIndicator *indicator, void (*opened)(gpointer userdata),
+                                   gpointer userdata)
+{
+        TrayIndicator *self = (TrayIndicator *) indicator;
+        GtkMenu *menu = app_indicator_get_menu(indicator);
+        g_autoptr(GObject) server = NULL;
+        g_autoptr(GObject) root = NULL;
+
+        self->opened = opened;
+        self->opened_userdata = userdata;
+        if (menu)
+                g_signal_connect(menu, "map", G_CALLBACK(on_menu_mapped), self);
+        if (!g_object_class_find_property(G_OBJECT_GET_CLASS(indicator), "dbus-menu-server"))
+                return;
+        g_object_get(indicator, "dbus-menu-server", &server, NULL);
+        if (server)
+                g_object_get(server, DBUSMENU_SERVER_PROP_ROOT_NODE, &root, NULL);
+        if (!root)
+                return;
+        g_signal_connect(root, DBUSMENU_MENUITEM_SIGNAL_ABOUT_TO_SHOW, G_CALLBACK(on_about_to_show), self);
+        g_signal_connect(root, DBUSMENU_MENUITEM_SIGNAL_EVENT "::" DBUSMENU_MENUITEM_EVENT_OPENED,
+                         G_CALLBACK(on_opened_event), self);
 }
 
 AppIndicator *tray_indicator_new(const char *id, const char *icon_name, const char *title)

@@ -11,3 +11,9 @@
 
 /* A new indicator (category Hardware) showing icon_name, titled title. */
 AppIndicator *tray_indicator_new(const char *id, const char *icon_name, const char *title);
+
+/* Calls opened(userdata) when the panel opens the indicator's menu: the dbusmenu root's about-to-show
+ * or "opened" event (StatusNotifierItem panels), or the menu mapped (XEmbed fallback). Call after
+ * app_indicator_set_menu(). Bursts (a panel may send both) are reported once. */
+void tray_indicator_on_menu_opened(AppIndicator *indicator, void (*opened)(gpointer userdata),
+                                   gpointer userdata);

@@ -56,12 +56,6 @@ static void on_show_window(GtkMenuItem *item, gpointer userdata)
         m->actions.show_window(m->userdata);
 }
 
-static void on_menu_shown(GtkWidget *menu, gpointer userdata)
-{
-        TrayMenu *m = userdata;
-        m->actions.opened(m->userdata);
-}
-
 static void on_quit(GtkMenuItem *item, gpointer userdata)
 {
         TrayMenu *m = userdata;
@@ -91,7 +85,6 @@ TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gbool
         action(m, _("Show _window"), G_CALLBACK(on_show_window));
         gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), gtk_separator_menu_item_new());
         action(m, _("_Quit"), G_CALLBACK(on_quit));
-        g_signal_connect(m->menu, "show", G_CALLBACK(on_menu_shown), m);
 
         gtk_widget_show_all(m->menu);
         return m;

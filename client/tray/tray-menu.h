@@ -12,7 +12,6 @@ typedef struct TrayMenuActions {
         void (*settings)(gpointer userdata);
         void (*show_window)(gpointer userdata);
         void (*quit)(gpointer userdata);
-        void (*opened)(gpointer userdata); /* the menu is shown (where the panel tells: XEmbed trays) */
 } TrayMenuActions;
 
 typedef struct TrayMenu TrayMenu;

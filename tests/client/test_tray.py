@@ -112,6 +112,10 @@ class TrayTest(ClientTestCase):
                 return int(m.group(1))
         return None
 
+    def open_menu(self):
+        """Opens the menu, as a StatusNotifierItem panel does (dbusmenu AboutToShow on the root)."""
+        self.bus.call(self._owner, MENU_PATH, DBUSMENU, "AboutToShow", (0,), "(i)")
+
     def temperature_reads(self):
         return self.tray_log().count("Reading the temperature")
 
@@ -252,11 +256,15 @@ class TrayTest(ClientTestCase):
         self.assertEqual(self.notifications(), [])
         self.assertEqual(self.menu_labels()[0], "No accelerometer")
         self.assertEqual(self.temperature_reads(), 0)
-        # The user opens the window: the service is started again.
-        self.click_menu("Show _window")
+        # The user opens the menu: the service is started again, and it exits again when left alone.
+        self.open_menu()
         wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld again")
-        time.sleep(1)
+        wait_until(lambda: not self.bus.name_owner(ACCEL), timeout=25, what="the second idle exit")
+        # The user opens the window: started again.
+        self.click_menu("Show _window")
+        wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld for the window")
         self.assertEqual(self.notifications(), [])
+        self.assertEqual(self.icon_name(), "tpaccel-no-accelerometer")
 
     def test_reads_only_what_is_shown(self):
         self.start_tray("--no-animation")
@@ -265,6 +273,11 @@ class TrayTest(ClientTestCase):
         time.sleep(7)
         self.assertEqual(self.temperature_reads(), 0, "the temperature was read with the window closed")
         self.assertIs(self.bus.accel_property("Claimed"), False)
+        # Opening the menu, which shows it, reads it once.
+        self.open_menu()
+        wait_until(lambda: self.temperature_reads() == 1, what="a temperature read for the menu")
+        time.sleep(6)
+        self.assertEqual(self.temperature_reads(), 1)
         self.click_menu("Show _window")
         wait_until(lambda: self.temperature_reads() >= 2, timeout=15, what="temperature reads with the window open")
         self.assertIs(self.bus.accel_property("Claimed"), True)
