@@ -116,8 +116,16 @@ class TrayTest(ClientTestCase):
         """Opens the menu, as a StatusNotifierItem panel does (dbusmenu AboutToShow on the root)."""
         self.bus.call(self._owner, MENU_PATH, DBUSMENU, "AboutToShow", (0,), "(i)")
 
+    def watch_property_reads(self):
+        """Records every Properties.Get on the bus (dbus-monitor), for temperature_reads()."""
+        self.spawn(["dbus-monitor", "--address", self.bus.address,
+                    "type='method_call',interface='org.freedesktop.DBus.Properties',member='Get'"], "gets.log")
+        time.sleep(0.5)
+
     def temperature_reads(self):
-        return self.tray_log().count("Reading the temperature")
+        """How often Temperature was read (only the tray reads it here), as the bus saw it."""
+        with open(os.path.join(self.tmpdir, "gets.log"), errors="replace") as f:
+            return f.read().count('string "Temperature"')
 
     def item_registered(self):
         calls = self.bus.call(WATCHER, WATCHER_PATH, MOCK, "GetMethodCalls", ("RegisterStatusNotifierItem",),
@@ -240,6 +248,7 @@ class TrayTest(ClientTestCase):
         # No accelerometer: the daemon exits after 8 s without calls. The old tray read Temperature every
         # 5 s and kept it alive for ever.
         self.install_activation(extra=["--sim-fault=absent", "--exit-idle-time=8"])
+        self.watch_property_reads()
         self.start_tray()
         wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld")
         wait_until(lambda: self.icon_name() == "tpaccel-no-accelerometer", what="the no-accelerometer icon")
@@ -267,6 +276,7 @@ class TrayTest(ClientTestCase):
         self.assertEqual(self.icon_name(), "tpaccel-no-accelerometer")
 
     def test_reads_only_what_is_shown(self):
+        self.watch_property_reads()
         self.start_tray("--no-animation")
         self.start_daemon("rest.csv")
         wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
