@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <string.h>
+
 #include "accel-bus.h"
+#include "client-i18n.h"
 
 typedef struct ErrorWords {
         const char *dbus_name;
@@ -8,23 +11,23 @@ typedef struct ErrorWords {
 } ErrorWords;
 
 static const ErrorWords error_words[] = {
-        {"org.freedesktop.DBus.Error.AccessDenied", "Permission denied", EXIT_STATUS_DENIED},
+        {"org.freedesktop.DBus.Error.AccessDenied", N_("Permission denied"), EXIT_STATUS_DENIED},
         {"org.freedesktop.DBus.Error.InteractiveAuthorizationRequired",
-         "Permission denied (authorization required)", EXIT_STATUS_DENIED},
-        {"org.freedesktop.DBus.Error.AuthFailed", "Permission denied", EXIT_STATUS_DENIED},
-        {"org.freedesktop.DBus.Error.InvalidArgs", "Invalid value", EXIT_STATUS_INVALID_VALUE},
-        {"org.freedesktop.DBus.Error.NotSupported", "Not supported", EXIT_STATUS_NO_ACCELEROMETER},
-        {"org.freedesktop.DBus.Error.NoReply", "The service did not answer", EXIT_STATUS_FAILURE},
-        {"org.freedesktop.DBus.Error.Timeout", "The service did not answer", EXIT_STATUS_FAILURE},
-        {"org.freedesktop.DBus.Error.UnknownMethod", "The service does not know this call (is it too old?)",
-         EXIT_STATUS_FAILURE},
+         N_("Permission denied (authorization required)"), EXIT_STATUS_DENIED},
+        {"org.freedesktop.DBus.Error.AuthFailed", N_("Permission denied"), EXIT_STATUS_DENIED},
+        {"org.freedesktop.DBus.Error.InvalidArgs", N_("Invalid value"), EXIT_STATUS_INVALID_VALUE},
+        {"org.freedesktop.DBus.Error.NotSupported", N_("Not supported"), EXIT_STATUS_NO_ACCELEROMETER},
+        {"org.freedesktop.DBus.Error.NoReply", N_("The service did not answer"), EXIT_STATUS_FAILURE},
+        {"org.freedesktop.DBus.Error.Timeout", N_("The service did not answer"), EXIT_STATUS_FAILURE},
+        {"org.freedesktop.DBus.Error.UnknownMethod",
+         N_("The service does not know this call (is it too old?)"), EXIT_STATUS_FAILURE},
         {"org.freedesktop.DBus.Error.UnknownProperty",
-         "The service does not know this property (is it too old?)", EXIT_STATUS_FAILURE},
-        {ACCEL_ERROR_BASE "Busy", "The accelerometer is busy", EXIT_STATUS_FAILURE},
-        {ACCEL_ERROR_BASE "HardwareError", "Hardware error", EXIT_STATUS_FAILURE},
-        {ACCEL_ERROR_BASE "NotSupported", "Not supported by this backend", EXIT_STATUS_NO_ACCELEROMETER},
-        {ACCEL_ERROR_BASE "NoAccelerometer", "No accelerometer", EXIT_STATUS_NO_ACCELEROMETER},
-        {ACCEL_ERROR_BASE "NotClaimed", "Not claimed", EXIT_STATUS_FAILURE},
+         N_("The service does not know this property (is it too old?)"), EXIT_STATUS_FAILURE},
+        {ACCEL_ERROR_BASE "Busy", N_("The accelerometer is busy"), EXIT_STATUS_FAILURE},
+        {ACCEL_ERROR_BASE "HardwareError", N_("Hardware error"), EXIT_STATUS_FAILURE},
+        {ACCEL_ERROR_BASE "NotSupported", N_("Not supported by this backend"), EXIT_STATUS_NO_ACCELEROMETER},
+        {ACCEL_ERROR_BASE "NoAccelerometer", N_("No accelerometer"), EXIT_STATUS_NO_ACCELEROMETER},
+        {ACCEL_ERROR_BASE "NotClaimed", N_("Not claimed"), EXIT_STATUS_FAILURE},
 };
 
 static const char *const service_missing_errors[] = {
@@ -54,11 +57,11 @@ char *accel_bus_describe(BusTarget target, const char *address)
 {
         switch (target) {
         case BUS_TARGET_SYSTEM:
-                return g_strdup("system bus");
+                return g_strdup(_("system bus"));
         case BUS_TARGET_SESSION:
-                return g_strdup("session bus");
+                return g_strdup(_("session bus"));
         case BUS_TARGET_ADDRESS:
-                return g_strdup_printf("bus at %s", address);
+                return g_strdup_printf(_("bus at %s"), address);
         }
         g_assert_not_reached();
 }
@@ -98,7 +101,7 @@ char *accel_error_describe(const GError *error, const char *bus_description)
         const ErrorWords *words;
 
         if (accel_error_is_service_missing(error))
-                return g_strdup_printf("tpacceld is not running on the %s", bus_description);
+                return g_strdup_printf(_("tpacceld is not running on the %s"), bus_description);
 
         name = g_dbus_error_get_remote_error(error);
         stripped = g_error_copy(error);
@@ -106,8 +109,11 @@ char *accel_error_describe(const GError *error, const char *bus_description)
         g_strchomp(stripped->message);
 
         words = error_words_find(name);
+        /* The service's message often says the same already ("no accelerometer: ..."): say it once. */
+        if (words && !g_ascii_strncasecmp(stripped->message, words->words, strlen(words->words)))
+                return g_strdup(stripped->message);
         if (words)
-                return g_strdup_printf("%s: %s", words->words, stripped->message);
+                return g_strdup_printf("%s: %s", _(words->words), stripped->message);
         if (name)
                 return g_strdup_printf("%s (%s)", stripped->message, name);
         return g_strdup(stripped->message);
@@ -135,12 +141,12 @@ char *accel_service_missing_hint(BusTarget target, const char *address)
         switch (target) {
         case BUS_TARGET_SYSTEM:
                 return g_strdup(
-                        "start it with: systemctl start tpacceld, or try the demo on the session bus: "
-                        "tpacceld --session --backend=sim & tpaccelctl --session status");
+                        _("start it with: systemctl start tpacceld, or try the demo on the session bus: "
+                          "tpacceld --session --backend=sim & tpaccelctl --session status"));
         case BUS_TARGET_SESSION:
-                return g_strdup("start the demo with: tpacceld --session --backend=sim &");
+                return g_strdup(_("start the demo with: tpacceld --session --backend=sim &"));
         case BUS_TARGET_ADDRESS:
-                return g_strdup_printf("start it with: tpacceld --address=%s --backend=sim &", address);
+                return g_strdup_printf(_("start it with: tpacceld --address=%s --backend=sim &"), address);
         }
         g_assert_not_reached();
 }

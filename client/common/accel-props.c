@@ -6,53 +6,60 @@
 #include <gio/gio.h>
 
 #include "accel-props.h"
+#include "client-i18n.h"
 
 #define USEC_PER_SEC 1000000.0
 
 static const AccelProperty properties[] = {
-        {"has-accelerometer", "HasAccelerometer", "b", "Accelerometer", NULL, NULL,
-         "an accelerometer was found and initialized"},
-        {"backend", "Backend", "s", "Backend", NULL, NULL, "how the EC is reached"},
-        {"backend-reason", "BackendReason", "s", "Backend reason", NULL, NULL,
-         "why this backend was chosen"},
-        {"model", "Model", "s", "Model", NULL, NULL, "the machine's DMI product version"},
-        {"axis-code", "AxisCode", "u", "Axis code", NULL, NULL, "axis orientation code 0..7"},
-        {"position", "Position", "(ii)", "Position", "counts", NULL, "latest readout x y"},
-        {"rest-position", "RestPosition", "(ii)", "Rest position", "counts", NULL, "calibrated rest x y"},
-        {"temperature", "Temperature", "i", "Temperature", "°C", NULL, "sensor temperature"},
-        {"keyboard-activity", "KeyboardActivity", "b", "Keyboard activity", NULL, NULL,
-         "keyboard used within 100 ms"},
-        {"mouse-activity", "MouseActivity", "b", "Mouse activity", NULL, NULL, "pointer used within 100 ms"},
-        {"sampling-rate", "SamplingRate", "u", "Sampling rate", "Hz", "SetSamplingRate",
-         "readouts per second, 1..1000"},
-        {"oversampling-ratio", "OversamplingRatio", "u", "Oversampling ratio", NULL, "SetOversamplingRatio",
-         "EC samples per readout"},
-        {"filter-order", "FilterOrder", "u", "Filter order", NULL, "SetFilterOrder",
-         "EC running-average filter order, 1..8"},
-        {"fake-data-mode", "FakeDataMode", "b", "Fake data mode", NULL, "SetFakeDataMode",
-         "EC self-test counter instead of data"},
-        {"invert", "Invert", "b", "Invert", NULL, "SetInvert", "negate both axes"},
-        {"claimed", "Claimed", "b", "Polling", NULL, NULL, "continuous polling is running"},
-        {"suspended", "Suspended", "b", "Suspended", NULL, NULL, "the machine is asleep"},
-        {"pitch", "Pitch", "d", "Pitch", "°", NULL, "degrees, front edge up is positive"},
-        {"roll", "Roll", "d", "Roll", "°", NULL, "degrees, right side up is positive"},
-        {"orientation", "Orientation", "s", "Orientation", NULL, NULL,
-         "normal, bottom-up, left-up, right-up"},
-        {"tilt-step", "TiltStep", "d", "Tilt step", "°", "SetTiltStep", "Tilt signal granularity, 0.1..45"},
-        {"shock-sensitivity", "ShockSensitivity", "d", "Shock sensitivity", NULL, "SetShockSensitivity",
-         "0.1 (hard shocks only) .. 10"},
-        {"shock-active", "ShockActive", "b", "Shock active", NULL, NULL, "a shock is in progress"},
-        {"shock-hold-ms", "ShockHoldMs", "u", "Shock hold", "ms", NULL, "quiet time that ends a shock"},
-        {"shock-count", "ShockCount", "t", "Shocks", NULL, NULL, "shocks since the daemon started"},
-        {"last-shock", "LastShock", "(td)", "Last shock", NULL, NULL,
-         "time and magnitude of the last shock"},
-        {"vibration-level", "VibrationLevel", "d", "Vibration level", "g", NULL, "background motion"},
-        {"protected-disks", "ProtectedDisks", "as", "Protected disks", NULL, "SetProtectedDisks",
-         "disks parked on a shock"},
-        {"parked", "Parked", "b", "Heads parked", NULL, NULL, "the protected disks are parked now"},
-        {"park-count", "ParkCount", "t", "Parks", NULL, NULL, "head parks since the daemon started"},
-        {"protection-state", "ProtectionState", "s", "Protection", NULL, NULL, "off, armed, parked, paused"},
-        {"paused-until", "PausedUntil", "t", "Paused until", NULL, NULL, "when a Pause ends"},
+        {"has-accelerometer", "HasAccelerometer", "b", N_("Accelerometer"), NULL, NULL,
+         N_("an accelerometer was found and initialized")},
+        {"backend", "Backend", "s", N_("Backend"), NULL, NULL, N_("how the EC is reached")},
+        {"backend-reason", "BackendReason", "s", N_("Backend reason"), NULL, NULL,
+         N_("why this backend was chosen")},
+        {"model", "Model", "s", N_("Model"), NULL, NULL, N_("the machine's DMI product version")},
+        {"axis-code", "AxisCode", "u", N_("Axis code"), NULL, NULL, N_("axis orientation code 0..7")},
+        {"position", "Position", "(ii)", N_("Position"), "counts", NULL, N_("latest readout x y"), TRUE},
+        {"rest-position", "RestPosition", "(ii)", N_("Rest position"), "counts", NULL,
+         N_("calibrated rest x y"), TRUE},
+        {"temperature", "Temperature", "i", N_("Temperature"), "°C", NULL, N_("sensor temperature"), TRUE},
+        {"keyboard-activity", "KeyboardActivity", "b", N_("Keyboard activity"), NULL, NULL,
+         N_("keyboard used within 100 ms"), TRUE},
+        {"mouse-activity", "MouseActivity", "b", N_("Mouse activity"), NULL, NULL,
+         N_("pointer used within 100 ms"), TRUE},
+        {"sampling-rate", "SamplingRate", "u", N_("Sampling rate"), "Hz", "SetSamplingRate",
+         N_("readouts per second, 1..1000")},
+        {"oversampling-ratio", "OversamplingRatio", "u", N_("Oversampling ratio"), NULL,
+         "SetOversamplingRatio", N_("EC samples per readout")},
+        {"filter-order", "FilterOrder", "u", N_("Filter order"), NULL, "SetFilterOrder",
+         N_("EC running-average filter order, 1..8")},
+        {"fake-data-mode", "FakeDataMode", "b", N_("Fake data mode"), NULL, "SetFakeDataMode",
+         N_("EC self-test counter instead of data")},
+        {"invert", "Invert", "b", N_("Invert"), NULL, "SetInvert", N_("negate both axes")},
+        {"claimed", "Claimed", "b", N_("Polling"), NULL, NULL, N_("continuous polling is running")},
+        {"suspended", "Suspended", "b", N_("Suspended"), NULL, NULL, N_("the machine is asleep")},
+        {"pitch", "Pitch", "d", N_("Pitch"), "°", NULL, N_("degrees, front edge up is positive"), TRUE},
+        {"roll", "Roll", "d", N_("Roll"), "°", NULL, N_("degrees, right side up is positive"), TRUE},
+        {"orientation", "Orientation", "s", N_("Orientation"), NULL, NULL,
+         N_("normal, bottom-up, left-up, right-up"), TRUE},
+        {"tilt-step", "TiltStep", "d", N_("Tilt step"), "°", "SetTiltStep",
+         N_("Tilt signal granularity, 0.1..45")},
+        {"shock-sensitivity", "ShockSensitivity", "d", N_("Shock sensitivity"), NULL, "SetShockSensitivity",
+         N_("0.1 (hard shocks only) .. 10")},
+        {"shock-active", "ShockActive", "b", N_("Shock active"), NULL, NULL, N_("a shock is in progress")},
+        {"shock-hold-ms", "ShockHoldMs", "u", N_("Shock hold"), "ms", NULL,
+         N_("quiet time that ends a shock")},
+        {"shock-count", "ShockCount", "t", N_("Shocks"), NULL, NULL, N_("shocks since the daemon started")},
+        {"last-shock", "LastShock", "(td)", N_("Last shock"), NULL, NULL,
+         N_("time and magnitude of the last shock")},
+        {"vibration-level", "VibrationLevel", "d", N_("Vibration level"), "g", NULL, N_("background motion"),
+         TRUE},
+        {"protected-disks", "ProtectedDisks", "as", N_("Protected disks"), NULL, "SetProtectedDisks",
+         N_("disks parked on a shock")},
+        {"parked", "Parked", "b", N_("Heads parked"), NULL, NULL, N_("the protected disks are parked now")},
+        {"park-count", "ParkCount", "t", N_("Parks"), NULL, NULL, N_("head parks since the daemon started")},
+        {"protection-state", "ProtectionState", "s", N_("Protection"), NULL, NULL,
+         N_("off, armed, parked, paused")},
+        {"paused-until", "PausedUntil", "t", N_("Paused until"), NULL, NULL, N_("when a Pause ends")},
 };
 
 const AccelProperty *accel_properties(size_t *ret_n)
@@ -69,16 +76,22 @@ const AccelProperty *accel_property_by_key(const char *key)
         return NULL;
 }
 
+/* The word, translated for people (status) or as is for scripts (get). */
+static const char *word(const char *english, gboolean for_people)
+{
+        return for_people ? _(english) : english;
+}
+
 /* CLOCK_MONOTONIC microseconds as "N.N s ago" / "in N s" relative to now. */
-static char *format_monotonic(guint64 usec)
+static char *format_monotonic(guint64 usec, gboolean for_people)
 {
         double delta = ((double) usec - (double) g_get_monotonic_time()) / USEC_PER_SEC;
 
         if (usec == 0)
-                return g_strdup("never");
+                return g_strdup(word(N_("never"), for_people));
         if (delta <= 0)
-                return g_strdup_printf("%.1f s ago", -delta);
-        return g_strdup_printf("in %.1f s", delta);
+                return g_strdup_printf(word(N_("%.1f s ago"), for_people), -delta);
+        return g_strdup_printf(word(N_("in %.1f s"), for_people), delta);
 }
 
 char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean with_unit)
@@ -86,7 +99,7 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
         g_autofree char *text = NULL;
 
         if (!g_variant_is_of_type(value, G_VARIANT_TYPE(prop->signature)))
-                return g_strdup_printf("(unexpected type %s)", g_variant_get_type_string(value));
+                return g_strdup_printf(_("(unexpected type %s)"), g_variant_get_type_string(value));
 
         if (g_str_equal(prop->dbus_name, "LastShock")) {
                 guint64 usec;
@@ -94,23 +107,25 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
 
                 g_variant_get(value, "(td)", &usec, &magnitude);
                 if (usec == 0)
-                        return g_strdup("never");
-                g_autofree char *when = format_monotonic(usec);
+                        return g_strdup(word(N_("never"), with_unit));
+                g_autofree char *when = format_monotonic(usec, with_unit);
                 return g_strdup_printf("%.2f g, %s", magnitude, when);
         }
         if (g_str_equal(prop->dbus_name, "PausedUntil")) {
                 guint64 usec = g_variant_get_uint64(value);
-                return usec == 0 ? g_strdup("not paused") : format_monotonic(usec);
+                return usec == 0 ? g_strdup(word(N_("not paused"), with_unit))
+                                 : format_monotonic(usec, with_unit);
         }
 
         switch (g_variant_classify(value)) {
         case G_VARIANT_CLASS_BOOLEAN:
-                text = g_strdup(g_variant_get_boolean(value) ? "yes" : "no");
+                text = g_strdup(g_variant_get_boolean(value) ? word(N_("yes"), with_unit)
+                                                             : word(N_("no"), with_unit));
                 break;
         case G_VARIANT_CLASS_STRING:
                 text = g_strdup(g_variant_get_string(value, NULL));
                 if (with_unit && text[0] == '\0')
-                        return g_strdup("(none)");
+                        return g_strdup(_("(none)"));
                 break;
         case G_VARIANT_CLASS_UINT32:
                 text = g_strdup_printf("%" G_GUINT32_FORMAT, g_variant_get_uint32(value));
@@ -132,7 +147,7 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
         }
         case G_VARIANT_CLASS_ARRAY: {
                 g_autofree const char **items = g_variant_get_strv(value, NULL);
-                text = items[0] ? g_strjoinv(",", (char **) items) : g_strdup("none");
+                text = items[0] ? g_strjoinv(",", (char **) items) : g_strdup(word(N_("none"), with_unit));
                 break;
         }
         default:
@@ -209,7 +224,7 @@ static GVariant *parse_disk_list(const AccelProperty *prop, char **argv, int arg
                                 continue;
                         if (!is_disk_name(*w)) {
                                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                                            "%s: \"%s\" is not a block device name (like sda)", prop->key,
+                                            _("%s: \"%s\" is not a block device name (like sda)"), prop->key,
                                             *w);
                                 return NULL;
                         }
@@ -222,7 +237,8 @@ static GVariant *parse_disk_list(const AccelProperty *prop, char **argv, int arg
 GVariant *accel_property_parse(const AccelProperty *prop, char **argv, int argc, GError **error)
 {
         if (!prop->set_method) {
-                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s is read-only", prop->key);
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s is read-only"),
+                            prop->key);
                 return NULL;
         }
         if (g_str_equal(prop->signature, "as"))
@@ -230,7 +246,7 @@ GVariant *accel_property_parse(const AccelProperty *prop, char **argv, int argc,
 
         if (argc != 1) {
                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                            "%s takes exactly one value, got %d", prop->key, argc);
+                            _("%s takes exactly one value, got %d"), prop->key, argc);
                 return NULL;
         }
 
@@ -240,7 +256,7 @@ GVariant *accel_property_parse(const AccelProperty *prop, char **argv, int argc,
                 if (accel_parse_boolean(argv[0], &b))
                         return g_variant_new("(b)", b);
                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                            "%s: \"%s\" is not a boolean (use yes or no)", prop->key, argv[0]);
+                            _("%s: \"%s\" is not a boolean (use yes or no)"), prop->key, argv[0]);
                 return NULL;
         }
         case 'u': {
@@ -248,14 +264,14 @@ GVariant *accel_property_parse(const AccelProperty *prop, char **argv, int argc,
                 if (parse_uint32(argv[0], &u))
                         return g_variant_new("(u)", u);
                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                            "%s: \"%s\" is not a non-negative whole number", prop->key, argv[0]);
+                            _("%s: \"%s\" is not a non-negative whole number"), prop->key, argv[0]);
                 return NULL;
         }
         case 'd': {
                 double d;
                 if (parse_double(argv[0], &d))
                         return g_variant_new("(d)", d);
-                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: \"%s\" is not a number",
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s: \"%s\" is not a number"),
                             prop->key, argv[0]);
                 return NULL;
         }

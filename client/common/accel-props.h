@@ -15,7 +15,10 @@ typedef struct AccelProperty {
         const char *unit;       /* appended in "status", NULL if none */
         const char *set_method; /* the method that sets it, NULL if read-only */
         const char *help;       /* one line for --help and the man page */
+        gboolean reading;       /* a readout of the sensor: there is none without an accelerometer */
 } AccelProperty;
+
+/* label and help are marked with N_(): show them through _(). */
 
 /* All properties, in the order of the interface XML. */
 const AccelProperty *accel_properties(size_t *ret_n);
@@ -23,8 +26,9 @@ const AccelProperty *accel_properties(size_t *ret_n);
 /* Looks a key up; NULL if unknown. */
 const AccelProperty *accel_property_by_key(const char *key);
 
-/* The value as text for people: booleans "yes"/"no", pairs "x y", lists "a,b" ("none" if empty),
- * times as relative seconds where that is clearer. with_unit appends the unit. */
+/* The value as text: booleans "yes"/"no", pairs "x y", lists "a,b" ("none" if empty), times as
+ * relative seconds where that is clearer. with_unit is for people ("status"): it appends the unit and
+ * translates the words; without it ("get") the words stay English for scripts. */
 char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean with_unit);
 
 /* Parses the text a user typed for a settable property (argv may hold several words for lists) into

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "ctl.h"
 
@@ -13,7 +14,7 @@ ExitStatus ctl_connect(Ctl *ctl)
         ctl->bus = accel_bus_connect(ctl->target, ctl->address, &error);
         if (!ctl->bus) {
                 g_autofree char *hint = accel_service_missing_hint(ctl->target, ctl->address);
-                fprintf(stderr, "tpaccelctl: cannot connect to the %s: %s\n", ctl->bus_description,
+                fprintf(stderr, _("tpaccelctl: cannot connect to the %s: %s\n"), ctl->bus_description,
                         error->message);
                 if (ctl->target == BUS_TARGET_SYSTEM)
                         fprintf(stderr, "tpaccelctl: %s\n", hint);
@@ -46,6 +47,34 @@ GVariant *ctl_get_all(Ctl *ctl, GError **error)
         return props;
 }
 
+/* How to get authorized, when polkit refused or had nobody to ask for a password. */
+static void print_polkit_hint(Ctl *ctl, const GError *error)
+{
+        g_autofree char *name = g_dbus_error_get_remote_error(error);
+        const char *action = ctl->polkit_action;
+
+        if (!action || geteuid() == 0)
+                return;
+        if (g_strcmp0(name, "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired") == 0) {
+                if (!ctl->ask_password)
+                        fprintf(stderr,
+                                _("tpaccelctl: polkit wants a password; leave out --no-ask-password to "
+                                  "be asked for it on the terminal\n"));
+                else
+                        fprintf(stderr,
+                                _("tpaccelctl: polkit wants a password and there is no agent to ask for it; "
+                                  "run "
+                                  "tpaccelctl in a terminal, run it as root, or allow the action %s with a "
+                                  "polkit rule (see tpaccelctl(1))\n"),
+                                action);
+        } else if (g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED))
+                fprintf(stderr,
+                        _("tpaccelctl: to be allowed, run it as root or allow the action %s with a polkit "
+                          "rule "
+                          "(see tpaccelctl(1))\n"),
+                        action);
+}
+
 ExitStatus ctl_report_error(Ctl *ctl, const char *context, const GError *error)
 {
         g_autofree char *words = accel_error_describe(error, ctl->bus_description);
@@ -53,8 +82,10 @@ ExitStatus ctl_report_error(Ctl *ctl, const char *context, const GError *error)
         if (accel_error_is_service_missing(error)) {
                 g_autofree char *hint = accel_service_missing_hint(ctl->target, ctl->address);
                 fprintf(stderr, "tpaccelctl: %s; %s\n", words, hint);
-        } else
+        } else {
                 fprintf(stderr, "tpaccelctl: %s: %s\n", context, words);
+                print_polkit_hint(ctl, error);
+        }
         return accel_error_exit_status(error);
 }
 
@@ -66,6 +97,6 @@ ExitStatus ctl_usage_error(const char *format, ...)
         va_start(ap, format);
         message = g_strdup_vprintf(format, ap);
         va_end(ap);
-        fprintf(stderr, "tpaccelctl: %s\nTry 'tpaccelctl --help' for more information.\n", message);
+        fprintf(stderr, _("tpaccelctl: %s\nTry 'tpaccelctl --help' for more information.\n"), message);
         return EXIT_STATUS_USAGE;
 }

@@ -7,6 +7,7 @@
 
 #define EC_ROW_BYTES     16
 #define EC_ROW_LAST_BYTE (EC_ROW_BYTES - 1)
+#define ACTION_EC_RAW    "org.thinkpad.ec.raw"
 
 /* Parses "0x11", "17" or "0o21" as a byte. */
 static gboolean parse_byte(const char *text, guint8 *ret)
@@ -38,20 +39,21 @@ static ExitStatus read_row(Ctl *ctl, char **args, int n_args)
 
         if (n_args < 1)
                 return ctl_usage_error(
-                        "ec read-row needs at least the command byte, e.g. 'ec read-row 0x11'");
+                        _("ec read-row needs at least the command byte, e.g. 'ec read-row 0x11'"));
         if (n_args > EC_ROW_BYTES)
-                return ctl_usage_error("ec read-row takes at most %d bytes, got %d", EC_ROW_BYTES, n_args);
+                return ctl_usage_error(_("ec read-row takes at most %d bytes, got %d"), EC_ROW_BYTES,
+                                       n_args);
 
         for (int i = 0; i < n_args; i++) {
                 if (g_str_equal(args[i], "-")) {
                         if (i == 0)
                                 return ctl_usage_error(
-                                        "ec read-row: byte 0 (the command) cannot be skipped");
+                                        _("ec read-row: byte 0 (the command) cannot be skipped"));
                         continue;
                 }
                 if (!parse_byte(args[i], &row[i]))
                         return ctl_usage_error(
-                                "ec read-row: byte %d: \"%s\" is not a byte (0..255 or 0x00..0xff)", i,
+                                _("ec read-row: byte %d: \"%s\" is not a byte (0..255 or 0x00..0xff)"), i,
                                 args[i]);
                 args_mask |= (guint16) (1u << i);
         }
@@ -60,18 +62,20 @@ static ExitStatus read_row(Ctl *ctl, char **args, int n_args)
         if (status != EXIT_STATUS_OK)
                 return status;
 
+        ctl_polkit_agent_open(ctl, ACTION_EC_RAW);
         reply = ctl_call(ctl, EC_OBJECT, EC_INTERFACE, "ReadRow",
                          g_variant_new("(q@ayq)", args_mask,
                                        g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, row, EC_ROW_BYTES, 1),
                                        ctl->data_mask),
                          G_VARIANT_TYPE("(ay)"), &error);
+        ctl_polkit_agent_close(ctl);
         if (!reply)
-                return ctl_report_error(ctl, "cannot read the EC row", error);
+                return ctl_report_error(ctl, _("cannot read the EC row"), error);
 
         g_variant_get(reply, "(@ay)", &data);
         bytes = g_variant_get_fixed_array(data, &n_bytes, 1);
         if (n_bytes != EC_ROW_BYTES) {
-                fprintf(stderr, "tpaccelctl: the EC row has %zu bytes, expected %d\n", n_bytes,
+                fprintf(stderr, _("tpaccelctl: the EC row has %zu bytes, expected %d\n"), n_bytes,
                         EC_ROW_BYTES);
                 return EXIT_STATUS_FAILURE;
         }
@@ -96,8 +100,8 @@ static ExitStatus read_row(Ctl *ctl, char **args, int n_args)
 ExitStatus ctl_ec(Ctl *ctl, char **args, int n_args)
 {
         if (n_args < 1)
-                return ctl_usage_error("ec needs a subcommand: read-row");
+                return ctl_usage_error(_("ec needs a subcommand: read-row"));
         if (g_str_equal(args[0], "read-row"))
                 return read_row(ctl, args + 1, n_args - 1);
-        return ctl_usage_error("unknown ec subcommand \"%s\" (known: read-row)", args[0]);
+        return ctl_usage_error(_("unknown ec subcommand \"%s\" (known: read-row)"), args[0]);
 }

@@ -49,11 +49,11 @@ static void on_properties_changed(Monitor *m, GVariant *params)
         if (g_variant_lookup(changed, "Orientation", "&s", &orientation))
                 note_orientation(m, orientation);
         if (g_variant_lookup(changed, "ShockActive", "b", &b))
-                print_event("shock", "%s", b ? "active" : "over");
+                print_event("shock", "%s", b ? _("active") : _("over"));
         if (g_variant_lookup(changed, "HasAccelerometer", "b", &b))
-                print_event("device", "%s", b ? "accelerometer appeared" : "accelerometer gone");
+                print_event("device", "%s", b ? _("accelerometer appeared") : _("accelerometer gone"));
         if (g_variant_lookup(changed, "Suspended", "b", &b))
-                print_event("power", "%s", b ? "suspended" : "resumed");
+                print_event("power", "%s", b ? _("suspended") : _("resumed"));
 }
 
 static void on_signal(GDBusConnection *bus, const char *sender, const char *path, const char *interface,
@@ -70,7 +70,7 @@ static void on_signal(GDBusConnection *bus, const char *sender, const char *path
                 double pitch, roll;
                 const char *orientation;
                 g_variant_get(params, "(dd&s)", &pitch, &roll, &orientation);
-                print_event("tilt", "pitch %+6.1f°  roll %+6.1f°  %s", pitch, roll, orientation);
+                print_event("tilt", _("pitch %+6.1f°  roll %+6.1f°  %s"), pitch, roll, orientation);
                 note_orientation(m, orientation);
         } else if (g_str_equal(member, "Shock") && g_variant_is_of_type(params, G_VARIANT_TYPE("(dts)"))) {
                 double magnitude;
@@ -84,7 +84,7 @@ static void on_signal(GDBusConnection *bus, const char *sender, const char *path
                 g_autofree char *list = NULL;
                 gboolean parked;
                 g_variant_get(params, "(^a&sb)", &disks, &parked);
-                list = disks[0] ? g_strjoinv(",", (char **) disks) : g_strdup("none");
+                list = disks[0] ? g_strjoinv(",", (char **) disks) : g_strdup(_("none"));
                 print_event(parked ? "parked" : "unparked", "%s", list);
         } else if (g_str_equal(member, "PropertiesChanged") &&
                    g_variant_is_of_type(params, G_VARIANT_TYPE("(sa{sv}as)")))
@@ -95,7 +95,7 @@ static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer us
 {
         Monitor *m = userdata;
 
-        fprintf(stderr, "tpaccelctl: tpacceld left the %s; stopping\n", m->ctl->bus_description);
+        fprintf(stderr, _("tpaccelctl: tpacceld left the %s; stopping\n"), m->ctl->bus_description);
         m->claimed = FALSE;
         m->status = EXIT_STATUS_NO_SERVICE;
         g_main_loop_quit(m->loop);
@@ -110,23 +110,40 @@ static gboolean on_interrupt(gpointer userdata)
         return G_SOURCE_CONTINUE;
 }
 
-static ExitStatus print_header(Monitor *m)
+/* Reads the properties and checks there is something to monitor, before anything is announced. */
+static ExitStatus check_accelerometer(Monitor *m, GVariant **ret_props)
 {
         g_autoptr(GError) error = NULL;
         g_autoptr(GVariant) props = ctl_get_all(m->ctl, &error);
+        gboolean has_accelerometer = FALSE;
+        const char *reason = "";
+
+        if (!props)
+                return ctl_report_error(m->ctl, _("cannot read the accelerometer's properties"), error);
+        (void) g_variant_lookup(props, "HasAccelerometer", "b", &has_accelerometer);
+        if (!has_accelerometer) {
+                (void) g_variant_lookup(props, "BackendReason", "&s", &reason);
+                fprintf(stderr, _("tpaccelctl: nothing to monitor: %s\n"),
+                        reason[0] ? reason : _("there is no accelerometer"));
+                return EXIT_STATUS_NO_ACCELEROMETER;
+        }
+        *ret_props = g_steal_pointer(&props);
+        return EXIT_STATUS_OK;
+}
+
+static void print_header(Monitor *m, GVariant *props)
+{
         const char *model = "", *backend = "", *orientation = "undefined";
         guint32 rate = 0;
 
-        if (!props)
-                return ctl_report_error(m->ctl, "cannot read the accelerometer's properties", error);
         (void) g_variant_lookup(props, "Model", "&s", &model);
         (void) g_variant_lookup(props, "Backend", "&s", &backend);
         (void) g_variant_lookup(props, "SamplingRate", "u", &rate);
         (void) g_variant_lookup(props, "Orientation", "&s", &orientation);
-        printf("Monitoring %s (backend %s) at %u Hz, orientation %s. Press Ctrl-C to stop.\n",
-               model[0] ? model : "an unknown model", backend[0] ? backend : "none", rate, orientation);
+        printf(_("Monitoring %s (backend %s) at %u Hz, orientation %s. Press Ctrl-C to stop.\n"),
+               model[0] ? model : _("an unknown model"), backend[0] ? backend : _("none"), rate,
+               orientation);
         m->orientation = g_strdup(orientation);
-        return EXIT_STATUS_OK;
 }
 
 static void unsubscribe_all(GDBusConnection *bus, const guint *ids, size_t n_ids, guint props_id)
@@ -142,6 +159,7 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
         g_autoptr(GError) error = NULL;
         g_autoptr(GVariant) reply = NULL;
         g_autoptr(GMainLoop) loop = NULL;
+        g_autoptr(GVariant) props = NULL;
         Monitor m = {.ctl = ctl, .status = EXIT_STATUS_OK};
         static const char *const members[] = {"Tilt", "Shock", "HeadsParked", "Sample"};
         guint subscriptions[G_N_ELEMENTS(members)] = {0};
@@ -149,7 +167,7 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
         ExitStatus status;
 
         if (n_args > 0)
-                return ctl_usage_error("monitor takes no arguments, got \"%s\"", args[0]);
+                return ctl_usage_error(_("monitor takes no arguments, got \"%s\""), args[0]);
 
         status = ctl_connect(ctl);
         if (status != EXIT_STATUS_OK)
@@ -167,19 +185,20 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
                 ctl->bus, ACCEL_BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged",
                 ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, &m, NULL);
 
-        status = print_header(&m);
+        /* Check, claim, and only then announce. */
+        status = check_accelerometer(&m, &props);
         if (status == EXIT_STATUS_OK) {
                 reply = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Claim", NULL, G_VARIANT_TYPE("()"),
                                  &error);
                 if (!reply)
-                        status = ctl_report_error(ctl, "cannot claim the accelerometer", error);
+                        status = ctl_report_error(ctl, _("cannot claim the accelerometer"), error);
         }
         if (status != EXIT_STATUS_OK) {
                 unsubscribe_all(ctl->bus, subscriptions, G_N_ELEMENTS(subscriptions), props_subscription);
-                g_free(m.orientation);
                 return status;
         }
         m.claimed = TRUE;
+        print_header(&m, props);
 
         loop = g_main_loop_new(NULL, FALSE);
         m.loop = loop;
@@ -202,11 +221,11 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
                 released = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Release", NULL,
                                     G_VARIANT_TYPE("()"), &release_error);
                 if (!released)
-                        fprintf(stderr, "tpaccelctl: releasing the accelerometer failed, ignoring: %s\n",
+                        fprintf(stderr, _("tpaccelctl: releasing the accelerometer failed, ignoring: %s\n"),
                                 release_error->message);
         }
         if (m.status == EXIT_STATUS_OK)
-                printf("Released the accelerometer.\n");
+                printf(_("Released the accelerometer.\n"));
         g_free(m.orientation);
         return m.status;
 }

@@ -11,6 +11,15 @@ static GVariant *lookup(GVariant *props, const AccelProperty *prop)
         return g_variant_lookup_value(props, prop->dbus_name, G_VARIANT_TYPE(prop->signature));
 }
 
+/* Without an accelerometer, the readings are placeholders (0, "undefined"), not readings. */
+static gboolean no_reading(GVariant *props, const AccelProperty *prop)
+{
+        gboolean has_accelerometer = TRUE;
+
+        (void) g_variant_lookup(props, "HasAccelerometer", "b", &has_accelerometer);
+        return prop->reading && !has_accelerometer;
+}
+
 static void print_json(GVariant *props)
 {
         g_autoptr(GString) out = g_string_new("{");
@@ -26,7 +35,10 @@ static void print_json(GVariant *props)
                 first = FALSE;
                 json_append_string(out, table[i].key);
                 g_string_append(out, ": ");
-                json_append_variant(out, value);
+                if (no_reading(props, &table[i]))
+                        g_string_append(out, "null");
+                else
+                        json_append_variant(out, value);
         }
         g_string_append(out, "\n}\n");
         fputs(out->str, stdout);
@@ -39,13 +51,18 @@ static void print_human(GVariant *props)
         int width = 0;
 
         for (size_t i = 0; i < n; i++)
-                width = MAX(width, (int) g_utf8_strlen(table[i].label, -1));
+                width = MAX(width, (int) g_utf8_strlen(_(table[i].label), -1));
 
         for (size_t i = 0; i < n; i++) {
                 g_autoptr(GVariant) value = lookup(props, &table[i]);
-                g_autofree char *text = value ? accel_property_format(&table[i], value, TRUE)
-                                              : g_strdup("(not provided by the service)");
-                printf("%*s: %s\n", width, table[i].label, text);
+                g_autofree char *text = !value ? g_strdup(_("(not provided by the service)"))
+                                        : no_reading(props, &table[i])
+                                                ? g_strdup(_("no reading"))
+                                                : accel_property_format(&table[i], value, TRUE);
+                const char *label = _(table[i].label);
+                /* printf pads by bytes; pad by characters so that translated labels align too. */
+                int pad = width - (int) g_utf8_strlen(label, -1);
+                printf("%*s%s: %s\n", pad, "", label, text);
         }
 }
 
@@ -56,7 +73,7 @@ ExitStatus ctl_status(Ctl *ctl, char **args, int n_args)
         ExitStatus status;
 
         if (n_args > 0)
-                return ctl_usage_error("status takes no arguments, got \"%s\"", args[0]);
+                return ctl_usage_error(_("status takes no arguments, got \"%s\""), args[0]);
 
         status = ctl_connect(ctl);
         if (status != EXIT_STATUS_OK)
@@ -64,13 +81,32 @@ ExitStatus ctl_status(Ctl *ctl, char **args, int n_args)
 
         props = ctl_get_all(ctl, &error);
         if (!props)
-                return ctl_report_error(ctl, "cannot read the accelerometer's properties", error);
+                return ctl_report_error(ctl, _("cannot read the accelerometer's properties"), error);
 
         if (ctl->json)
                 print_json(props);
         else
                 print_human(props);
         return EXIT_STATUS_OK;
+}
+
+/* get of a reading: without an accelerometer there is none, and a placeholder 0 must not pass for one. */
+static ExitStatus check_reading(Ctl *ctl, const AccelProperty *prop)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) props = ctl_get_all(ctl, &error);
+        gboolean has_accelerometer = TRUE;
+        const char *reason = "";
+
+        if (!props)
+                return ctl_report_error(ctl, _("cannot read the accelerometer's properties"), error);
+        (void) g_variant_lookup(props, "HasAccelerometer", "b", &has_accelerometer);
+        if (has_accelerometer)
+                return EXIT_STATUS_OK;
+        (void) g_variant_lookup(props, "BackendReason", "&s", &reason);
+        fprintf(stderr, _("tpaccelctl: %s: no reading: %s\n"), prop->key,
+                reason[0] ? reason : _("there is no accelerometer"));
+        return EXIT_STATUS_NO_ACCELEROMETER;
 }
 
 ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
@@ -82,10 +118,10 @@ ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
         ExitStatus status;
 
         if (n_args != 1)
-                return ctl_usage_error("get takes exactly one KEY (see 'tpaccelctl get --help')");
+                return ctl_usage_error(_("get takes exactly one KEY (see 'tpaccelctl get --help')"));
         prop = accel_property_by_key(args[0]);
         if (!prop)
-                return ctl_usage_error("unknown key \"%s\" (see 'tpaccelctl get --help' for the keys)",
+                return ctl_usage_error(_("unknown key \"%s\" (see 'tpaccelctl get --help' for the keys)"),
                                        args[0]);
 
         status = ctl_connect(ctl);
@@ -96,12 +132,17 @@ ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
                          g_variant_new("(ss)", ACCEL_INTERFACE, prop->dbus_name), G_VARIANT_TYPE("(v)"),
                          &error);
         if (!reply) {
-                g_autofree char *context = g_strdup_printf("cannot read %s", prop->key);
+                g_autofree char *context = g_strdup_printf(_("cannot read %s"), prop->key);
                 return ctl_report_error(ctl, context, error);
+        }
+        if (prop->reading) {
+                status = check_reading(ctl, prop);
+                if (status != EXIT_STATUS_OK)
+                        return status;
         }
         g_variant_get(reply, "(v)", &value);
         if (!g_variant_is_of_type(value, G_VARIANT_TYPE(prop->signature))) {
-                fprintf(stderr, "tpaccelctl: %s: the service sent type %s, expected %s\n", prop->key,
+                fprintf(stderr, _("tpaccelctl: %s: the service sent type %s, expected %s\n"), prop->key,
                         g_variant_get_type_string(value), prop->signature);
                 return EXIT_STATUS_FAILURE;
         }

@@ -4,9 +4,12 @@
 /* tpaccelctl's context and the helpers its commands share. Every command returns an ExitStatus and
  * prints its own errors (to stderr, once, with context). */
 
+#include <sys/types.h>
+
 #include <gio/gio.h>
 
 #include "accel-bus.h"
+#include "client-i18n.h"
 
 typedef struct Ctl {
         BusTarget target;
@@ -17,6 +20,8 @@ typedef struct Ctl {
         gboolean samples;
         gboolean ask_password;
         guint16 data_mask;
+        const char *polkit_action; /* the action the current command needs, NULL for reads */
+        pid_t polkit_agent;        /* pkttyagent started for this process, 0 if none */
 } Ctl;
 
 /* Connects to the bus once. EXIT_STATUS_OK, or an error printed and its status returned. */
@@ -27,11 +32,17 @@ ExitStatus ctl_connect(Ctl *ctl);
 GVariant *ctl_call(Ctl *ctl, const char *object, const char *interface, const char *method, GVariant *params,
                    const GVariantType *reply_type, GError **error);
 
+/* Before a polkit-guarded call: when stdin is a terminal, not root, and --no-ask-password is not given,
+ * starts pkttyagent for this process (as systemctl does) so that polkit can ask for a password there.
+ * Failing to start it is not an error: the call then fails with a hint. ctl_done() stops it. */
+void ctl_polkit_agent_open(Ctl *ctl, const char *action);
+void ctl_polkit_agent_close(Ctl *ctl);
+
 /* All org.thinkpad.Accelerometer properties as a{sv}, or NULL with *error set. */
 GVariant *ctl_get_all(Ctl *ctl, GError **error);
 
-/* Prints "tpaccelctl: CONTEXT: words: message" (plus how to start the service if it is missing) and
- * returns the exit status that goes with the error. */
+/* Prints "tpaccelctl: CONTEXT: words: message" (plus how to start the service if it is missing, or how
+ * to get authorized when polkit refused) and returns the exit status that goes with the error. */
 ExitStatus ctl_report_error(Ctl *ctl, const char *context, const GError *error);
 
 /* Prints a usage error and returns EXIT_STATUS_USAGE. */

@@ -2,7 +2,6 @@
 /* tpaccelctl: command line client of tpacceld (org.thinkpad.Accelerometer). Option parsing and
  * command dispatch; the commands live in ctl-*.c. */
 #include <getopt.h>
-#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,23 +25,23 @@ typedef struct Command {
 } Command;
 
 static const Command commands[] = {
-        {"status", ctl_status, "status [--json]", "Show every property",
-         "Show every property of the accelerometer.", TRUE},
-        {"monitor", ctl_monitor, "monitor [--samples]", "Print events live until Ctrl-C",
-         "Claim the accelerometer and print Tilt, Shock, orientation and head-parking events, one line\n"
-         "each with a timestamp, until Ctrl-C (then release). --samples adds every Sample.",
+        {"status", ctl_status, "status [--json]", N_("Show every property"),
+         N_("Show every property of the accelerometer."), TRUE},
+        {"monitor", ctl_monitor, "monitor [--samples]", N_("Print events live until Ctrl-C"),
+         N_("Claim the accelerometer and print Tilt, Shock, orientation and head-parking events, one line\n"
+            "each with a timestamp, until Ctrl-C (then release). --samples adds every Sample."),
          FALSE, TRUE},
-        {"get", ctl_get, "get KEY [--json]", "Print one property", "Print one property.", TRUE},
-        {"set", ctl_set, "set KEY VALUE...", "Change a setting",
-         "Change a setting (polkit: org.thinkpad.accelerometer.configure). Booleans take yes/no,\n"
-         "protected-disks takes disk names (sda sdb) or none."},
-        {"calibrate", ctl_calibrate, "calibrate", "Take the current position as rest",
-         "Take the next readout as the rest position (polkit: org.thinkpad.accelerometer.calibrate)."},
-        {"pause", ctl_pause, "pause SECONDS", "Pause disk protection",
-         "Suspend disk protection for 1..3600 seconds; 0 resumes it."},
-        {"ec", ctl_ec, "ec read-row BYTE... [--data-mask=MASK]", "Raw EC transaction (admin)",
-         "Run one raw EC transaction (administrators only): BYTE i goes to register i (\"-\" skips it),\n"
-         "MASK selects the bytes to read back (default 0xffff). Prints the 16 bytes read.",
+        {"get", ctl_get, "get KEY [--json]", N_("Print one property"), N_("Print one property."), TRUE},
+        {"set", ctl_set, "set KEY VALUE...", N_("Change a setting"),
+         N_("Change a setting (polkit: org.thinkpad.accelerometer.configure). Booleans take yes/no,\n"
+            "protected-disks takes disk names (sda sdb) or none.")},
+        {"calibrate", ctl_calibrate, "calibrate", N_("Take the current position as rest"),
+         N_("Take the next readout as the rest position (polkit: org.thinkpad.accelerometer.calibrate).")},
+        {"pause", ctl_pause, "pause SECONDS", N_("Pause disk protection"),
+         N_("Suspend disk protection for 1..3600 seconds; 0 resumes it.")},
+        {"ec", ctl_ec, "ec read-row BYTE... [--data-mask=MASK]", N_("Raw EC transaction (admin)"),
+         N_("Run one raw EC transaction (administrators only): BYTE i goes to register i (\"-\" skips it),\n"
+            "MASK selects the bytes to read back (default 0xffff). Prints the 16 bytes read."),
          TRUE, FALSE, TRUE},
 };
 
@@ -59,19 +58,19 @@ static void print_keys(gboolean settable_only)
         size_t n;
         const AccelProperty *table = accel_properties(&n);
 
-        printf("\n%s:\n", settable_only ? "Settable keys" : "Keys (* settable)");
+        printf("\n%s:\n", settable_only ? _("Settable keys") : _("Keys (* settable)"));
         for (size_t i = 0; i < n; i++) {
                 if (settable_only && !table[i].set_method)
                         continue;
                 printf("  %-19s%s%s\n", table[i].key, !settable_only && table[i].set_method ? "* " : "  ",
-                       table[i].help);
+                       _(table[i].help));
         }
 }
 
 static void print_help(const Command *command)
 {
         if (command) {
-                printf("Usage: tpaccelctl [BUS OPTION] %s\n\n%s\n", command->synopsis, command->help);
+                printf(_("Usage: tpaccelctl [BUS OPTION] %s\n\n%s\n"), command->synopsis, _(command->help));
                 if (command->run == ctl_get)
                         print_keys(FALSE);
                 else if (command->run == ctl_set)
@@ -79,23 +78,23 @@ static void print_help(const Command *command)
                 return;
         }
 
-        printf("Usage: tpaccelctl [OPTION...] COMMAND [ARG...]\n\n"
-               "Query and control tpacceld, the ThinkPad HDAPS accelerometer service.\n\n"
-               "Commands:\n");
+        printf(_("Usage: tpaccelctl [OPTION...] COMMAND [ARG...]\n\n"
+                 "Query and control tpacceld, the ThinkPad HDAPS accelerometer service.\n\n"
+                 "Commands:\n"));
         for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-                printf("  %-40s%s\n", commands[i].synopsis, commands[i].summary);
-        printf("\nOptions:\n"
-               "  --system                    Talk to tpacceld on the system bus (default)\n"
-               "  --session                   Talk to the demo tpacceld on the session bus\n"
-               "  --address=ADDR              Talk to tpacceld on the bus at ADDR\n"
-               "  --json                      Machine-readable output (status, get, ec)\n"
-               "  --samples                   Also print raw samples (monitor)\n"
-               "  --data-mask=MASK            Bytes to read back (ec read-row)\n"
-               "  --no-ask-password           Do not let polkit prompt for a password\n"
-               "  -h, --help                  Show this help, or a command's help with COMMAND --help\n"
-               "  --version                   Show the version\n\n"
-               "Exit status: 0 success, 1 failure, 2 usage error, 3 permission denied, 4 service not\n"
-               "running, 5 invalid value, 6 no accelerometer or not supported. See tpaccelctl(1).\n");
+                printf("  %-40s%s\n", commands[i].synopsis, _(commands[i].summary));
+        printf(_("\nOptions:\n"
+                 "  --system                    Talk to tpacceld on the system bus (default)\n"
+                 "  --session                   Talk to the demo tpacceld on the session bus\n"
+                 "  --address=ADDR              Talk to tpacceld on the bus at ADDR\n"
+                 "  --json                      Machine-readable output (status, get, ec)\n"
+                 "  --samples                   Also print raw samples (monitor)\n"
+                 "  --data-mask=MASK            Bytes to read back (ec read-row)\n"
+                 "  --no-ask-password           Do not let polkit prompt for a password\n"
+                 "  -h, --help                  Show this help, or a command's help with COMMAND --help\n"
+                 "  --version                   Show the version\n\n"
+                 "Exit status: 0 success, 1 failure, 2 usage error, 3 permission denied, 4 service not\n"
+                 "running, 5 invalid value, 6 no accelerometer or not supported. See tpaccelctl(1).\n"));
 }
 
 enum {
@@ -124,6 +123,7 @@ static const struct option options[] = {
 
 static void ctl_done(Ctl *ctl)
 {
+        ctl_polkit_agent_close(ctl);
         g_clear_object(&ctl->bus);
         g_clear_pointer(&ctl->address, g_free);
         g_clear_pointer(&ctl->bus_description, g_free);
@@ -139,7 +139,7 @@ int main(int argc, char *argv[])
         const Command *command;
         int c;
 
-        setlocale(LC_ALL, "");
+        client_i18n_init();
         setvbuf(stdout, NULL, _IOLBF, 0);
         opterr = 0;
 
@@ -155,7 +155,7 @@ int main(int argc, char *argv[])
                 case ARG_SESSION:
                 case ARG_ADDRESS:
                         if (bus_chosen)
-                                return ctl_usage_error("choose one of --system, --session, --address");
+                                return ctl_usage_error(_("choose one of --system, --session, --address"));
                         bus_chosen = TRUE;
                         ctl.target = c == ARG_SYSTEM    ? BUS_TARGET_SYSTEM
                                      : c == ARG_SESSION ? BUS_TARGET_SESSION
@@ -163,8 +163,8 @@ int main(int argc, char *argv[])
                         if (c == ARG_ADDRESS) {
                                 if (!g_dbus_is_supported_address(optarg, NULL))
                                         return ctl_usage_error(
-                                                "--address: \"%s\" is not a D-Bus address "
-                                                "(like unix:path=/run/dbus/system_bus_socket)",
+                                                _("--address: \"%s\" is not a D-Bus address "
+                                                  "(like unix:path=/run/dbus/system_bus_socket)"),
                                                 optarg);
                                 ctl.address = g_strdup(optarg);
                         }
@@ -179,7 +179,7 @@ int main(int argc, char *argv[])
                         guint64 mask;
                         const char *digits = g_str_has_prefix(optarg, "0x") ? optarg + 2 : optarg;
                         if (!g_ascii_string_to_unsigned(digits, 16, 0, G_MAXUINT16, &mask, NULL))
-                                return ctl_usage_error("--data-mask: \"%s\" is not a 16-bit hex mask",
+                                return ctl_usage_error(_("--data-mask: \"%s\" is not a 16-bit hex mask"),
                                                        optarg);
                         ctl.data_mask = (guint16) mask;
                         data_mask_given = TRUE;
@@ -190,8 +190,8 @@ int main(int argc, char *argv[])
                         break;
                 case '?':
                         if (optopt)
-                                return ctl_usage_error("option -%c is not known", optopt);
-                        return ctl_usage_error("option \"%s\" is not known or misses its argument",
+                                return ctl_usage_error(_("option -%c is not known"), optopt);
+                        return ctl_usage_error(_("option \"%s\" is not known or misses its argument"),
                                                argv[optind - 1]);
                 default:
                         g_assert_not_reached();
@@ -204,28 +204,28 @@ int main(int argc, char *argv[])
                         print_help(NULL);
                         return EXIT_STATUS_OK;
                 }
-                return ctl_usage_error("no command given");
+                return ctl_usage_error(_("no command given"));
         }
         if (g_str_equal(argv[optind], "help")) {
                 command = optind + 1 < argc ? command_find(argv[optind + 1]) : NULL;
                 if (optind + 1 < argc && !command)
-                        return ctl_usage_error("unknown command \"%s\"", argv[optind + 1]);
+                        return ctl_usage_error(_("unknown command \"%s\""), argv[optind + 1]);
                 print_help(command);
                 return EXIT_STATUS_OK;
         }
         command = command_find(argv[optind]);
         if (!command)
-                return ctl_usage_error("unknown command \"%s\"", argv[optind]);
+                return ctl_usage_error(_("unknown command \"%s\""), argv[optind]);
         if (help) {
                 print_help(command);
                 return EXIT_STATUS_OK;
         }
         if (ctl.json && !command->json)
-                return ctl_usage_error("--json does not apply to %s", command->name);
+                return ctl_usage_error(_("--json does not apply to %s"), command->name);
         if (ctl.samples && !command->samples)
-                return ctl_usage_error("--samples does not apply to %s", command->name);
+                return ctl_usage_error(_("--samples does not apply to %s"), command->name);
         if (data_mask_given && !command->data_mask)
-                return ctl_usage_error("--data-mask does not apply to %s", command->name);
+                return ctl_usage_error(_("--data-mask does not apply to %s"), command->name);
 
         return command->run(&ctl, argv + optind + 1, argc - optind - 1);
 }

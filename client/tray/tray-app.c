@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <string.h>
+
 #include <libayatana-appindicator/app-indicator.h>
 
+#include "client-i18n.h"
 #include "tray-app.h"
 #include "tray-icon.h"
+#include "tray-indicator.h"
 #include "tray-menu.h"
 #include "tray-notify.h"
 #include "tray-settings.h"
@@ -20,11 +24,15 @@ struct TrayApp {
         guint properties_subscription;
         gboolean service_present;
         gboolean service_was_present;
-        GHashTable *props; /* D-Bus property name -> GVariant, empty while the service is missing */
+        gboolean service_idle;    /* it left while it had no accelerometer: its idle exit, not a failure */
+        char *idle_reason;        /* the BackendReason it had then */
+        gboolean told_gone;       /* "service stopped" was notified: say when it is back */
+        gboolean start_in_flight; /* StartServiceByName sent */
+        GHashTable *props;        /* D-Bus property name -> GVariant, empty while the service is missing */
         gboolean claimed;
         gboolean claim_in_flight;
-        gboolean claim_failed; /* do not retry until something changes */
-        guint temperature_timer;
+        gboolean claim_failed;     /* do not retry until something changes */
+        guint temperature_timer;   /* only while the window shows the temperature */
         GCancellable *cancellable; /* calls to the current service instance */
         AppIndicator *indicator;
         char *icon_name;
@@ -76,10 +84,15 @@ static gboolean usable(TrayApp *app)
         return app->service_present && prop_bool(app, "HasAccelerometer");
 }
 
+static gboolean no_accelerometer(TrayApp *app)
+{
+        return app->service_idle || (app->service_present && !prop_bool(app, "HasAccelerometer"));
+}
+
 static void refresh_icon(TrayApp *app)
 {
         TrayIconState state = {
-                .service_present = app->service_present,
+                .service_present = app->service_present || app->service_idle,
                 .has_accelerometer = prop_bool(app, "HasAccelerometer"),
                 .shock_active = prop_bool(app, "ShockActive"),
                 .pitch = prop_double(app, "Pitch"),
@@ -97,44 +110,78 @@ static void refresh_icon(TrayApp *app)
                 return;
         g_free(app->icon_name);
         app->icon_name = g_steal_pointer(&name);
-        app_indicator_set_icon_full(app->indicator, app->icon_name, "Accelerometer tilt");
+        app_indicator_set_icon_full(app->indicator, app->icon_name, _("Accelerometer tilt"));
         g_debug("Icon: %s", app->icon_name);
 }
 
-static char *status_text(TrayApp *app)
+/* What is wrong, in a few words ("" when all is well), and why (may be long, may be ""). */
+static const char *status_headline(TrayApp *app)
 {
+        if (no_accelerometer(app))
+                return _("No accelerometer");
         if (!app->service_present)
-                return g_strdup_printf("tpacceld is not running on the %s.", app->bus_description);
-        if (!prop_bool(app, "HasAccelerometer")) {
-                const char *reason = prop_string(app, "BackendReason");
-                return g_strdup_printf("No accelerometer%s%s", reason[0] ? ": " : ".", reason);
-        }
+                return _("The accelerometer service is not running");
         if (prop_bool(app, "Suspended"))
-                return g_strdup("The machine is suspended.");
+                return _("The machine is suspended");
+        return "";
+}
+
+/* The service's reason usually starts with "no accelerometer: " itself: the headline says that. */
+static char *without_headline(const char *reason)
+{
+        static const char prefix[] = "no accelerometer";
+
+        if (g_ascii_strncasecmp(reason, prefix, strlen(prefix)) != 0)
+                return g_strdup(reason);
+        reason += strlen(prefix);
+        while (*reason == ':' || *reason == ' ')
+                reason++;
+        return g_strdup(reason);
+}
+
+static char *status_detail(TrayApp *app)
+{
+        if (app->service_idle)
+                return without_headline(app->idle_reason ? app->idle_reason : "");
+        if (no_accelerometer(app))
+                return without_headline(prop_string(app, "BackendReason"));
+        if (!app->service_present)
+                return g_strdup_printf(_("tpacceld is not running on the %s."), app->bus_description);
         return g_strdup("");
 }
 
 static void refresh_ui(TrayApp *app)
 {
-        g_autofree char *status = status_text(app);
+        const char *headline = status_headline(app);
+        g_autofree char *detail = status_detail(app);
+        /* The window's line: "No accelerometer: why", or just what is wrong. */
+        g_autofree char *status = no_accelerometer(app) && detail[0]
+                                          ? g_strdup_printf("%s: %s", headline, detail)
+                                  : !app->service_present ? g_strdup(detail)
+                                                          : g_strdup(headline);
 
         refresh_icon(app);
         tray_menu_set_service_usable(app->menu, usable(app));
         tray_window_set_status(app->window, status);
 
         if (!usable(app)) {
-                tray_menu_set_readouts(app->menu, status[0] ? status : "Accelerometer unavailable", "", "");
+                tray_menu_set_readouts(app->menu, headline, detail, "");
+                tray_window_clear(app->window);
                 return;
         }
 
-        g_autofree char *tilt = g_strdup_printf("Pitch %+.0f°, roll %+.0f°", prop_double(app, "Pitch"),
+        GVariant *temperature_value = g_hash_table_lookup(app->props, "Temperature");
+        int temperature_c = prop_int(app, "Temperature");
+        g_autofree char *tilt = g_strdup_printf(_("Pitch %+.0f°, roll %+.0f°"), prop_double(app, "Pitch"),
                                                 prop_double(app, "Roll"));
-        g_autofree char *orientation = g_strdup_printf("Orientation: %s", prop_string(app, "Orientation"));
-        g_autofree char *temperature = g_strdup_printf("Temperature: %d °C", prop_int(app, "Temperature"));
+        g_autofree char *orientation =
+                g_strdup_printf(_("Orientation: %s"), prop_string(app, "Orientation"));
+        g_autofree char *temperature =
+                temperature_value ? g_strdup_printf(_("Temperature: %d °C"), temperature_c) : g_strdup("");
         tray_menu_set_readouts(app->menu, tilt, orientation, temperature);
-        tray_window_set_readouts(app->window, prop_string(app, "Orientation"), prop_int(app, "Temperature"),
-                                 prop_double(app, "Pitch"), prop_double(app, "Roll"),
-                                 prop_uint(app, "SamplingRate"));
+        tray_window_set_readouts(app->window, prop_string(app, "Orientation"),
+                                 temperature_value ? &temperature_c : NULL, prop_double(app, "Pitch"),
+                                 prop_double(app, "Roll"), prop_uint(app, "SamplingRate"));
 
         GVariant *rest = g_hash_table_lookup(app->props, "RestPosition");
         if (rest && g_variant_is_of_type(rest, G_VARIANT_TYPE("(ii)"))) {
@@ -173,7 +220,7 @@ static void on_claim_done(GObject *source, GAsyncResult *result, gpointer userda
                 app->claimed = TRUE;
         else {
                 g_autofree char *words = accel_error_describe(error, app->bus_description);
-                g_message("Cannot claim the accelerometer: %s", words);
+                g_message(_("Cannot claim the accelerometer: %s"), words);
                 app->claim_failed = TRUE;
         }
         update_claim(app);
@@ -232,17 +279,39 @@ static void on_property_fetched(GObject *source, GAsyncResult *result, gpointer 
         refresh_ui(app);
 }
 
-static gboolean on_temperature_timer(gpointer userdata)
+/* Reads Temperature once (it is not signalled). Nothing is read without an accelerometer: there is
+ * no reading, and every call would keep the service from its idle exit. */
+static void fetch_temperature(TrayApp *app)
 {
-        TrayApp *app = userdata;
-
-        if (!app->service_present)
-                return G_SOURCE_CONTINUE;
+        if (!usable(app))
+                return;
+        g_debug("Reading the temperature");
         g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, "org.freedesktop.DBus.Properties",
                                "Get", g_variant_new("(ss)", ACCEL_INTERFACE, "Temperature"),
                                G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS,
                                app->cancellable, on_property_fetched, app);
+}
+
+static gboolean on_temperature_timer(gpointer userdata)
+{
+        fetch_temperature(userdata);
         return G_SOURCE_CONTINUE;
+}
+
+/* The temperature is read every TEMPERATURE_POLL_SEC while the window that shows it is open, and then
+ * only. */
+static void update_temperature_polling(TrayApp *app)
+{
+        gboolean want = usable(app) && tray_window_is_visible(app->window);
+
+        if (want == (app->temperature_timer != 0))
+                return;
+        if (!want) {
+                g_clear_handle_id(&app->temperature_timer, g_source_remove);
+                return;
+        }
+        fetch_temperature(app);
+        app->temperature_timer = g_timeout_add_seconds(TEMPERATURE_POLL_SEC, on_temperature_timer, app);
 }
 
 static void store_all(TrayApp *app, GVariant *dict)
@@ -270,15 +339,18 @@ static void on_get_all_done(GObject *source, GAsyncResult *result, gpointer user
         app = userdata;
         if (!reply) {
                 g_autofree char *words = accel_error_describe(error, app->bus_description);
-                g_message("Cannot read the accelerometer's properties: %s", words);
+                g_message(_("Cannot read the accelerometer's properties: %s"), words);
                 return;
         }
         g_variant_get(reply, "(@a{sv})", &dict);
         store_all(app, dict);
         app->service_present = TRUE;
+        app->service_idle = FALSE;
+        g_clear_pointer(&app->idle_reason, g_free);
         app->claim_failed = FALSE;
         refresh_ui(app);
         update_claim(app);
+        update_temperature_polling(app);
 }
 
 static void on_properties_changed(TrayApp *app, GVariant *params)
@@ -300,6 +372,7 @@ static void on_properties_changed(TrayApp *app, GVariant *params)
                 app->claim_failed = FALSE;
         refresh_ui(app);
         update_claim(app);
+        update_temperature_polling(app);
 }
 
 static void on_signal(GDBusConnection *bus, const char *sender, const char *path, const char *interface,
@@ -341,8 +414,9 @@ static void on_name_appeared(GDBusConnection *bus, const char *name, const char 
         TrayApp *app = userdata;
 
         g_debug("tpacceld appeared as %s", owner);
-        if (app->service_was_present)
+        if (app->told_gone)
                 tray_notifier_service(app->notifier, TRUE, app->bus_description);
+        app->told_gone = FALSE;
         app->service_was_present = TRUE;
         g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, "org.freedesktop.DBus.Properties",
                                "GetAll", g_variant_new("(s)", ACCEL_INTERFACE), G_VARIANT_TYPE("(a{sv})"),
@@ -354,8 +428,16 @@ static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer us
 {
         TrayApp *app = userdata;
         gboolean was_present = app->service_present;
+        /* Without an accelerometer the service exits when idle (and is started again on demand): that
+         * is no news. It leaving while it had one is. */
+        gboolean idle_exit = was_present && !prop_bool(app, "HasAccelerometer");
 
-        g_debug("tpacceld is not on the bus");
+        g_debug("tpacceld is not on the bus%s", idle_exit ? " (idle exit without an accelerometer)" : "");
+        if (idle_exit) {
+                g_free(app->idle_reason);
+                app->idle_reason = g_strdup(prop_string(app, "BackendReason"));
+                app->service_idle = TRUE;
+        }
         /* Forget everything about the old instance: its claims died with it. */
         g_cancellable_cancel(app->cancellable);
         g_object_unref(app->cancellable);
@@ -364,9 +446,40 @@ static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer us
         app->claimed = FALSE;
         app->claim_in_flight = FALSE;
         g_hash_table_remove_all(app->props);
-        if (was_present)
+        if (was_present && !idle_exit) {
                 tray_notifier_service(app->notifier, FALSE, app->bus_description);
+                app->told_gone = TRUE;
+        }
         refresh_ui(app);
+        update_temperature_polling(app);
+}
+
+static void on_start_done(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        TrayApp *app;
+
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return;
+        app = userdata;
+        app->start_in_flight = FALSE;
+        if (!reply)
+                g_message(_("Cannot start tpacceld on the %s: %s"), app->bus_description, error->message);
+}
+
+/* The user wants to see something: start the service through D-Bus activation if it is not running
+ * (it exits when idle without an accelerometer, or was never started). */
+static void start_service(TrayApp *app)
+{
+        if (app->service_present || app->start_in_flight)
+                return;
+        g_debug("Starting tpacceld through D-Bus activation");
+        app->start_in_flight = TRUE;
+        g_dbus_connection_call(
+                app->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                "StartServiceByName", g_variant_new("(su)", ACCEL_BUS_NAME, 0), G_VARIANT_TYPE("(u)"),
+                G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS, app->cancellable, on_start_done, app);
 }
 
 /* --- Actions ---------------------------------------------------------------------------------- */
@@ -391,7 +504,7 @@ static void on_calibrate_done(GObject *source, GAsyncResult *result, gpointer us
         if (!reply) {
                 TrayApp *app = userdata;
                 g_autofree char *words = accel_error_describe(error, app->bus_description);
-                show_error_dialog("Calibration failed", words);
+                show_error_dialog(_("Calibration failed"), words);
         }
 }
 
@@ -416,13 +529,24 @@ static void action_animate(gboolean active, gpointer userdata)
 static void action_settings(gpointer userdata)
 {
         TrayApp *app = userdata;
+        start_service(app);
         tray_settings_present(app->settings);
 }
 
 static void action_show_window(gpointer userdata)
 {
         TrayApp *app = userdata;
+        start_service(app);
         tray_window_present(app->window);
+}
+
+static void action_menu_opened(gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        g_debug("Menu opened");
+        start_service(app);
+        fetch_temperature(app);
 }
 
 static void action_quit(gpointer userdata)
@@ -434,6 +558,7 @@ static void on_window_visibility(gpointer userdata)
 {
         TrayApp *app = userdata;
         update_claim(app);
+        update_temperature_polling(app);
 }
 
 /* --- Life cycle ------------------------------------------------------------------------------- */
@@ -462,11 +587,11 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->menu = tray_menu_new(&actions, app, options->animate_icon);
 
         app->icon_name = g_strdup(TRAY_ICON_SERVICE_MISSING);
-        app->indicator = app_indicator_new(INDICATOR_ID, app->icon_name, APP_INDICATOR_CATEGORY_HARDWARE);
+        app->indicator = tray_indicator_new(INDICATOR_ID, app->icon_name, _("ThinkPad Accelerometer"));
         if (options->icon_dir)
                 app_indicator_set_icon_theme_path(app->indicator, options->icon_dir);
-        app_indicator_set_title(app->indicator, "ThinkPad Accelerometer");
         app_indicator_set_menu(app->indicator, tray_menu_get_menu(app->menu));
+        tray_indicator_on_menu_opened(app->indicator, action_menu_opened, app);
         app_indicator_set_status(app->indicator, APP_INDICATOR_STATUS_ACTIVE);
 
         app->bus = accel_bus_connect(options->target, options->address, error);
@@ -480,10 +605,10 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->properties_subscription = g_dbus_connection_signal_subscribe(
                 app->bus, ACCEL_BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged",
                 ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
+        /* AUTO_START: the service is bus-activated; at login nothing else may have started it yet. */
         app->name_watch =
-                g_bus_watch_name_on_connection(app->bus, ACCEL_BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                g_bus_watch_name_on_connection(app->bus, ACCEL_BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_AUTO_START,
                                                on_name_appeared, on_name_vanished, app, NULL);
-        app->temperature_timer = g_timeout_add_seconds(TEMPERATURE_POLL_SEC, on_temperature_timer, app);
 
         refresh_ui(app);
         if (options->show_window)
@@ -514,6 +639,7 @@ void tray_app_free(TrayApp *app)
         g_clear_object(&app->bus);
         g_clear_pointer(&app->props, g_hash_table_unref);
         g_free(app->icon_name);
+        g_free(app->idle_reason);
         g_free(app->bus_description);
         g_free(app->options.address);
         g_free(app->options.icon_dir);

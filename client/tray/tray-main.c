@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tpaccel-tray: tray tilt indicator and shock alerts for tpacceld. Options and start-up; the
  * application itself is in tray-app.c. */
-#include <locale.h>
 #include <stdio.h>
 
 #include <glib-unix.h>
 #include <gtk/gtk.h>
 
+#include "client-i18n.h"
 #include "config.h"
 #include "tray-app.h"
 #include "tray-icon.h"
@@ -40,15 +40,16 @@ int main(int argc, char *argv[])
         g_autofree char *address = NULL;
         const GOptionEntry entries[] = {
                 {"system", 0, 0, G_OPTION_ARG_NONE, &system_bus,
-                 "Follow tpacceld on the system bus (default)", NULL},
+                 N_("Follow tpacceld on the system bus (default)"), NULL},
                 {"session", 0, 0, G_OPTION_ARG_NONE, &session_bus,
-                 "Follow the demo tpacceld on the session bus", NULL},
-                {"address", 0, 0, G_OPTION_ARG_STRING, &address, "Follow tpacceld on the bus at ADDR",
-                 "ADDR"},
-                {"show-window", 0, 0, G_OPTION_ARG_NONE, &show_window, "Open the window at start", NULL},
+                 N_("Follow the demo tpacceld on the session bus"), NULL},
+                {"address", 0, 0, G_OPTION_ARG_STRING, &address, N_("Follow tpacceld on the bus at ADDR"),
+                 N_("ADDR")},
+                {"show-window", 0, 0, G_OPTION_ARG_NONE, &show_window, N_("Open the window at start"), NULL},
                 {"no-animation", 0, 0, G_OPTION_ARG_NONE, &no_animation,
-                 "Do not animate the icon (claim the accelerometer only while the window is open)", NULL},
-                {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Show the version", NULL},
+                 N_("Do not animate the icon (claim the accelerometer only while the window is open)"),
+                 NULL},
+                {"version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Show the version"), NULL},
                 {},
         };
         g_autoptr(GError) error = NULL;
@@ -56,10 +57,10 @@ int main(int argc, char *argv[])
         g_autofree char *icon_dir = NULL;
         TrayOptions options = {.target = BUS_TARGET_SYSTEM};
 
-        setlocale(LC_ALL, "");
-        if (!gtk_init_with_args(&argc, &argv, "- tray tilt indicator for the ThinkPad accelerometer",
-                                entries, NULL, &error)) {
-                fprintf(stderr, "tpaccel-tray: %s\nTry 'tpaccel-tray --help' for more information.\n",
+        client_i18n_init();
+        if (!gtk_init_with_args(&argc, &argv, _("- tray tilt indicator for the ThinkPad accelerometer"),
+                                entries, GETTEXT_PACKAGE, &error)) {
+                fprintf(stderr, _("tpaccel-tray: %s\nTry 'tpaccel-tray --help' for more information.\n"),
                         error->message);
                 return 2;
         }
@@ -68,15 +69,15 @@ int main(int argc, char *argv[])
                 return 0;
         }
         if (argc > 1) {
-                fprintf(stderr, "tpaccel-tray: unexpected argument \"%s\"\n", argv[1]);
+                fprintf(stderr, _("tpaccel-tray: unexpected argument \"%s\"\n"), argv[1]);
                 return 2;
         }
         if (system_bus + session_bus + (address != NULL) > 1) {
-                fprintf(stderr, "tpaccel-tray: choose one of --system, --session, --address\n");
+                fprintf(stderr, _("tpaccel-tray: choose one of --system, --session, --address\n"));
                 return 2;
         }
         if (address && !g_dbus_is_supported_address(address, NULL)) {
-                fprintf(stderr, "tpaccel-tray: --address: \"%s\" is not a D-Bus address\n", address);
+                fprintf(stderr, _("tpaccel-tray: --address: \"%s\" is not a D-Bus address\n"), address);
                 return 2;
         }
 
@@ -92,7 +93,7 @@ int main(int argc, char *argv[])
 
         app = tray_app_new(&options, &error);
         if (!app) {
-                fprintf(stderr, "tpaccel-tray: cannot connect to the bus: %s\n", error->message);
+                fprintf(stderr, _("tpaccel-tray: cannot connect to the bus: %s\n"), error->message);
                 return 1;
         }
 

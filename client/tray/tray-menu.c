@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "client-i18n.h"
 #include "tray-menu.h"
+
+/* Longer readout lines (a backend reason can be hundreds of characters) are cut with an ellipsis and
+ * shown whole in their tooltip, so that the menu stays on screen. */
+#define READOUT_MAX_CHARS 60
 
 struct TrayMenu {
         GtkWidget *menu;
@@ -71,15 +76,15 @@ TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gbool
         m->temperature = readout(m->menu);
         gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), gtk_separator_menu_item_new());
 
-        animate = gtk_check_menu_item_new_with_mnemonic("_Animate icon");
+        animate = gtk_check_menu_item_new_with_mnemonic(_("_Animate icon"));
         gtk_check_menu_item_set_active(GTK_CHECK_MENU_ITEM(animate), animate_icon);
         g_signal_connect(animate, "toggled", G_CALLBACK(on_animate), m);
         gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), animate);
-        m->calibrate = action(m, "_Calibrate", G_CALLBACK(on_calibrate));
-        m->settings = action(m, "_Settings…", G_CALLBACK(on_settings));
-        action(m, "Show _window", G_CALLBACK(on_show_window));
+        m->calibrate = action(m, _("_Calibrate"), G_CALLBACK(on_calibrate));
+        m->settings = action(m, _("_Settings…"), G_CALLBACK(on_settings));
+        action(m, _("Show _window"), G_CALLBACK(on_show_window));
         gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), gtk_separator_menu_item_new());
-        action(m, "_Quit", G_CALLBACK(on_quit));
+        action(m, _("_Quit"), G_CALLBACK(on_quit));
 
         gtk_widget_show_all(m->menu);
         return m;
@@ -99,11 +104,31 @@ GtkMenu *tray_menu_get_menu(TrayMenu *m)
         return GTK_MENU(m->menu);
 }
 
+char *tray_menu_ellipsize(const char *text, size_t max_chars)
+{
+        g_autofree char *head = NULL;
+
+        if ((size_t) g_utf8_strlen(text, -1) <= max_chars)
+                return g_strdup(text);
+        head = g_utf8_substring(text, 0, (glong) max_chars - 1);
+        g_strchomp(head);
+        return g_strconcat(head, "…", NULL);
+}
+
+static void set_readout(GtkWidget *item, const char *text)
+{
+        g_autofree char *label = tray_menu_ellipsize(text, READOUT_MAX_CHARS);
+
+        gtk_menu_item_set_label(GTK_MENU_ITEM(item), label);
+        gtk_widget_set_tooltip_text(item, g_str_equal(label, text) ? NULL : text);
+        gtk_widget_set_visible(item, text[0] != '\0');
+}
+
 void tray_menu_set_readouts(TrayMenu *m, const char *tilt, const char *orientation, const char *temperature)
 {
-        gtk_menu_item_set_label(GTK_MENU_ITEM(m->tilt), tilt);
-        gtk_menu_item_set_label(GTK_MENU_ITEM(m->orientation), orientation);
-        gtk_menu_item_set_label(GTK_MENU_ITEM(m->temperature), temperature);
+        set_readout(m->tilt, tilt);
+        set_readout(m->orientation, orientation);
+        set_readout(m->temperature, temperature);
 }
 
 void tray_menu_set_service_usable(TrayMenu *m, gboolean usable)

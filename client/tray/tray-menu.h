@@ -22,6 +22,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrayMenu, tray_menu_free)
 
 GtkMenu *tray_menu_get_menu(TrayMenu *m);
 
-/* The readout lines; the actions that need the service are insensitive while it is missing. */
+/* The readout lines, each cut to a sensible width (whole in its tooltip), hidden when empty; the actions
+ * that need the service are insensitive while it is missing. */
 void tray_menu_set_readouts(TrayMenu *m, const char *tilt, const char *orientation, const char *temperature);
 void tray_menu_set_service_usable(TrayMenu *m, gboolean usable);
+
+/* text cut to max_chars characters, the last one an ellipsis, when it is longer. */
+char *tray_menu_ellipsize(const char *text, size_t max_chars);

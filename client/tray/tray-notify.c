@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <libnotify/notify.h>
 
+#include "client-i18n.h"
 #include "tray-icon.h"
 #include "tray-notify.h"
 
@@ -52,30 +53,33 @@ void tray_notifier_shock(TrayNotifier *n, double magnitude, const char *reason)
         }
 
         if (n->suppressed_shocks > 0)
-                body = g_strdup_printf("%.2f g (%s), and %u more since the last alert.", magnitude, reason,
-                                       n->suppressed_shocks);
+                body = g_strdup_printf(ngettext("%.2f g (%s), and %u more since the last alert.",
+                                                "%.2f g (%s), and %u more since the last alert.",
+                                                n->suppressed_shocks),
+                                       magnitude, reason, n->suppressed_shocks);
         else
                 body = g_strdup_printf("%.2f g (%s).", magnitude, reason);
         n->suppressed_shocks = 0;
         n->last_shock_shown_usec = now;
 
         if (!n->shock) {
-                n->shock = notify_notification_new("Shock detected", body, TRAY_ICON_SHOCK);
+                n->shock = notify_notification_new(_("Shock detected"), body, TRAY_ICON_SHOCK);
                 notify_notification_set_urgency(n->shock, NOTIFY_URGENCY_CRITICAL);
                 notify_notification_set_category(n->shock, "device");
         } else
-                (void) notify_notification_update(n->shock, "Shock detected", body, TRAY_ICON_SHOCK);
+                (void) notify_notification_update(n->shock, _("Shock detected"), body, TRAY_ICON_SHOCK);
         show(n->shock);
 }
 
 void tray_notifier_service(TrayNotifier *n, gboolean present, const char *bus_description)
 {
         g_autofree char *body = NULL;
-        const char *summary = present ? "Accelerometer service is back" : "Accelerometer service stopped";
+        const char *summary =
+                present ? _("Accelerometer service is back") : _("Accelerometer service stopped");
 
-        body = present ? g_strdup_printf("tpacceld is running again on the %s.", bus_description)
+        body = present ? g_strdup_printf(_("tpacceld is running again on the %s."), bus_description)
                        : g_strdup_printf(
-                                 "tpacceld left the %s; tilt and shock alerts are off until it returns.",
+                                 _("tpacceld left the %s; tilt and shock alerts are off until it returns."),
                                  bus_description);
         if (!n->service) {
                 n->service = notify_notification_new(summary, body,

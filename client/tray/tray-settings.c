@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "accel-bus.h"
+#include "client-i18n.h"
 #include "tray-settings.h"
 
 /* Ranges of the interface (data/org.thinkpad.Accelerometer.xml); the service checks them again. */
@@ -56,7 +57,7 @@ static void on_call_done(GObject *source, GAsyncResult *result, gpointer userdat
         if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
                 return;
 
-        g_autofree char *words = accel_error_describe(error, "bus");
+        g_autofree char *words = accel_error_describe(error, _("bus"));
         show_error(s, words);
         show_values(s);
 }
@@ -68,7 +69,7 @@ static void call_setter(TraySettings *s, const char *method, GVariant *params)
         if (s->updating)
                 return;
         if (!s->bus) {
-                show_error(s, "tpacceld is not running");
+                show_error(s, _("tpacceld is not running"));
                 show_values(s);
                 return;
         }
@@ -126,7 +127,7 @@ TraySettings *tray_settings_new(void)
         GtkWidget *content, *grid;
 
         s->cancellable = g_cancellable_new();
-        s->dialog = gtk_dialog_new_with_buttons("Accelerometer Settings", NULL, 0, "_Close",
+        s->dialog = gtk_dialog_new_with_buttons(_("Accelerometer Settings"), NULL, 0, _("_Close"),
                                                 GTK_RESPONSE_CLOSE, NULL);
         gtk_window_set_icon_name(GTK_WINDOW(s->dialog), "tpaccel");
         g_signal_connect(s->dialog, "response", G_CALLBACK(gtk_widget_hide), NULL);
@@ -153,15 +154,16 @@ TraySettings *tray_settings_new(void)
         gtk_box_pack_start(GTK_BOX(content), grid, TRUE, TRUE, 0);
 
         s->rate = spin(SAMPLING_RATE_MIN, SAMPLING_RATE_MAX, 1, 0);
-        add_row(GTK_GRID(grid), 0, "Sampling rate (Hz)", "Readouts per second", s->rate);
+        add_row(GTK_GRID(grid), 0, _("Sampling rate (Hz)"), _("Readouts per second"), s->rate);
         s->filter = spin(FILTER_ORDER_MIN, FILTER_ORDER_MAX, 1, 0);
-        add_row(GTK_GRID(grid), 1, "Filter order", "Order of the EC's running-average filter", s->filter);
+        add_row(GTK_GRID(grid), 1, _("Filter order"), _("Order of the EC's running-average filter"),
+                s->filter);
         s->sensitivity = spin(SENSITIVITY_MIN, SENSITIVITY_MAX, SENSITIVITY_STEP, SENSITIVITY_DIGITS);
-        add_row(GTK_GRID(grid), 2, "Shock sensitivity", "0.1 reacts only to hard shocks, 10 to light taps",
-                s->sensitivity);
+        add_row(GTK_GRID(grid), 2, _("Shock sensitivity"),
+                _("0.1 reacts only to hard shocks, 10 to light taps"), s->sensitivity);
         s->invert = gtk_switch_new();
-        add_row(GTK_GRID(grid), 3, "Invert axes", "Negate both axes relative to the model's orientation",
-                s->invert);
+        add_row(GTK_GRID(grid), 3, _("Invert axes"),
+                _("Negate both axes relative to the model's orientation"), s->invert);
 
         g_signal_connect(s->rate, "value-changed", G_CALLBACK(on_rate_changed), s);
         g_signal_connect(s->filter, "value-changed", G_CALLBACK(on_filter_changed), s);

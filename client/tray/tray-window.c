@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <math.h>
 
+#include "client-i18n.h"
 #include "tray-history.h"
 #include "tray-window.h"
 
@@ -17,6 +18,9 @@
 #define PLOT_MARGIN_PX      28.0
 #define BUBBLE_RADIUS_FRAC  0.12
 #define LINE_WIDTH_PX       1.5
+/* The status line wraps at about the width of the bubble and the plot together. */
+#define STATUS_WIDTH_CHARS 70
+#define NO_VALUE           "–"
 
 struct TrayWindow {
         GtkWidget *window;
@@ -57,8 +61,9 @@ static gboolean draw_level(GtkWidget *widget, cairo_t *cr, gpointer userdata)
         double radius = MIN(width, height) / 2 - 6;
         double bubble = radius * BUBBLE_RADIUS_FRAC * 2;
         double dx = 0, dy = 0;
+        gboolean have_sample = w->history.count > 0;
 
-        if (w->history.count > 0) {
+        if (have_sample) {
                 const HistorySample *s = sample_history_get(&w->history, w->history.count - 1);
                 /* The bubble rises to the high side: right side up (roll > 0, x grows) moves it right,
                  * front edge up (pitch > 0, y grows) moves it towards the user (down). */
@@ -88,6 +93,9 @@ static gboolean draw_level(GtkWidget *widget, cairo_t *cr, gpointer userdata)
         cairo_line_to(cr, cx, cy + radius);
         cairo_stroke(cr);
 
+        /* No sample, no bubble: an empty level does not pretend to know the tilt. */
+        if (!have_sample)
+                return TRUE;
         cairo_arc(cr, cx + dx * (radius - bubble), cy + dy * (radius - bubble), bubble, 0, 2 * G_PI);
         set_source_rgb_hex(cr, COLOR_BUBBLE);
         cairo_fill_preserve(cr);
@@ -153,7 +161,7 @@ static gboolean draw_plot(GtkWidget *widget, cairo_t *cr, gpointer userdata)
         for (int s = 0; s <= TRAY_PLOT_SPAN_SEC; s += 2) {
                 g_autofree char *label = g_strdup_printf("-%d s", TRAY_PLOT_SPAN_SEC - s);
                 plot_label(cr, left + pw * s / TRAY_PLOT_SPAN_SEC - 10, top + ph + 14,
-                           s == TRAY_PLOT_SPAN_SEC ? "now" : label);
+                           s == TRAY_PLOT_SPAN_SEC ? _("now") : label);
         }
         {
                 g_autofree char *hi = g_strdup_printf("+%.0f", PLOT_RANGE_COUNTS);
@@ -162,13 +170,13 @@ static gboolean draw_plot(GtkWidget *widget, cairo_t *cr, gpointer userdata)
                 plot_label(cr, 0, top + ph, lo);
                 plot_label(cr, 8, top + ph / 2 + 4, "0");
         }
+        if (w->history.count == 0)
+                return TRUE;
+
         set_source_rgb_hex(cr, COLOR_X);
         plot_label(cr, left + 6, top + 12, "x");
         set_source_rgb_hex(cr, COLOR_Y);
         plot_label(cr, left + 18, top + 12, "y");
-
-        if (w->history.count == 0)
-                return TRUE;
 
         cairo_save(cr);
         cairo_rectangle(cr, left, top, pw, ph);
@@ -193,7 +201,7 @@ static void on_visibility(GtkWidget *widget, gpointer userdata)
 static GtkWidget *readout_label(GtkGrid *grid, int row, const char *title)
 {
         GtkWidget *name = gtk_label_new(title);
-        GtkWidget *value = gtk_label_new("–");
+        GtkWidget *value = gtk_label_new(NO_VALUE);
 
         gtk_widget_set_halign(name, GTK_ALIGN_END);
         gtk_style_context_add_class(gtk_widget_get_style_context(name), "dim-label");
@@ -213,7 +221,7 @@ TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
         sample_history_init(&w->history, HISTORY_CAPACITY, (guint64) TRAY_PLOT_SPAN_SEC * USEC_PER_SEC);
 
         w->window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
-        gtk_window_set_title(GTK_WINDOW(w->window), "ThinkPad Accelerometer");
+        gtk_window_set_title(GTK_WINDOW(w->window), _("ThinkPad Accelerometer"));
         gtk_window_set_icon_name(GTK_WINDOW(w->window), "tpaccel");
         gtk_container_set_border_width(GTK_CONTAINER(w->window), 12);
         g_signal_connect(w->window, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
@@ -224,6 +232,12 @@ TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
         gtk_container_add(GTK_CONTAINER(w->window), box);
 
         w->status = gtk_label_new("");
+        /* A long reason wraps instead of widening the window. */
+        gtk_label_set_line_wrap(GTK_LABEL(w->status), TRUE);
+        gtk_label_set_max_width_chars(GTK_LABEL(w->status), STATUS_WIDTH_CHARS);
+        gtk_label_set_xalign(GTK_LABEL(w->status), 0);
+        gtk_label_set_selectable(GTK_LABEL(w->status), TRUE);
+        gtk_widget_set_can_focus(w->status, FALSE);
         gtk_widget_set_no_show_all(w->status, TRUE);
         gtk_box_pack_start(GTK_BOX(box), w->status, FALSE, FALSE, 0);
 
@@ -244,10 +258,10 @@ TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
         gtk_grid_set_column_spacing(GTK_GRID(grid), 8);
         gtk_grid_set_row_spacing(GTK_GRID(grid), 2);
         gtk_box_pack_start(GTK_BOX(box), grid, FALSE, FALSE, 0);
-        w->orientation = readout_label(GTK_GRID(grid), 0, "Orientation");
-        w->tilt = readout_label(GTK_GRID(grid), 1, "Tilt");
-        w->temperature = readout_label(GTK_GRID(grid), 2, "Temperature");
-        w->rate = readout_label(GTK_GRID(grid), 3, "Sampling rate");
+        w->orientation = readout_label(GTK_GRID(grid), 0, _("Orientation"));
+        w->tilt = readout_label(GTK_GRID(grid), 1, _("Tilt"));
+        w->temperature = readout_label(GTK_GRID(grid), 2, _("Temperature"));
+        w->rate = readout_label(GTK_GRID(grid), 3, _("Sampling rate"));
 
         gtk_widget_show_all(box);
         return w;
@@ -288,17 +302,36 @@ void tray_window_set_rest(TrayWindow *w, int x, int y)
         w->rest_y = y;
 }
 
-void tray_window_set_readouts(TrayWindow *w, const char *orientation, int temperature, double pitch,
+static void show_readouts(TrayWindow *w, const char *orientation, const char *tilt, const char *temperature,
+                          const char *rate)
+{
+        gtk_label_set_text(GTK_LABEL(w->orientation), orientation);
+        gtk_label_set_text(GTK_LABEL(w->tilt), tilt);
+        gtk_label_set_text(GTK_LABEL(w->temperature), temperature);
+        gtk_label_set_text(GTK_LABEL(w->rate), rate);
+        g_debug("Window readouts: orientation %s, tilt %s, temperature %s, rate %s, %zu samples",
+                orientation, tilt, temperature, rate, w->history.count);
+}
+
+void tray_window_set_readouts(TrayWindow *w, const char *orientation, const int *temperature, double pitch,
                               double roll, guint sampling_rate)
 {
-        g_autofree char *temp = g_strdup_printf("%d °C", temperature);
-        g_autofree char *tilt = g_strdup_printf("pitch %+.1f°, roll %+.1f°", pitch, roll);
+        g_autofree char *temp = temperature ? g_strdup_printf("%d °C", *temperature) : g_strdup(NO_VALUE);
+        g_autofree char *tilt = g_strdup_printf(_("pitch %+.1f°, roll %+.1f°"), pitch, roll);
         g_autofree char *rate = g_strdup_printf("%u Hz", sampling_rate);
 
-        gtk_label_set_text(GTK_LABEL(w->orientation), orientation);
-        gtk_label_set_text(GTK_LABEL(w->temperature), temp);
-        gtk_label_set_text(GTK_LABEL(w->tilt), tilt);
-        gtk_label_set_text(GTK_LABEL(w->rate), rate);
+        show_readouts(w, orientation, tilt, temp, rate);
+}
+
+void tray_window_clear(TrayWindow *w)
+{
+        if (w->history.count == 0 && g_str_equal(gtk_label_get_text(GTK_LABEL(w->rate)), NO_VALUE))
+                return;
+        sample_history_clear(&w->history);
+        w->rest_x = w->rest_y = 0;
+        show_readouts(w, NO_VALUE, NO_VALUE, NO_VALUE, NO_VALUE);
+        gtk_widget_queue_draw(w->level);
+        gtk_widget_queue_draw(w->plot);
 }
 
 void tray_window_set_status(TrayWindow *w, const char *status)

@@ -22,7 +22,11 @@ gboolean tray_window_is_visible(TrayWindow *w);
 void tray_window_add_sample(TrayWindow *w, guint64 time_usec, int x, int y);
 void tray_window_set_rest(TrayWindow *w, int x, int y);
 
-/* The readouts; status is a line shown above them ("" when all is well). */
-void tray_window_set_readouts(TrayWindow *w, const char *orientation, int temperature, double pitch,
+/* The readouts; temperature NULL while it is not known. status is a line shown above them ("" when all
+ * is well); it wraps. */
+void tray_window_set_readouts(TrayWindow *w, const char *orientation, const int *temperature, double pitch,
                               double roll, guint sampling_rate);
+/* Forgets the samples and empties the readouts, bubble and plot: nothing is known (no service, or no
+ * accelerometer). */
+void tray_window_clear(TrayWindow *w);
 void tray_window_set_status(TrayWindow *w, const char *status);

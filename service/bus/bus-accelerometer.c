@@ -230,9 +230,9 @@ static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
         Context *c = userdata;
         int r;
 
-        if (!c->has_accelerometer)
-                return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER,
-                                         "There is no accelerometer to claim: %s", c->backend_reason ?: "");
+        if (!c->has_accelerometer) /* the reason says "no accelerometer: why" already */
+                return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
+                                         c->backend_reason ?: "there is no accelerometer to claim");
         r = claims_add(c, m);
         if (r < 0)
                 return r;
@@ -257,8 +257,9 @@ static int require_accelerometer(Context *c, sd_bus_error *error)
 {
         if (c->has_accelerometer)
                 return 0;
-        return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "There is no accelerometer: %s",
-                                 c->backend_reason ?: "");
+        /* The reason says "no accelerometer: why" already. */
+        return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
+                                 c->backend_reason ?: "there is no accelerometer");
 }
 
 static int apply_calibrate(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)

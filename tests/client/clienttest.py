@@ -52,10 +52,13 @@ def wait_until(condition, timeout=START_TIMEOUT, interval=0.05, what="condition"
 
 
 class PrivateBus:
-    """A dbus-daemon of our own (session-type, allow-all); address in .address."""
+    """A dbus-daemon of our own (session-type, allow-all); address in .address. Services in
+    tmpdir/services (D-Bus activation files) are started on demand."""
 
     def __init__(self, tmpdir):
         conf = os.path.join(tmpdir, "bus.conf")
+        self.servicedir = os.path.join(tmpdir, "services")
+        os.makedirs(self.servicedir, exist_ok=True)
         with open(conf, "w") as f:
             f.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -63,6 +66,7 @@ class PrivateBus:
   <type>session</type>
   <listen>unix:tmpdir={tmpdir}</listen>
   <auth>EXTERNAL</auth>
+  <servicedir>{self.servicedir}</servicedir>
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
@@ -100,6 +104,13 @@ class PrivateBus:
 
     def accel_property(self, prop):
         return self.get_property(ACCEL, ACCEL_PATH, ACCEL, prop)
+
+    def owner_pid(self, name):
+        try:
+            return self.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                             "GetConnectionUnixProcessID", (name,), "(s)")[0]
+        except GLib.Error:
+            return None
 
     def stop(self):
         self.conn.close_sync(None)
@@ -140,10 +151,22 @@ class ClientTestCase(unittest.TestCase):
     def tearDown(self):
         for proc in reversed(self.processes):
             stop_process(proc)
+        self.stop_activated_daemon()
         self.bus.stop()
         if sys.exc_info()[0] is not None or os.environ.get("TPACCEL_TEST_VERBOSE"):
             self.dump_logs()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+    def stop_activated_daemon(self):
+        """Stops a tpacceld that the bus started (not one of ours), by its pid."""
+        pid = self.bus.owner_pid(ACCEL)
+        if not pid or any(p.pid == pid for p in self.processes):
+            return
+        try:
+            os.kill(pid, signal.SIGTERM)
+            wait_until(lambda: not self.bus.name_owner(ACCEL), what="the activated tpacceld to exit")
+        except ProcessLookupError:
+            pass
 
     def dump_logs(self):
         for name in sorted(os.listdir(self.tmpdir)):
@@ -158,17 +181,34 @@ class ClientTestCase(unittest.TestCase):
         self.processes.append(proc)
         return proc
 
-    def start_daemon(self, trace_name=None, loop=False, session=True, extra=()):
-        """Starts tpacceld on the private bus and waits until it owns its name."""
+    def daemon_argv(self, trace_name=None, loop=False, session=True, extra=(), backend="sim"):
         state = os.path.join(self.tmpdir, "state")
         os.makedirs(state, exist_ok=True)
-        argv = [TPACCELD, "--backend=sim", f"--state-dir={state}"]
+        argv = [TPACCELD, f"--backend={backend}", f"--state-dir={state}"]
         argv += ["--session"] if session else [f"--address={self.bus.address}"]
         if trace_name:
             argv.append(f"--trace={trace(trace_name)}")
         if loop:
             argv.append("--trace-loop")
-        argv += list(extra)
+        return argv + list(extra)
+
+    def install_activation(self, *args, **kwargs):
+        """Makes tpacceld (arguments as for start_daemon) bus-activatable on the private bus, as the
+        shipped activation file makes it on the system bus. Its log goes to tpacceld.log."""
+        argv = self.daemon_argv(*args, **kwargs)
+        wrapper = os.path.join(self.tmpdir, "tpacceld-activated")
+        log = os.path.join(self.tmpdir, "tpacceld.log")
+        with open(wrapper, "w") as f:
+            f.write("#!/bin/sh\n# --session: the bus that started us.\n"
+                    f'DBUS_SESSION_BUS_ADDRESS="$DBUS_STARTER_ADDRESS" exec {" ".join(argv)} >>{log} 2>&1\n')
+        os.chmod(wrapper, 0o755)
+        with open(os.path.join(self.bus.servicedir, ACCEL + ".service"), "w") as f:
+            f.write(f"[D-BUS Service]\nName={ACCEL}\nExec={wrapper}\n")
+        self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+
+    def start_daemon(self, trace_name=None, loop=False, session=True, extra=(), backend="sim"):
+        """Starts tpacceld on the private bus and waits until it owns its name."""
+        argv = self.daemon_argv(trace_name, loop, session, extra, backend)
         self.daemon = self.spawn(argv, "tpacceld.log")
         wait_until(lambda: self.daemon.poll() is not None or self.bus.name_owner(ACCEL), what="tpacceld on the bus")
         self.assertIsNone(self.daemon.poll(), "tpacceld exited at start")
@@ -184,10 +224,10 @@ class ClientTestCase(unittest.TestCase):
         self.assertIsNone(proc.poll(), f"the {name} mock exited")
         return proc
 
-    def ctl(self, *args, bus="--session", check=None):
+    def ctl(self, *args, bus="--session", check=None, env=None):
         """Runs tpaccelctl; returns (exit status, stdout, stderr)."""
         argv = [TPACCELCTL] + ([bus] if bus else []) + list(args)
-        res = subprocess.run(argv, capture_output=True, text=True, env=self.env, timeout=30)
+        res = subprocess.run(argv, capture_output=True, text=True, env=env or self.env, timeout=30)
         if check is not None:
             self.assertEqual(res.returncode, check,
                              f"{' '.join(argv)}: exit {res.returncode}\nstdout: {res.stdout}\nstderr: {res.stderr}")

@@ -3,6 +3,9 @@
 """tpaccelctl against the real tpacceld on the EC emulator, on a private bus."""
 import json
 import os
+import pty
+import pwd
+import re
 import signal
 import subprocess
 import sys
@@ -10,14 +13,19 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clienttest import ACCEL, PYTHON, TPACCELCTL, ClientTestCase, wait_until  # noqa: E402
+from clienttest import ACCEL, PYTHON, TOP_BUILDDIR, TPACCELCTL, ClientTestCase, wait_until  # noqa: E402
+from gi.repository import GLib  # noqa: E402
 
 KEYS = ["has-accelerometer", "backend", "backend-reason", "model", "axis-code", "position", "rest-position",
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
         "filter-order", "fake-data-mode", "invert", "claimed", "suspended", "pitch", "roll", "orientation",
         "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
         "vibration-level", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
-USAGE, DENIED, NO_SERVICE, INVALID = 2, 3, 4, 5
+USAGE, DENIED, NO_SERVICE, INVALID, NO_ACCELEROMETER = 2, 3, 4, 5, 6
+READINGS = ["position", "rest-position", "temperature", "keyboard-activity", "mouse-activity", "pitch", "roll",
+            "orientation", "vibration-level"]
+POLKIT = "org.freedesktop.PolicyKit1"
+UNPRIVILEGED = "nobody"
 
 
 class CtlTest(ClientTestCase):
@@ -268,6 +276,127 @@ class CtlTest(ClientTestCase):
         out, err = proc.communicate(timeout=10)
         self.assertEqual(proc.returncode, NO_SERVICE, err)
         self.assertIn("tpacceld is not running on the session bus", err)
+
+    def test_status_no_accelerometer(self):
+        self.start_daemon(extra=["--sim-fault=absent"])
+        _, out, _ = self.ctl("status", check=0)
+        self.assertIn("Accelerometer: no", out)
+        for label in ["Position", "Rest position", "Temperature", "Pitch", "Roll", "Orientation"]:
+            self.assertRegex(out, rf"\n *{label}: no reading\n", out)
+        # Settings are still what they are.
+        self.assertRegex(out, r"Sampling rate: \d+ Hz")
+        _, out, _ = self.ctl("status", "--json", check=0)
+        data = json.loads(out)
+        for key in READINGS:
+            self.assertIsNone(data[key], key)
+        self.assertIsInstance(data["sampling-rate"], int)
+        status, out, err = self.ctl("get", "temperature")
+        self.assertEqual(status, NO_ACCELEROMETER, err)
+        self.assertEqual(out, "")
+        self.assertIn("temperature: no reading", err)
+        self.ctl("get", "sampling-rate", check=0)
+
+    def test_no_accelerometer_said_once(self):
+        # --backend=auto here (no ThinkPad, no hdaps driver) gives the reason "no accelerometer: ...".
+        self.start_daemon(backend="auto")
+        reason = self.bus.accel_property("BackendReason")
+        self.assertTrue(reason.startswith("no accelerometer"), reason)
+        status, _, err = self.ctl("calibrate")
+        self.assertEqual(status, NO_ACCELEROMETER, err)
+        self.assertEqual(len(re.findall("no accelerometer", err, re.I)), 1, err)
+        self.assertIn(reason, err)
+        # The daemon's own Claim error says it once too.
+        with self.assertRaises(GLib.Error) as raised:
+            self.bus.call(ACCEL, "/org/thinkpad/Accelerometer", ACCEL, "Claim")
+        self.assertEqual(len(re.findall("no accelerometer", raised.exception.message, re.I)), 1,
+                         raised.exception.message)
+
+    def test_monitor_no_accelerometer(self):
+        self.start_daemon(extra=["--sim-fault=absent"])
+        proc = self.monitor()
+        out, err = proc.communicate(timeout=10)
+        self.assertEqual(proc.returncode, NO_ACCELEROMETER, err)
+        self.assertEqual(out, "", "monitor announced before it failed")
+        self.assertRegex(err, r"^tpaccelctl: nothing to monitor: ")
+        self.assertIs(self.bus.accel_property("Claimed"), False)
+
+    def as_unprivileged(self, argv):
+        """argv run as an unprivileged user when the tests run as root (as CI does)."""
+        if os.geteuid() != 0:
+            return argv
+        user = pwd.getpwnam(UNPRIVILEGED)
+        os.chmod(self.tmpdir, 0o755)
+        return ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"] + argv
+
+    def start_polkit_and_daemon(self):
+        self.start_mock(["--system", "--template", "polkitd"], POLKIT, "polkitd.log")
+        # pkttyagent registers with the ...WithOptions variant, which the template lacks: record it.
+        self.bus.call(POLKIT, "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock", "AddMethod",
+                      (f"{POLKIT}.Authority", "RegisterAuthenticationAgentWithOptions", "(sa{sv})ssa{sv}", "", ""),
+                      "(sssss)")
+        self.start_daemon("rest.csv", session=False)
+
+    def agent_registrations(self):
+        """The subjects pkttyagent registered for."""
+        calls = self.bus.call(POLKIT, "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
+                              "GetMethodCalls", ("RegisterAuthenticationAgentWithOptions",), "(s)")[0]
+        return [args[0] for _, args in calls]
+
+    def test_polkit_hint_without_terminal(self):
+        self.start_polkit_and_daemon()
+        argv = self.as_unprivileged([TPACCELCTL, f"--address={self.bus.address}", "set", "sampling-rate", "200"])
+        res = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=self.env,
+                             timeout=30)
+        self.assertEqual(res.returncode, DENIED, res.stderr)
+        self.assertIn("cannot set sampling-rate: Permission denied", res.stderr)
+        self.assertIn("run it as root or allow the action org.thinkpad.accelerometer.configure with a polkit rule",
+                      res.stderr)
+        self.assertEqual(self.agent_registrations(), [], "an agent was started without a terminal")
+
+    def test_polkit_agent_on_terminal(self):
+        self.start_polkit_and_daemon()
+        primary, secondary = pty.openpty()
+        # A session of its own with the terminal as its controlling one, as in a login shell.
+        argv = ["setsid", "--ctty", "--wait"] + self.as_unprivileged(
+            [TPACCELCTL, f"--address={self.bus.address}", "calibrate"])
+        try:
+            res = subprocess.run(argv, stdin=secondary, capture_output=True, text=True, env=self.env, timeout=30)
+        finally:
+            os.close(secondary)
+            os.close(primary)
+        self.assertEqual(res.returncode, DENIED, res.stderr)
+        # pkttyagent registered for tpaccelctl's process, as systemctl's agent does.
+        subjects = self.agent_registrations()
+        self.assertEqual(len(subjects), 1, res.stderr)
+        self.assertEqual(subjects[0][0], "unix-process")
+        self.assertIn("pid", subjects[0][1])
+        self.assertIn("org.thinkpad.accelerometer.calibrate", res.stderr)
+
+    def test_german(self):
+        self.start_daemon(extra=["--sim-fault=absent"])
+        env = dict(self.env, LANG="C.UTF-8", LC_ALL="", LANGUAGE="de",
+                   TPACCEL_LOCALEDIR=os.path.join(TOP_BUILDDIR, "po"))
+        _, out, _ = self.ctl("status", check=0, env=env)
+        self.assertIn("Beschleunigungssensor: nein", out)
+        self.assertRegex(out, r"\n *Temperatur: kein Messwert\n")
+        colons = {len(line.split(":")[0]) for line in out.splitlines()}
+        self.assertEqual(len(colons), 1, "German labels are not aligned:\n" + out)
+        _, out, _ = self.ctl("--help", bus=None, check=0, env=env)
+        self.assertIn("Aufruf: tpaccelctl", out)
+        status, _, err = self.ctl("frobnicate", env=env)
+        self.assertEqual(status, USAGE)
+        self.assertIn("unbekannter Befehl „frobnicate“", err)
+        # Scripts keep what get prints.
+        _, out, _ = self.ctl("get", "invert", check=0, env=env)
+        self.assertEqual(out, "no\n")
+        # The polkit actions carry the German messages (polkit's ITS rules at build time).
+        with open(os.path.join(TOP_BUILDDIR, "policy", "org.thinkpad.accelerometer.policy")) as f:
+            policy = f.read()
+        self.assertIn('<message xml:lang="de">Zum Kalibrieren des Beschleunigungssensors ist eine Legitimierung '
+                      'erforderlich</message>', policy)
+        self.assertEqual(policy.count('<message xml:lang="de">'), 3)
+        with open(os.path.join(TOP_BUILDDIR, "client", "tpaccel-tray.desktop")) as f:
+            self.assertIn("Name[de]=ThinkPad-Beschleunigungssensor", f.read())
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 """tpaccel-tray under Xvfb against the real tpacceld on the EC emulator, with dbusmock standing in
 for the StatusNotifierWatcher (the panel) and the notification daemon."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clienttest import OUTDIR, TOP_SRCDIR, TRAY, ClientTestCase, stop_process, wait_until  # noqa: E402
+from clienttest import ACCEL, OUTDIR, TOP_SRCDIR, TRAY, ClientTestCase, stop_process, wait_until  # noqa: E402
 from gi.repository import GLib  # noqa: E402
 
 WATCHER = "org.kde.StatusNotifierWatcher"
@@ -20,6 +21,9 @@ NOTIFICATIONS_PATH = "/org/freedesktop/Notifications"
 SNI = "org.kde.StatusNotifierItem"
 MOCK = "org.freedesktop.DBus.Mock"
 ITEM_PATH = "/org/ayatana/NotificationItem/tpaccel_tray"
+MENU_PATH = ITEM_PATH + "/Menu"
+DBUSMENU = "com.canonical.dbusmenu"
+BUBBLE, PLOT_X, PLOT_Y = "#8AE234", "#3465A4", "#CC0000"
 
 
 class Xvfb:
@@ -61,10 +65,67 @@ class TrayTest(ClientTestCase):
         super().tearDown()
         self.xvfb.stop()
 
-    def start_tray(self, *args):
-        self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log")
-        wait_until(self.item_registered, what="the tray to register its StatusNotifierItem")
+    def start_tray(self, *args, env=None, registered=True):
+        env = dict(env or self.env, G_MESSAGES_DEBUG="all")
+        self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log", env=env)
+        if registered:
+            wait_until(self.item_registered, what="the tray to register its StatusNotifierItem")
         return self.tray
+
+    def tray_log(self):
+        with open(os.path.join(self.tmpdir, "tray.log"), errors="replace") as f:
+            return f.read()
+
+    def menu_items(self):
+        """The menu as the panel sees it (dbusmenu): [(id, properties)]."""
+        _, layout = self.bus.call(self._owner, MENU_PATH, DBUSMENU, "GetLayout", (0, -1, []), "(iias)")
+        return [(item[0], item[1]) for item in layout[2]]
+
+    def menu_labels(self):
+        return [props.get("label", "") for _, props in self.menu_items()
+                if props.get("visible", True) and props.get("type") != "separator"]
+
+    def click_menu(self, label):
+        """Clicks the menu item, as the panel does when the user picks it."""
+        item = next(i for i, props in self.menu_items() if props.get("label") == label)
+        self.bus.call(self._owner, MENU_PATH, DBUSMENU, "Event", (item, "clicked", GLib.Variant("i", 0), 0),
+                      "(isvu)")
+
+    def screenshot(self, name):
+        os.makedirs(OUTDIR, exist_ok=True)
+        shot = os.path.join(OUTDIR, name)
+        subprocess.run(["import", "-display", self.xvfb.display, "-window", "root", shot], check=True,
+                       env=self.env, timeout=30)
+        return shot
+
+    def colours(self, shot):
+        return subprocess.run(["convert", shot, "-format", "%c", "histogram:info:-"], capture_output=True,
+                              text=True, check=True).stdout.upper()
+
+    def window_width(self):
+        """The width of the tray's window (no window manager: a top-level child of the root)."""
+        tree = subprocess.run(["xwininfo", "-display", self.xvfb.display, "-root", "-children"],
+                              capture_output=True, text=True, check=True).stdout
+        for line in tree.splitlines():
+            m = re.search(r'"ThinkPad Accelerometer".*?(\d+)x(\d+)\+', line)
+            if m:
+                return int(m.group(1))
+        return None
+
+    def open_menu(self):
+        """Opens the menu, as a StatusNotifierItem panel does (dbusmenu AboutToShow on the root)."""
+        self.bus.call(self._owner, MENU_PATH, DBUSMENU, "AboutToShow", (0,), "(i)")
+
+    def watch_property_reads(self):
+        """Records every Properties.Get on the bus (dbus-monitor), for temperature_reads()."""
+        self.spawn(["dbus-monitor", "--address", self.bus.address,
+                    "type='method_call',interface='org.freedesktop.DBus.Properties',member='Get'"], "gets.log")
+        time.sleep(0.5)
+
+    def temperature_reads(self):
+        """How often Temperature was read (only the tray reads it here), as the bus saw it."""
+        with open(os.path.join(self.tmpdir, "gets.log"), errors="replace") as f:
+            return f.read().count('string "Temperature"')
 
     def item_registered(self):
         calls = self.bus.call(WATCHER, WATCHER_PATH, MOCK, "GetMethodCalls", ("RegisterStatusNotifierItem",),
@@ -174,6 +235,112 @@ class TrayTest(ClientTestCase):
         wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
         time.sleep(1)
         self.assertIs(self.bus.accel_property("Claimed"), False)
+
+    def test_starts_service_by_activation(self):
+        # At login nothing has started the bus-activated service yet: the tray does.
+        self.install_activation("rest.csv")
+        self.start_tray()
+        wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld")
+        wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
+        self.assertNotIn("Accelerometer service stopped", [s for s, _ in self.notifications()])
+
+    def test_lets_daemon_idle(self):
+        # No accelerometer: the daemon exits after 8 s without calls. The old tray read Temperature every
+        # 5 s and kept it alive for ever.
+        self.install_activation(extra=["--sim-fault=absent", "--exit-idle-time=8"])
+        self.watch_property_reads()
+        self.start_tray()
+        wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld")
+        wait_until(lambda: self.icon_name() == "tpaccel-no-accelerometer", what="the no-accelerometer icon")
+        icons = set()
+        deadline = time.monotonic() + 25
+        while self.bus.name_owner(ACCEL) and time.monotonic() < deadline:
+            icons.add(self.icon_name())
+            time.sleep(0.2)
+        self.assertIsNone(self.bus.name_owner(ACCEL), "tpacceld did not exit idle: the tray keeps calling it")
+        time.sleep(1)
+        icons.add(self.icon_name())
+        # Quietly: the same icon, no notification, the menu still says why.
+        self.assertEqual(icons, {"tpaccel-no-accelerometer"})
+        self.assertEqual(self.notifications(), [])
+        self.assertEqual(self.menu_labels()[0], "No accelerometer")
+        self.assertEqual(self.temperature_reads(), 0)
+        # The user opens the menu: the service is started again, and it exits again when left alone.
+        self.open_menu()
+        wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld again")
+        wait_until(lambda: not self.bus.name_owner(ACCEL), timeout=25, what="the second idle exit")
+        # The user opens the window: started again.
+        self.click_menu("Show _window")
+        wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld for the window")
+        self.assertEqual(self.notifications(), [])
+        self.assertEqual(self.icon_name(), "tpaccel-no-accelerometer")
+
+    def test_reads_only_what_is_shown(self):
+        self.watch_property_reads()
+        self.start_tray("--no-animation")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
+        time.sleep(7)
+        self.assertEqual(self.temperature_reads(), 0, "the temperature was read with the window closed")
+        self.assertIs(self.bus.accel_property("Claimed"), False)
+        # Opening the menu, which shows it, reads it once.
+        self.open_menu()
+        wait_until(lambda: self.temperature_reads() == 1, what="a temperature read for the menu")
+        time.sleep(6)
+        self.assertEqual(self.temperature_reads(), 1)
+        self.click_menu("Show _window")
+        wait_until(lambda: self.temperature_reads() >= 2, timeout=15, what="temperature reads with the window open")
+        self.assertIs(self.bus.accel_property("Claimed"), True)
+
+    def test_window_clears_and_wraps(self):
+        self.start_tray("--show-window")
+        self.start_daemon("slow-roll-45.csv", loop=True)
+        wait_until(lambda: self.bus.accel_property("Claimed"), what="the claim")
+        time.sleep(3)
+        colours = self.colours(self.screenshot("tray-window-live.png"))
+        for rgb in [BUBBLE, PLOT_X, PLOT_Y]:
+            self.assertIn(rgb, colours)
+        self.stop_daemon()
+        wait_until(lambda: self.icon_name() == "tpaccel-service-missing", what="the service-missing icon")
+        time.sleep(1)
+        colours = self.colours(self.screenshot("tray-window-gone.png"))
+        for rgb in [BUBBLE, PLOT_X, PLOT_Y]:
+            self.assertNotIn(rgb, colours, "the window still shows the old readings")
+        last = re.findall(r"Window readouts: .*", self.tray_log())[-1]
+        self.assertIn("orientation –, tilt –, temperature –, rate –, 0 samples", last)
+        # Back without an accelerometer, with a long reason: it wraps; the menu cuts it.
+        self.start_daemon(backend="auto")
+        reason = self.bus.accel_property("BackendReason")
+        self.assertGreater(len(reason), 100)
+        wait_until(lambda: self.icon_name() == "tpaccel-no-accelerometer", what="the no-accelerometer icon")
+        time.sleep(1)
+        self.screenshot("tray-window-no-accelerometer.png")
+        width = self.window_width()
+        self.assertIsNotNone(width)
+        self.assertLess(width, 760, "the reason widened the window")
+        labels = self.menu_labels()
+        self.assertEqual(labels[0], "No accelerometer")
+        self.assertLessEqual(max(len(label) for label in labels), 60, labels)
+        self.assertTrue(labels[1].endswith("…"), labels)
+
+    def test_xembed_tray_no_critical(self):
+        # An XEmbed tray (trayer) and no StatusNotifierWatcher: the indicator's fallback icon. GDK's
+        # "gdk_window_thaw_toplevel_updates" critical came at every start there; fatal here.
+        watcher = self.processes[0]
+        stop_process(watcher)
+        wait_until(lambda: not self.bus.name_owner(WATCHER), what="the watcher to leave")
+        self.spawn(["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel", "--width", "64",
+                    "--height", "24"], "trayer.log")
+        time.sleep(1)
+        self.start_tray(env=dict(self.env, G_DEBUG="fatal-criticals"), registered=False)
+        self.start_daemon("rest.csv")
+        time.sleep(4)
+        self.assertIsNone(self.tray.poll(), self.tray_log())
+        self.assertNotIn("CRITICAL", self.tray_log())
+        # The icon sits in the tray: a window embedded in trayer's.
+        tree = subprocess.run(["xwininfo", "-display", self.xvfb.display, "-root", "-tree"], capture_output=True,
+                              text=True, check=True).stdout
+        self.assertIn("tpaccel-tray", tree)
 
 
 if __name__ == "__main__":

@@ -5,11 +5,12 @@
 # /usr/share/polkit-1/actions and a rule into /etc/polkit-1/rules.d that allows uid 65534 (nobody) to
 # configure, and nobody else. Calls are made as uid 65534 and as uid 1 (daemon) with setpriv. Everything
 # installed is removed on exit. Needs root.
-#   test-real-polkitd.sh PATH/TO/tpacceld
+#   test-real-polkitd.sh PATH/TO/tpacceld [POLICY-FILE]   (default: the built policy/ file)
 set -euo pipefail
 
 tpacceld=${1:?usage: $0 PATH/TO/tpacceld}
 src=${TOP_SRCDIR:-$(dirname "$0")/../..}
+policy=${2:-${TOP_BUILDDIR:-$src/build}/policy/org.thinkpad.accelerometer.policy}
 if [ "$(id -u)" -ne 0 ]; then
         echo "real-polkitd: needs root (installs a polkit action and rule); skipped" >&2
         exit 77
@@ -82,7 +83,7 @@ for _ in $(seq 100); do [ -s "$tmp/address" ] && break; sleep 0.05; done
 export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$tmp/address")
 
 [ -e "$action_file" ] && { action_backup=$tmp/action.bak; cp -p "$action_file" "$action_backup"; }
-install -m 644 "$src/policy/org.thinkpad.accelerometer.policy" "$action_file"
+install -m 644 "$policy" "$action_file"
 cat >"$rule_file" <<'RULE'
 // Installed by tpaccel's tests/dbus/test-real-polkitd.sh, removed when it ends.
 polkit.addRule(function(action, subject) {
