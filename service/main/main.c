@@ -205,6 +205,8 @@ int main(int argc, char *argv[])
                 return EXIT_SUCCESS;
         }
         log_set_max_level(o.verbose ? LOG_DEBUG : LOG_INFO);
+        /* Activated by a D-Bus daemon without systemd, stderr is the bus's /dev/null: use syslog. */
+        (void) log_target_auto("tpacceld");
 
         return run(&o);
 }

@@ -20,7 +20,7 @@
 #   test-real-polkitd.sh PATH/TO/tpacceld [POLICY-FILE]   (default: the shipped policy/ file)
 set -euo pipefail
 
-tpacceld=${1:?usage: $0 PATH/TO/tpacceld [POLICY-FILE]}
+tpacceld=$(realpath "${1:?usage: $0 PATH/TO/tpacceld [POLICY-FILE]}")
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
 policy=${2:-$src/policy/org.thinkpad.accelerometer.policy}
 if [ "$(id -u)" -ne 0 ]; then
