@@ -249,7 +249,8 @@ check_calls() { # $1: what started the daemon, $2: its state directory
 
         # Saved, in a state directory the daemon's user owns.
         [ "$(stat -c %U "$state_dir")" = "$user" ] || fail "$how: $state_dir is owned by $(stat -c %U "$state_dir")"
-        grep -rqs 25 "$state_dir" || fail "$how: the setting is not saved in $state_dir: $(ls -la "$state_dir")"
+        grep -qsx "sampling_rate=25" "$state_dir/state" ||
+                fail "$how: the setting is not saved in $state_dir: $(ls -la "$state_dir")"
 
         # Raw EC access is administrators only: nobody is refused, root is served.
         out=$(as_uid 65534 -o /org/thinkpad/EmbeddedController -m org.thinkpad.EmbeddedController.ReadRow 1 \
