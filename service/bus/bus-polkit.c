@@ -91,7 +91,8 @@ static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret
                 log_warning("polkit check of %s for %s failed: %s: %s; denying", q->action,
                             strna(sd_bus_message_get_sender(q->call)), e->name, strna(e->message));
                 r = sd_bus_error_setf(&error, SD_BUS_ERROR_ACCESS_DENIED,
-                                      "Not authorized: %s (polkit unavailable: %s)", q->action, e->name);
+                                      "Not authorized: %s (the polkit check failed: %s: %s)", q->action,
+                                      e->name, strna(e->message));
                 goto reply_error;
         }
 

@@ -21,6 +21,10 @@
 
 struct SensorProxy {
         Context *context;
+        /* A connection of its own: the bus applies a policy for net.hadess.SensorProxy (iio-sensor-
+         * proxy's denies Introspect on the Compass object) to every name of the connection that owns
+         * it, and a shared connection would list these objects in org.thinkpad.Accelerometer's tree. */
+        sd_bus *bus;
         bool owns_name;
         sd_bus_slot *object_slot, *compass_slot, *name_lost_slot;
         sd_bus_track *claims;     /* accelerometer claimers; NULL when there are none */
@@ -58,8 +62,8 @@ static void emit_changed(SensorProxy *p, bool orientation, bool tilt)
                 props[n++] = "AccelerometerTilt";
         if (n == 0)
                 return;
-        r = sd_bus_emit_properties_changed_strv(p->context->bus, SENSOR_PROXY_OBJECT_PATH,
-                                                SENSOR_PROXY_INTERFACE, (char **) props);
+        r = sd_bus_emit_properties_changed_strv(p->bus, SENSOR_PROXY_OBJECT_PATH, SENSOR_PROXY_INTERFACE,
+                                                (char **) props);
         if (r < 0)
                 log_debug_errno(r, "Failed to emit PropertiesChanged on %s: %m", SENSOR_PROXY_OBJECT_PATH);
 }
@@ -147,7 +151,7 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
                 return sd_bus_reply_method_return(m, NULL); /* like iio-sensor-proxy: no sensor, no error */
 
         if (!p->claims) {
-                r = sd_bus_track_new(c->bus, &p->claims, on_claims_empty, p);
+                r = sd_bus_track_new(p->bus, &p->claims, on_claims_empty, p);
                 if (r < 0)
                         return log_error_errno(r, "Failed to create the %s claim tracker: %m",
                                                SENSOR_PROXY_BUS_NAME);
@@ -397,6 +401,35 @@ static void unexport(SensorProxy *p)
         p->object_slot = sd_bus_slot_unref(p->object_slot);
         p->compass_slot = sd_bus_slot_unref(p->compass_slot);
         p->name_lost_slot = sd_bus_slot_unref(p->name_lost_slot);
+        p->bus = sd_bus_flush_close_unref(p->bus);
+}
+
+/* A second client connection to the bus tpacceld's own connection uses, on the same event loop. */
+static int open_connection(Context *c, sd_bus **ret)
+{
+        _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+        const char *address;
+        int r;
+
+        r = sd_bus_get_address(c->bus, &address);
+        if (r < 0)
+                return r;
+        r = sd_bus_new(&bus);
+        if (r < 0)
+                return r;
+        (void) sd_bus_set_description(bus, "tpacceld-sensorproxy");
+        r = sd_bus_set_address(bus, address);
+        if (r >= 0)
+                r = sd_bus_set_bus_client(bus, true);
+        if (r >= 0)
+                r = sd_bus_start(bus);
+        if (r >= 0)
+                r = sd_bus_attach_event(bus, c->event, SD_EVENT_PRIORITY_NORMAL);
+        if (r < 0)
+                return r;
+        (void) sd_bus_set_exit_on_disconnect(bus, true);
+        *ret = TAKE_PTR(bus);
+        return 0;
 }
 
 int sensor_proxy_start(Context *c, SensorProxyMode mode)
@@ -418,13 +451,19 @@ int sensor_proxy_start(Context *c, SensorProxyMode mode)
         screen_orientation_init(&sp->screen);
         c->sensor_proxy = sp; /* owned by the context from here on (context_free) */
 
-        r = sd_bus_add_object_vtable(c->bus, &sp->object_slot, SENSOR_PROXY_OBJECT_PATH,
+        r = open_connection(c, &sp->bus);
+        if (r < 0) {
+                log_warning_errno(r, "Cannot open a second bus connection for %s, not serving it: %m",
+                                  SENSOR_PROXY_BUS_NAME);
+                return 0;
+        }
+        r = sd_bus_add_object_vtable(sp->bus, &sp->object_slot, SENSOR_PROXY_OBJECT_PATH,
                                      SENSOR_PROXY_INTERFACE, sensor_proxy_vtable, c);
         if (r >= 0)
-                r = sd_bus_add_object_vtable(c->bus, &sp->compass_slot, SENSOR_PROXY_COMPASS_PATH,
+                r = sd_bus_add_object_vtable(sp->bus, &sp->compass_slot, SENSOR_PROXY_COMPASS_PATH,
                                              SENSOR_PROXY_COMPASS_IFACE, compass_vtable, c);
         if (r >= 0)
-                r = sd_bus_match_signal(c->bus, &sp->name_lost_slot, "org.freedesktop.DBus",
+                r = sd_bus_match_signal(sp->bus, &sp->name_lost_slot, "org.freedesktop.DBus",
                                         "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameLost",
                                         on_name_lost, sp);
         if (r < 0) {
@@ -436,7 +475,7 @@ int sensor_proxy_start(Context *c, SensorProxyMode mode)
         setup_tablet_mode(sp);
 
         /* Not replacing anyone; iio-sensor-proxy --replace may take the name over. */
-        r = sd_bus_request_name(c->bus, SENSOR_PROXY_BUS_NAME, SD_BUS_NAME_ALLOW_REPLACEMENT);
+        r = sd_bus_request_name(sp->bus, SENSOR_PROXY_BUS_NAME, SD_BUS_NAME_ALLOW_REPLACEMENT);
         if (r == -EEXIST) {
                 log_notice("%s is owned by another service (iio-sensor-proxy?): serving %s only",
                            SENSOR_PROXY_BUS_NAME, ACCEL_BUS_NAME);
@@ -463,10 +502,11 @@ void sensor_proxy_stop(Context *c)
         if (!p)
                 return;
         flush_pending(p);
-        if (p->owns_name && c->bus) {
-                r = sd_bus_release_name(c->bus, SENSOR_PROXY_BUS_NAME);
+        if (p->owns_name && p->bus) {
+                r = sd_bus_release_name(p->bus, SENSOR_PROXY_BUS_NAME);
                 if (r < 0)
                         log_debug_errno(r, "Failed to release %s: %m", SENSOR_PROXY_BUS_NAME);
+                (void) sd_bus_flush(p->bus);
         }
         p->owns_name = false;
 }

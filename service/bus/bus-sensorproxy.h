@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* net.hadess.SensorProxy, iio-sensor-proxy's interface, as a second bus name on tpacceld's connection,
- * so that GNOME (mutter) and KDE (KWin via QtSensors) rotate the screen of ThinkPad tablets with no
- * change to the desktop. Objects /net/hadess/SensorProxy and /net/hadess/SensorProxy/Compass; the
- * accelerometer claims keep the same polling on as org.thinkpad.Accelerometer's Claim; the orientation
- * follows the tablet-mode switch (screen-orientation.h, tablet-mode.h, docs/ROTATION.md). */
+/* net.hadess.SensorProxy, iio-sensor-proxy's interface, as a second bus name of tpacceld, so that GNOME
+ * (mutter) and KDE (KWin via QtSensors) rotate the screen of ThinkPad tablets with no change to the
+ * desktop. The name has a bus connection of its own, so that the bus policy of either name never
+ * applies to the other's objects. Objects /net/hadess/SensorProxy and /net/hadess/SensorProxy/Compass;
+ * the accelerometer claims keep the same polling on as org.thinkpad.Accelerometer's Claim; the
+ * orientation follows the tablet-mode switch (screen-orientation.h, tablet-mode.h, docs/ROTATION.md). */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,9 +39,10 @@ typedef struct Context Context;
 typedef struct SensorProxy SensorProxy;
 
 /* After tpacceld's own name is taken: decides by mode whether to serve, watches c->tablet_mode (NULL:
- * laptop mode), exports the objects and requests the name without replacing anyone (allowing replacement
- * by iio-sensor-proxy --replace). Never fatal: every reason not to serve is logged once and tpacceld
- * carries on without the name. Returns 0, or -ENOMEM. */
+ * laptop mode), opens a second connection to c->bus's bus on c->event, exports the objects there and
+ * requests the name without replacing anyone (allowing replacement by iio-sensor-proxy --replace).
+ * Never fatal: every reason not to serve is logged once and tpacceld carries on without the name.
+ * Returns 0, or -ENOMEM. */
 int sensor_proxy_start(Context *c, SensorProxyMode mode);
 /* Opens the tablet-mode switch in input_dir (NULL: /dev/input) before privileges are dropped and logs
  * what it found; *ret stays NULL without a switch (laptop mode). */

@@ -127,9 +127,6 @@ static int run(const Options *o)
                 bo.devport_path = devport_path;
         }
 
-        if (o->state_dir && mkdir(o->state_dir, 0755) < 0 && errno != EEXIST)
-                log_debug_errno(-errno, "Cannot create the state directory %s: %m", o->state_dir);
-
         r = backend_open(&bo, &backend, &reason);
         if (r < 0) {
                 /* Another process drives the EC: refuse before anything else (the bus name included). */
@@ -208,6 +205,8 @@ int main(int argc, char *argv[])
                 return EXIT_SUCCESS;
         }
         log_set_max_level(o.verbose ? LOG_DEBUG : LOG_INFO);
+        /* Activated by a D-Bus daemon without systemd, stderr is the bus's /dev/null: use syslog. */
+        (void) log_target_auto("tpacceld");
 
         return run(&o);
 }

@@ -18,6 +18,10 @@
 #include "macros.h"
 #include "privileges.h"
 
+/* A new state directory: readable by all, as systemd's StateDirectory= makes it (the unit's UMask=
+ * still narrows what is inside). */
+#define STATE_DIR_MODE 0755
+
 static inline void closedirp(DIR **d)
 {
         if (*d)
@@ -45,33 +49,41 @@ static bool caps_empty(const CapSets *c)
         return true;
 }
 
-/* Chowns a directory and the regular files directly in it: the state directory, so that the daemon can
- * still replace its state file after the switch (the writer renames a temporary file over it), and the
- * EC lock's directory. */
-static int chown_dir(const char *dir, uid_t uid, gid_t gid)
+/* Creates the state directory if it is missing. Failure is logged once by state_dir_check(). */
+static void state_dir_create(const char *state_dir)
+{
+        if (mkdir(state_dir, STATE_DIR_MODE) < 0 && errno != EEXIST)
+                log_debug_errno(-errno, "Cannot create the state directory %s: %m", state_dir);
+}
+
+/* Chowns a directory (what names it in the log) and the regular files directly in it: the state
+ * directory, so that the daemon can still replace its state file after the switch (the writer renames
+ * a temporary file over it), and the EC lock's directory. */
+static int chown_dir(const char *dir, const char *what, uid_t uid, gid_t gid)
 {
         _cleanup_(closedirp) DIR *d = NULL;
         struct dirent *de;
+        struct stat st;
         int fd;
 
         fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
                 if (errno == ENOENT)
                         return 0;
-                return log_error_errno(-errno, "Cannot open the directory %s: %m", dir);
+                return log_error_errno(-errno, "Cannot open %s %s: %m", what, dir);
         }
         d = fdopendir(fd);
         if (!d) {
                 int r = -errno;
                 close(fd);
-                return log_error_errno(r, "Cannot read the directory %s: %m", dir);
+                return log_error_errno(r, "Cannot read %s %s: %m", what, dir);
         }
+        if (fstat(dirfd(d), &st) == 0 && st.st_uid != uid)
+                log_info("Handing %s %s (owned by uid %u) to uid %u", what, dir, (unsigned) st.st_uid,
+                         (unsigned) uid);
         if (fchown(dirfd(d), uid, gid) < 0)
-                return log_error_errno(-errno, "Cannot hand the directory %s to uid %u: %m", dir,
-                                       (unsigned) uid);
+                return log_error_errno(-errno, "Cannot hand %s %s to uid %u: %m", what, dir, (unsigned) uid);
         while ((de = readdir(d))) {
-                struct stat st;
-
                 if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
                         continue;
                 if (fchownat(dirfd(d), de->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
@@ -81,42 +93,57 @@ static int chown_dir(const char *dir, uid_t uid, gid_t gid)
         return 0;
 }
 
-static int switch_user(const char *user, const char *state_dir, const char *runtime_dir)
+/* Says loudly, once, at start when the daemon cannot write its state directory as what it now is. */
+static void state_dir_check(const char *state_dir)
 {
-        struct passwd *pw;
-        int r;
+        struct stat st;
 
+        if (access(state_dir, W_OK | X_OK) == 0)
+                return;
+        if (stat(state_dir, &st) < 0)
+                log_error_errno(
+                        -errno,
+                        "Cannot use the state directory %s: %m. Settings changed now will be lost at "
+                        "restart",
+                        state_dir);
+        else
+                log_error_errno(
+                        -EACCES,
+                        "Cannot write the state directory %s (owner uid %u, mode %04o) as uid %u: %m. "
+                        "Settings changed now will be lost at restart; start tpacceld as root "
+                        "with --user=%s, or give the directory to uid %u",
+                        state_dir, (unsigned) st.st_uid, (unsigned) (st.st_mode & 07777),
+                        (unsigned) geteuid(), TPACCEL_USER, (unsigned) geteuid());
+}
+
+/* Looks up user: *ret_pw is NULL if it does not exist (logged). */
+static int lookup_user(const char *user, struct passwd **ret_pw)
+{
         errno = 0;
-        pw = getpwnam(user);
-        if (!pw) {
-                if (errno != 0 && errno != ENOENT && errno != ESRCH)
-                        return log_error_errno(-errno, "Cannot look up the user %s: %m", user);
-                log_warning("User %s does not exist (systemd-sysusers creates it from tpaccel.sysusers); "
-                            "staying uid %u without any capability",
-                            user, (unsigned) geteuid());
+        *ret_pw = getpwnam(user);
+        if (*ret_pw)
                 return 0;
-        }
+        if (errno != 0 && errno != ENOENT && errno != ESRCH)
+                return log_error_errno(-errno, "Cannot look up the user %s: %m", user);
+        log_warning("User %s does not exist (systemd-sysusers creates it from tpaccel.sysusers); "
+                    "staying uid %u without any capability",
+                    user, (unsigned) geteuid());
+        return 0;
+}
+
+static int switch_user(const struct passwd *pw)
+{
         if (pw->pw_uid == geteuid())
                 return 0;
-
-        if (state_dir) {
-                r = chown_dir(state_dir, pw->pw_uid, pw->pw_gid);
-                if (r < 0)
-                        return r;
-        }
-        if (runtime_dir) { /* the EC lock's: a later start as the user (the unit) can open the lock */
-                r = chown_dir(runtime_dir, pw->pw_uid, pw->pw_gid);
-                if (r < 0)
-                        return r;
-        }
         if (setgroups(0, NULL) < 0)
                 return log_error_errno(-errno, "Cannot drop the supplementary groups: %m");
         if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0)
                 return log_error_errno(-errno, "Cannot switch to gid %u: %m", (unsigned) pw->pw_gid);
         if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0)
-                return log_error_errno(-errno, "Cannot switch to user %s (uid %u): %m", user,
+                return log_error_errno(-errno, "Cannot switch to user %s (uid %u): %m", pw->pw_name,
                                        (unsigned) pw->pw_uid);
-        log_info("Running as user %s (uid %u, gid %u)", user, (unsigned) pw->pw_uid, (unsigned) pw->pw_gid);
+        log_info("Running as user %s (uid %u, gid %u)", pw->pw_name, (unsigned) pw->pw_uid,
+                 (unsigned) pw->pw_gid);
         return 0;
 }
 
@@ -145,10 +172,33 @@ int privileges_drop(const char *user, const char *state_dir, const char *runtime
         /* Before the uid switch: emptying the bounding set needs CAP_SETPCAP. */
         drop_bounding_set();
 
-        if (user && geteuid() == 0) {
-                r = switch_user(user, state_dir, runtime_dir);
-                if (r < 0)
-                        return r;
+        if (state_dir)
+                state_dir_create(state_dir);
+        if (geteuid() == 0) {
+                struct passwd *pw = NULL;
+
+                if (user) {
+                        r = lookup_user(user, &pw);
+                        if (r < 0)
+                                return r;
+                }
+                /* Whoever had the directory before (a unit run as tpaccel, root by hand), it is ours
+                 * now. Not fatal: state_dir_check() says what it means. */
+                if (state_dir)
+                        (void) chown_dir(state_dir, "the state directory", pw ? pw->pw_uid : 0,
+                                         pw ? pw->pw_gid : 0);
+                /* The EC lock's, when tpacceld created it: a later start as the user (the unit) can
+                 * open the lock. */
+                if (pw && runtime_dir && pw->pw_uid != geteuid()) {
+                        r = chown_dir(runtime_dir, "the EC lock's directory", pw->pw_uid, pw->pw_gid);
+                        if (r < 0)
+                                return r;
+                }
+                if (pw) {
+                        r = switch_user(pw);
+                        if (r < 0)
+                                return r;
+                }
         }
 
         if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
@@ -169,5 +219,7 @@ int privileges_drop(const char *user, const char *state_dir, const char *runtime
                 return log_error_errno(-EPERM, "Capabilities are still held after dropping them");
 
         log_debug("Dropped every capability (uid %u, no_new_privs set)", (unsigned) geteuid());
+        if (state_dir)
+                state_dir_check(state_dir);
         return 0;
 }

@@ -12,10 +12,17 @@
 
 /* Drops every privilege the daemon holds, to be called after the backend acquired its port access
  * and before anything talks to clients:
- *   - if user is set and we run as root, chowns state_dir (if given and present) and runtime_dir (if
- *     given: the EC lock's directory when tpacceld created it) to that user and switches uid, gid and
- *     groups to it; a user that does not exist is logged and skipped;
+ *   - creates state_dir (if given) when it is missing; when running as root, hands it and the
+ *     regular files directly in it to the uid and gid the daemon keeps from now on (user's if user
+ *     is set and exists, else root's), so that whichever way the daemon was started before, it can
+ *     replace its state file now;
+ *   - if user is set and we run as root, chowns runtime_dir (if given: the EC lock's directory when
+ *     tpacceld created it) to that user and switches uid, gid and groups to it; a user that does not
+ *     exist is logged and skipped;
  *   - drops the capability bounding set where allowed, clears the ambient, inheritable, permitted and
- *     effective sets, and sets no_new_privs.
- * Checks the result. Logs what it did or what failed. Returns 0 or a negative errno. */
+ *     effective sets, and sets no_new_privs;
+ *   - checks that the state directory is writable now, and logs an error naming it if not (the
+ *     daemon still serves; settings changed then are not kept across a restart).
+ * Checks the result. Logs what it did or what failed. Returns 0 or a negative errno (only when
+ * privileges could not be dropped). */
 int privileges_drop(const char *user, const char *state_dir, const char *runtime_dir);

@@ -2,8 +2,9 @@
 #pragma once
 
 /* Logging for tpacceld: one line per message on stderr, with a syslog-style <N> prefix when stderr is
- * the journal (JOURNAL_STREAM set). The log_*_errno() helpers return the negative errno they were
- * given, so "return log_error_errno(r, ...)" logs once and propagates. */
+ * the journal (JOURNAL_STREAM set), or to syslog(3) when stderr goes nowhere (log_target_auto()).
+ * The log_*_errno() helpers return the negative errno they were given, so
+ * "return log_error_errno(r, ...)" logs once and propagates. */
 
 #include <stdbool.h>
 #include <syslog.h>
@@ -12,6 +13,11 @@
 
 void log_set_max_level(int level);
 int log_get_max_level(void);
+
+/* For a daemon: keeps stderr, unless it is closed or /dev/null and not the journal (a service the
+ * D-Bus daemon activates without systemd inherits the bus's /dev/null), then logs to syslog(3) as
+ * ident with the daemon facility. Returns true if syslog was chosen. */
+bool log_target_auto(const char *ident);
 
 /* Logs if level <= max level. err (a negative errno or 0) is available to the format as %m. Returns err. */
 int log_internal(int level, int err, const char *file, int line, const char *fmt, ...) _printf_(5, 6);

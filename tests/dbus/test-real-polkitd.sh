@@ -1,28 +1,46 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# End to end with the REAL polkitd on a private system bus that uses the shipped bus policy
-# (data/org.thinkpad.Accelerometer.conf) and polkit's own: the project's .policy is installed into
-# /usr/share/polkit-1/actions and a rule into /etc/polkit-1/rules.d that allows uid 65534 (nobody) to
-# configure, and nobody else. Calls are made as uid 65534 and as uid 1 (daemon) with setpriv. Everything
-# installed is removed on exit. Needs root.
+# End to end with the REAL polkitd, with tpacceld run exactly as it ships: as the tpaccel user made from
+# the shipped data/tpaccel.sysusers by systemd-sysusers (removed afterwards if this test made it), on a
+# private system bus that denies by default and includes the shipped bus policy
+# (data/org.thinkpad.Accelerometer.conf) and polkit's own. Two ways of starting it, both as shipped:
+#   unit:        data/tpacceld.service.in's ExecStart= with its User=, Group=, AmbientCapabilities=,
+#                CapabilityBoundingSet=, NoNewPrivileges=, UMask= and StateDirectory= (a fresh
+#                directory owned by User=, passed in $STATE_DIRECTORY), through setpriv;
+#   activation:  data/org.thinkpad.Accelerometer.service.in started by the bus itself on the first call
+#                (as root, as dbus-daemon-launch-helper does without systemd), with a state directory
+#                that does not exist yet: tpacceld creates it and hands it to tpaccel before switching.
+# Both get --backend=sim (no ThinkPad here) and a state directory below the test's own tmp.
+# The project's .policy is installed into /usr/share/polkit-1/actions and a rule into /etc/polkit-1/rules.d
+# that allows uid 65534 (nobody) to configure, and nobody else. Then, for each way:
+#   status (properties) as nobody; a configure call refused to uid 1 (no rule: polkit asks for
+#   authentication); allowed to nobody by the rule; allowed to root; saved in the state directory,
+#   owned by tpaccel; raw EC access refused to nobody, served to root.
+# Everything installed is removed on exit. Needs root.
 #   test-real-polkitd.sh PATH/TO/tpacceld [POLICY-FILE]   (default: the built policy/ file)
 set -euo pipefail
 
-tpacceld=${1:?usage: $0 PATH/TO/tpacceld}
-src=${TOP_SRCDIR:-$(dirname "$0")/../..}
+tpacceld=$(realpath "${1:?usage: $0 PATH/TO/tpacceld [POLICY-FILE]}")
+src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
 policy=${2:-${TOP_BUILDDIR:-$src/build}/policy/org.thinkpad.accelerometer.policy}
 if [ "$(id -u)" -ne 0 ]; then
-        echo "real-polkitd: needs root (installs a polkit action and rule); skipped" >&2
+        echo "real-polkitd: needs root (installs a polkit action and rule, a system user); skipped" >&2
         exit 77
 fi
+# System-wide files and a user: one such test at a time (HELPERS.md).
+exec 9>/run/lock/tpaccel-system-tests.lock
+flock 9
 
 name=org.thinkpad.Accelerometer
 obj=/org/thinkpad/Accelerometer
+unit=$src/data/tpacceld.service.in
+activation=$src/data/org.thinkpad.Accelerometer.service.in
 action_file=/usr/share/polkit-1/actions/org.thinkpad.accelerometer.policy
 rule_file=/etc/polkit-1/rules.d/49-tpaccel-test-$$.rules
 tmp=$(mktemp -d /tmp/tpaccel-real-polkit.XXXXXX)
 pids=()
 action_backup=""
+made_user=""
 
 cleanup() {
         local rc=$?
@@ -31,11 +49,18 @@ cleanup() {
                 kill "${pids[i]}" 2>/dev/null || true
                 wait "${pids[i]}" 2>/dev/null || true
         done
+        # An activated tpacceld is the bus's child, not ours: it exits when the bus goes; make sure.
+        [ -s "$tmp/activated.pid" ] && kill "$(cat "$tmp/activated.pid")" 2>/dev/null || true
         rm -f "$rule_file"
         if [ -n "$action_backup" ]; then mv -f "$action_backup" "$action_file"; else rm -f "$action_file"; fi
+        if [ -n "$made_user" ]; then
+                userdel "$made_user" 2>/dev/null || true
+                groupdel "$made_user" 2>/dev/null || true
+        fi
         if [ $rc -ne 0 ]; then
-                echo "---- tpacceld log"; cat "$tmp/daemon.log" 2>/dev/null || true
-                echo "---- polkitd log"; cat "$tmp/polkitd.log" 2>/dev/null || true
+                for log in "$tmp"/daemon-*.log "$tmp/bus.log" "$tmp/polkitd.log"; do
+                        [ -e "$log" ] && { echo "---- $log"; cat "$log"; }
+                done
         fi
         rm -rf "$tmp"
         exit $rc
@@ -47,14 +72,26 @@ fail() {
         exit 1
 }
 
-# A system bus that denies by default, like the real one, plus the two shipped policies.
+# The user, from the shipped sysusers file, as the package's postinst does.
+user=$(awk '$1 == "u" { print $2; exit }' "$src/data/tpaccel.sysusers")
+if ! getent passwd "$user" >/dev/null; then
+        systemd-sysusers "$src/data/tpaccel.sysusers"
+        made_user=$user
+fi
+getent passwd "$user" >/dev/null || fail "systemd-sysusers did not create $user"
+user_uid=$(id -u "$user")
+
+# A system bus that denies by default, like the real one, plus the two shipped policies, and the
+# activation directory the second way uses.
+mkdir -p "$tmp/services"
 cat >"$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
   <type>system</type>
-  <listen>unix:dir=$tmp</listen>
+  <listen>unix:path=$tmp/system_bus_socket</listen>
   <auth>EXTERNAL</auth>
+  <servicedir>$tmp/services</servicedir>
   <policy context="default">
     <allow user="*"/>
     <deny own="*"/>
@@ -75,12 +112,13 @@ cat >"$tmp/bus.conf" <<CONF
 </busconfig>
 CONF
 chmod 755 "$tmp"
+# Known before the bus starts, so that the activated daemon inherits it from the bus.
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/system_bus_socket
 
-dbus-daemon --config-file="$tmp/bus.conf" --nofork --print-address=3 3>"$tmp/address" &
+dbus-daemon --config-file="$tmp/bus.conf" --nofork >"$tmp/bus.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/address" ] && break; sleep 0.05; done
-[ -s "$tmp/address" ] || fail "dbus-daemon did not start"
-export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$tmp/address")
+for _ in $(seq 100); do [ -S "$tmp/system_bus_socket" ] && break; sleep 0.05; done
+[ -S "$tmp/system_bus_socket" ] || fail "dbus-daemon did not start"
 
 [ -e "$action_file" ] && { action_backup=$tmp/action.bak; cp -p "$action_file" "$action_backup"; }
 install -m 644 "$policy" "$action_file"
@@ -97,18 +135,76 @@ chmod 644 "$rule_file"
 /usr/lib/polkit-1/polkitd --no-debug >"$tmp/polkitd.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 200); do
-        busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status org.freedesktop.PolicyKit1 >/dev/null 2>&1 && break
+        busctl --system status org.freedesktop.PolicyKit1 >/dev/null 2>&1 && break
         sleep 0.05
 done
-busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status org.freedesktop.PolicyKit1 >/dev/null 2>&1 || fail "polkitd did not start"
+busctl --system status org.freedesktop.PolicyKit1 >/dev/null 2>&1 || fail "polkitd did not start"
 
-"$tpacceld" -v --backend=sim --state-dir="$tmp" >"$tmp/daemon.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 200); do
-        busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status $name >/dev/null 2>&1 && break
-        sleep 0.05
-done
-busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status $name >/dev/null 2>&1 || fail "tpacceld did not start"
+unit_get() { # the last value of KEY= in the unit
+        sed -n "s/^$1=//p" "$unit" | tail -1
+}
+caps_for_setpriv() { # CAP_SYS_RAWIO CAP_X -> +sys_rawio,+x
+        local out=() c
+        for c in $1; do
+                c=${c,,}
+                out+=("+${c#cap_}")
+        done
+        (IFS=,; echo "${out[*]}")
+}
+wait_for_name() {
+        for _ in $(seq 200); do
+                busctl --system status $name >/dev/null 2>&1 && return 0
+                sleep 0.05
+        done
+        fail "tpacceld did not take $name"
+}
+
+# The unit's way: ExecStart= as User=/Group= with the unit's capabilities, umask and state directory.
+start_as_unit() { # $1: state directory base; sets unit_state_dir
+        local exec user_unit group ambient bounding umask_unit state_name state_dir args=()
+        exec=$(unit_get ExecStart)
+        user_unit=$(unit_get User)
+        group=$(unit_get Group)
+        ambient=$(unit_get AmbientCapabilities)
+        bounding=$(unit_get CapabilityBoundingSet)
+        umask_unit=$(unit_get UMask)
+        state_name=$(unit_get StateDirectory)
+        [ "$user_unit" = "$user" ] || fail "the unit runs as '$user_unit', the sysusers file makes '$user'"
+        [ "$(unit_get NoNewPrivileges)" = yes ] && args+=(--no-new-privs)
+        [ -n "$ambient" ] && args+=(--inh-caps="$(caps_for_setpriv "$ambient")" \
+                --ambient-caps="$(caps_for_setpriv "$ambient")")
+        [ -n "$bounding" ] && args+=(--bounding-set="-all,$(caps_for_setpriv "$bounding")")
+        # StateDirectory=: systemd makes /var/lib/NAME owned by User=, mode 0755, and passes it.
+        state_dir=$1/$state_name
+        install -d -m 755 -o "$user_unit" -g "$group" "$state_dir"
+        read -ra exec <<<"$exec"
+        (
+                umask "${umask_unit:-0022}"
+                exec env STATE_DIRECTORY="$state_dir" setpriv --reuid="$user_unit" --regid="$group" \
+                        --init-groups "${args[@]}" "$tpacceld" "${exec[@]:1}" --backend=sim -v
+        ) >"$tmp/daemon-unit.log" 2>&1 &
+        pids+=($!)
+        wait_for_name
+        unit_state_dir=$state_dir
+}
+
+# The activation file's way: the bus starts Exec= itself, as root (User=root), on the first call.
+start_by_activation() { # $1: state directory (must not exist yet)
+        local exec
+        exec=$(sed -n 's/^Exec=//p' "$activation")
+        [ "$(sed -n 's/^User=//p' "$activation")" = root ] || fail "the activation file no longer runs as root"
+        read -ra exec <<<"$exec"
+        {
+                sed -n '/^\[D-BUS Service\]/p; /^Name=/p; /^User=/p' "$activation"
+                echo "Exec=$tpacceld ${exec[*]:1} --backend=sim -v --state-dir=$1"
+        } >"$tmp/services/$name.service"
+        # Any call activates it; busctl status does not, so ask for a property.
+        out=$(setpriv --reuid=65534 --regid=65534 --clear-groups gdbus call --system -d $name -o $obj \
+                -m org.freedesktop.DBus.Properties.Get $name SamplingRate 2>&1) ||
+                fail "activation by nobody's call failed: $out"
+        busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+                GetConnectionUnixProcessID s $name | awk '{print $2}' >"$tmp/activated.pid"
+}
 
 as_uid() {
         local uid=$1
@@ -116,40 +212,83 @@ as_uid() {
         setpriv --reuid="$uid" --regid="$uid" --clear-groups gdbus call --system -d $name -o $obj "$@" 2>&1 || true
 }
 get_rate() {
-        busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" get-property $name $obj $name SamplingRate
+        busctl --system get-property $name $obj $name SamplingRate
 }
 
-# Reading is open to everyone (the shipped bus policy).
-out=$(as_uid 1 -m org.freedesktop.DBus.Properties.Get $name SamplingRate)
-[ "$out" = "(<uint32 50>,)" ] || fail "uid 1 cannot read SamplingRate: $out"
+check_calls() { # $1: what started the daemon, $2: its state directory
+        local how=$1 state_dir=$2 out uid
 
-# uid 1: no rule, auth_admin_keep, no agent -> not authorized, nothing changes.
-out=$(as_uid 1 -m $name.SetSamplingRate 20)
-echo "uid 1 SetSamplingRate: $out"
-case "$out" in
-*GDBus.Error:org.freedesktop.DBus.Error.InteractiveAuthorizationRequired* | *GDBus.Error:org.freedesktop.DBus.Error.AccessDenied*) ;;
-*) fail "uid 1 was not refused: $out" ;;
-esac
-[ "$(get_rate)" = "u 50" ] || fail "a refused call changed SamplingRate: $(get_rate)"
+        uid=$(busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+                GetConnectionUnixUser s $name | awk '{print $2}')
+        [ "$uid" = "$user_uid" ] || fail "$how: the daemon's bus connection is uid $uid, not $user ($user_uid)"
 
-# uid 65534: the rule says yes.
-out=$(as_uid 65534 -m $name.SetSamplingRate 20)
-echo "uid 65534 SetSamplingRate: $out"
-[ "$out" = "()" ] || fail "uid 65534 was refused: $out"
-[ "$(get_rate)" = "u 20" ] || fail "SamplingRate did not change: $(get_rate)"
+        # Status is open to everyone (the shipped bus policy).
+        out=$(as_uid 65534 -m org.freedesktop.DBus.Properties.Get $name SamplingRate)
+        [ "$out" = "(<uint32 50>,)" ] || fail "$how: nobody cannot read SamplingRate: $out"
 
-# Raw EC access is administrators only: uid 65534 is refused, root (polkit allows uid 0) is served.
-out=$(as_uid 65534 -o /org/thinkpad/EmbeddedController -m org.thinkpad.EmbeddedController.ReadRow 1 \
-        "[0x13,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" 3)
-echo "uid 65534 ReadRow: $out"
-case "$out" in *GDBus.Error:*) ;; *) fail "uid 65534 got raw EC access: $out" ;; esac
-out=$(gdbus call --system -d $name -o /org/thinkpad/EmbeddedController -m org.thinkpad.EmbeddedController.ReadRow 1 \
-        "[0x13,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" 3 2>&1) || fail "root ReadRow failed: $out"
-echo "root ReadRow: $out"
+        # uid 1: no rule, auth_admin_keep, no agent -> polkit wants authentication, nothing changes.
+        out=$(as_uid 1 -m $name.SetSamplingRate 20)
+        echo "$how: uid 1 SetSamplingRate: $out"
+        case "$out" in
+        *GDBus.Error:org.freedesktop.DBus.Error.InteractiveAuthorizationRequired*) ;;
+        *) fail "$how: uid 1 was not refused by polkit's verdict: $out" ;;
+        esac
+        [ "$(get_rate)" = "u 50" ] || fail "$how: a refused call changed SamplingRate: $(get_rate)"
 
-# The shipped bus policy: nobody but root may own the name.
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" \
+        # nobody: the rule says yes.
+        out=$(as_uid 65534 -m $name.SetSamplingRate 20)
+        echo "$how: nobody SetSamplingRate: $out"
+        [ "$out" = "()" ] || fail "$how: nobody was refused although a rule allows it: $out"
+        [ "$(get_rate)" = "u 20" ] || fail "$how: SamplingRate did not change: $(get_rate)"
+
+        # root: polkit allows uid 0.
+        out=$(gdbus call --system -d $name -o $obj -m $name.SetSamplingRate 25 2>&1) || true
+        echo "$how: root SetSamplingRate: $out"
+        [ "$out" = "()" ] || fail "$how: root was refused: $out"
+        [ "$(get_rate)" = "u 25" ] || fail "$how: SamplingRate did not change for root: $(get_rate)"
+
+        # Saved, in a state directory the daemon's user owns.
+        [ "$(stat -c %U "$state_dir")" = "$user" ] || fail "$how: $state_dir is owned by $(stat -c %U "$state_dir")"
+        grep -qsx "sampling_rate=25" "$state_dir/state" ||
+                fail "$how: the setting is not saved in $state_dir: $(ls -la "$state_dir")"
+
+        # Raw EC access is administrators only: nobody is refused, root is served.
+        out=$(as_uid 65534 -o /org/thinkpad/EmbeddedController -m org.thinkpad.EmbeddedController.ReadRow 1 \
+                "[0x13,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" 3)
+        echo "$how: nobody ReadRow: $out"
+        case "$out" in *GDBus.Error:*) ;; *) fail "$how: nobody got raw EC access: $out" ;; esac
+        out=$(gdbus call --system -d $name -o /org/thinkpad/EmbeddedController \
+                -m org.thinkpad.EmbeddedController.ReadRow 1 "[0x13,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" 3 2>&1) ||
+                fail "$how: root ReadRow failed: $out"
+        echo "$how: root ReadRow: $out"
+}
+
+stop_daemon() { # waits until the name is gone
+        local pid
+        pid=$(busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+                GetConnectionUnixProcessID s $name | awk '{print $2}')
+        kill "$pid"
+        for _ in $(seq 200); do
+                busctl --system status $name >/dev/null 2>&1 || return 0
+                sleep 0.05
+        done
+        fail "tpacceld (pid $pid) did not exit on SIGTERM"
+}
+
+# 1. As the unit runs it.
+start_as_unit "$tmp/unit-state"
+check_calls unit "$unit_state_dir"
+stop_daemon
+
+# 2. As the bus activates it without systemd.
+start_by_activation "$tmp/activation-state"
+check_calls activation "$tmp/activation-state"
+grep -q "Running as user $user" "$tmp/bus.log" || fail "activation: no 'Running as user $user' in the log"
+stop_daemon
+
+# The shipped bus policy: nobody but root and tpaccel may own the name.
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups busctl --system \
         call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus RequestName su $name 0 2>&1 || true)
-case "$out" in *"not allowed to own"* | *"Access denied"* | *"denied"*) ;; *) fail "uid 65534 could own $name: $out" ;; esac
+case "$out" in *"not allowed to own"* | *"Access denied"* | *"denied"*) ;; *) fail "nobody could own $name: $out" ;; esac
 
 echo "real-polkitd: OK"

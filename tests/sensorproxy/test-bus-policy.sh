@@ -3,7 +3,10 @@
 # The shipped bus policy of the second name on a private bus that denies by default, like the system bus:
 # with data/net.hadess.SensorProxy.conf, tpacceld (root) owns net.hadess.SensorProxy and monitor-sensor
 # run as uid 65534 (nobody) prints the rotations; nobody cannot own the name; without that file tpacceld
-# logs one line that it cannot own it and keeps serving org.thinkpad.Accelerometer. Needs root (setpriv).
+# logs one line that it cannot own it and keeps serving org.thinkpad.Accelerometer; with iio-sensor-proxy's
+# own policy as well, busctl tree org.thinkpad.Accelerometer lists our objects only and works (the second
+# name has its own connection, so that policy's denials on /net/hadess/SensorProxy/Compass do not reach
+# it). Needs root (setpriv).
 #   test-bus-policy.sh PATH/TO/tpacceld
 set -euo pipefail
 
@@ -100,4 +103,32 @@ DBUS_SYSTEM_BUS_ADDRESS=$address busctl --system get-property org.thinkpad.Accel
         fail "org.thinkpad.Accelerometer not served without the second policy"
 [ "$(grep -c 'net.hadess.SensorProxy' "$tmp/daemon-bare.log" | tr -d ' ')" -le 3 ] || fail "more than a line or so about it"
 echo "ok: without the policy: one log line, org.thinkpad.Accelerometer still served"
-echo "2 passed, 0 failed"
+# 3. With iio-sensor-proxy's own policy too (installed with it: only geoclue may use the Compass object),
+#    as on a Debian machine with both packages: the tree of org.thinkpad.Accelerometer is ours only and
+#    can be walked, and net.hadess.SensorProxy still works for monitor-sensor.
+iio_policy=""
+for f in /usr/share/dbus-1/system.d/net.hadess.SensorProxy.conf /etc/dbus-1/system.d/net.hadess.SensorProxy.conf; do
+        [ -e "$f" ] && iio_policy=$f
+done
+[ -n "$iio_policy" ] || fail "iio-sensor-proxy's bus policy net.hadess.SensorProxy.conf is not installed (scripts/deps.sh test)"
+# In the system bus's order: /usr/share/dbus-1/system.d, then /etc/dbus-1/system.d.
+address=$(start_bus both "$src/data/org.thinkpad.Accelerometer.conf" "$src/data/net.hadess.SensorProxy.conf" "$iio_policy")
+start_daemon "$address" "$tmp/daemon-both.log"
+wait_for_log "$tmp/daemon-both.log" "Serving net.hadess.SensorProxy too"
+for as in root nobody; do
+        run=()
+        [ $as = nobody ] && run=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+        tree=$(DBUS_SYSTEM_BUS_ADDRESS=$address "${run[@]}" busctl --system --list tree org.thinkpad.Accelerometer 2>&1) ||
+                fail "busctl tree org.thinkpad.Accelerometer as $as with iio-sensor-proxy's policy: $tree"
+        [ "$(echo "$tree" | paste -sd' ')" = "/ /org /org/thinkpad /org/thinkpad/Accelerometer /org/thinkpad/EmbeddedController" ] ||
+                fail "the tree of org.thinkpad.Accelerometer as $as is not ours alone: $tree"
+done
+DBUS_SYSTEM_BUS_ADDRESS=$address setpriv --reuid=65534 --regid=65534 --clear-groups busctl --system introspect \
+        net.hadess.SensorProxy /net/hadess/SensorProxy net.hadess.SensorProxy >/dev/null ||
+        fail "nobody cannot introspect /net/hadess/SensorProxy"
+DBUS_SYSTEM_BUS_ADDRESS=$address timeout 8 setpriv --reuid=65534 --regid=65534 --clear-groups \
+        monitor-sensor >"$tmp/monitor.log" 2>&1 || true
+got=$(sed -n 's/.*Accelerometer orientation changed: //p' "$tmp/monitor.log" | paste -sd,)
+[ -n "$got" ] || fail "monitor-sensor as nobody saw no orientation with both policies: $(cat "$tmp/monitor.log")"
+echo "ok: with iio-sensor-proxy's policy too: busctl tree org.thinkpad.Accelerometer works, monitor-sensor sees $got"
+echo "3 passed, 0 failed"
