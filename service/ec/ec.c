@@ -75,9 +75,16 @@ static uint8_t read_str3(Ec *ec)
 
 /* "Normal progress" while the EC takes in a request: any subset of IBF3B|MWMF, including 0x00, which
  * cannot be told apart from an idle EC (tp_smapi 0.31 relaxed the seeds' exact list to this). */
-static bool str3_in_progress(uint8_t str3)
+static bool str3_request_in_progress(uint8_t str3)
 {
         return (str3 & ~(H8S_STR3_IBF3B | H8S_STR3_MWMF)) == 0;
+}
+
+/* "Not ready yet" before a read: exactly the seeds' three values, IBF3B|MWMF, 0x00 and SWMF (tp_smapi
+ * 0.43 keeps this list; its 0.31 relaxation applies to the request's end only). */
+static bool str3_read_not_ready(uint8_t str3)
+{
+        return str3 == (H8S_STR3_IBF3B | H8S_STR3_MWMF) || str3 == 0x00 || str3 == H8S_STR3_SWMF;
 }
 
 static int fail(Ec *ec, uint8_t str3, int r)
@@ -88,16 +95,10 @@ static int fail(Ec *ec, uint8_t str3, int r)
         return r;
 }
 
-/* Ends whatever the EC is doing after a failed transaction: reading TWR15 marks the end of a
- * transaction (seeds, thinkpad_ec_request_row), so the next one starts from idle. */
-static void end_transaction(Ec *ec)
-{
-        (void) port_inb(ec->port, EC_PORT_TWR15);
-        ec->stats.stale_endings++;
-}
-
 /* Tells the EC to prepare a row. On success the EC has started replying (SWMF): returning earlier may
- * hang the EC (firmware bug noted in the seeds), so this waits for SWMF within the retry budget. */
+ * hang the EC (firmware bug noted in the seeds), so this waits for SWMF within the retry budget. TWR15
+ * is read only to end a reply already pending (OBF3B set), as in the seeds and tp_smapi 0.43; no other
+ * failure touches the EC further. */
 static int request_row(Ec *ec, const EcRow *args)
 {
         char desc[16];
@@ -108,18 +109,20 @@ static int request_row(Ec *ec, const EcRow *args)
 
         str3 = read_str3(ec);
         if (str3 & H8S_STR3_OBF3B) {
-                /* A reply is still pending, from a prefetch or an abandoned read: end it. */
-                end_transaction(ec);
+                /* A reply is still pending, from a prefetch or an abandoned read: reading TWR15 marks
+                 * the end of that transaction. */
+                (void) port_inb(ec->port, EC_PORT_TWR15);
+                ec->stats.stale_endings++;
                 if (ec->prefetch == PREFETCH_NONE)
-                        log_debug("ec: %s: readout already pending (STR3 0x%02x)",
-                                  ec_row_describe(args, desc), str3);
+                        log_debug(
+                                "ec: %s: the EC has a result from an unrequested transaction (STR3 0x%02x)",
+                                ec_row_describe(args, desc), str3);
                 return fail(ec, str3, -EBUSY);
         }
         if (str3 == H8S_STR3_SWMF) /* still busy with the previous request; data comes in microseconds */
                 return fail(ec, str3, -EBUSY);
         if (str3 != 0x00) {
-                log_debug("ec: %s: bad initial STR3 0x%02x", ec_row_describe(args, desc), str3);
-                end_transaction(ec);
+                log_debug("ec: %s: unexpected initial STR3 0x%02x", ec_row_describe(args, desc), str3);
                 return fail(ec, str3, -EIO);
         }
 
@@ -141,29 +144,27 @@ static int request_row(Ec *ec, const EcRow *args)
                 str3 = read_str3(ec);
                 if (str3 & H8S_STR3_SWMF)
                         return 0; /* the EC started replying */
-                if (!str3_in_progress(str3)) {
+                if (!str3_request_in_progress(str3)) {
                         log_debug("ec: %s: bad end STR3 0x%02x", ec_row_describe(args, desc), str3);
-                        end_transaction(ec);
                         return fail(ec, str3, -EIO);
                 }
                 port_delay_ns(ec->port, EC_REQUEST_DELAY_NS);
         }
         log_debug("ec: %s: EC is silent, STR3 0x%02x", ec_row_describe(args, desc), str3);
-        end_transaction(ec);
         return fail(ec, str3, -EIO);
 }
 
-/* Reads the reply to a request. check_after: also read STR3 afterwards to see whether OBF3B is still
- * set (a diagnostic the slow path affords; the poll path saves the port access). */
-static int read_data(Ec *ec, EcRow *data, bool check_after)
+/* Reads the reply to a request: STR3 must be OBF3B|SWMF; TWR0 starts the read, the masked TWR1..14
+ * follow, TWR15 ends it, and STR3 is read once more (OBF3B still set is worth a debug line). The seeds
+ * and tp_smapi 0.43 make exactly these accesses on every read, the try-read included. */
+static int read_data(Ec *ec, EcRow *data)
 {
         uint8_t str3 = read_str3(ec);
 
-        if (str3 == H8S_STR3_SWMF || str3_in_progress(str3))
-                return fail(ec, str3, -EBUSY); /* not ready yet */
+        if (str3_read_not_ready(str3))
+                return fail(ec, str3, -EBUSY);
         if (str3 != (H8S_STR3_OBF3B | H8S_STR3_SWMF)) {
                 log_debug("ec: bad STR3 0x%02x before read", str3);
-                end_transaction(ec);
                 return fail(ec, str3, -EIO);
         }
 
@@ -174,13 +175,11 @@ static int read_data(Ec *ec, EcRow *data, bool check_after)
         data->val[0xF] = port_inb(ec->port, EC_PORT_TWR15); /* ends it */
         ec->stats.reads++;
 
+        str3 = read_str3(ec);
+        if (str3 & H8S_STR3_OBF3B)
+                log_debug("ec: OBF3B still set after read (STR3 0x%02x)", str3);
         if (data->val[0xF] == EC_TWR15_LOCKUP_WARNING)
                 log_debug("ec: TWR15 read 0x%02x: the EC may lock up", data->val[0xF]);
-        if (check_after) {
-                str3 = read_str3(ec);
-                if (str3 & H8S_STR3_OBF3B)
-                        log_debug("ec: OBF3B still set after read (STR3 0x%02x)", str3);
-        }
         return 0;
 }
 
@@ -209,8 +208,6 @@ int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)
                         ec->stats.busy_retries++;
                         port_delay_ns(ec->port, EC_READ_DELAY_NS);
                 }
-                if (r == -EBUSY)
-                        end_transaction(ec); /* still busy after the budget: abort what it is doing */
                 if (r < 0) {
                         ec->prefetch = PREFETCH_JUNK;
                         return r;
@@ -218,15 +215,12 @@ int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)
         }
 
         for (unsigned i = 0; i < EC_READ_RETRIES; i++) {
-                r = read_data(ec, data, true);
+                r = read_data(ec, data);
                 if (r != -EBUSY)
                         break;
                 ec->stats.busy_retries++;
                 port_delay_ns(ec->port, EC_READ_DELAY_NS);
         }
-        if (r == -EBUSY)
-                end_transaction(ec); /* gave up waiting: leave the EC idle for the next transaction */
-
         ec->prefetch = PREFETCH_JUNK;
         return r;
 }
@@ -238,12 +232,11 @@ int ec_try_read_row(Ec *ec, const EcRow *args, EcRow *data)
         if (!row_is_prefetched(ec, args))
                 return -ENODATA;
 
-        r = read_data(ec, data, false);
+        r = read_data(ec, data);
         if (r == 0) {
                 ec->stats.prefetch_hits++;
                 ec->prefetch = PREFETCH_NONE; /* eaten */
-        } else if (r != -EBUSY)
-                ec->prefetch = PREFETCH_JUNK;
+        }
         return r;
 }
 

@@ -67,11 +67,13 @@ uint8_t ec_last_str3(const Ec *ec);
 /* Reads a row: requests it (unless it was prefetched and is still valid), retrying -EBUSY
  * EC_READ_RETRIES times EC_READ_DELAY_NS apart, then reads the bytes selected by data->mask (TWR0 and
  * TWR15 always), with the same retries. Returns 0, -EINVAL (bad mask), -EBUSY (still busy after the
- * retries) or -EIO (EC off protocol). The prefetch is junked afterwards. */
+ * retries) or -EIO (EC off protocol). The prefetch is junked afterwards. A failure leaves the EC as it
+ * is: TWR15 is read only to end a read or a reply found pending (seeds, tp_smapi 0.43). */
 int ec_read_row(Ec *ec, const EcRow *args, EcRow *data);
 
-/* Reads a prefetched row once, without requesting or retrying. Returns 0, -ENODATA (not prefetched,
- * or older than EC_PREFETCH_VALID_NS), -EBUSY (not ready yet; the prefetch stays valid), -EIO. */
+/* Reads a prefetched row once, without requesting or retrying. Returns 0 (the prefetch is eaten),
+ * -ENODATA (not prefetched, or older than EC_PREFETCH_VALID_NS), -EBUSY (not ready yet), -EIO; on an
+ * error the prefetch state is left as it was (seeds). */
 int ec_try_read_row(Ec *ec, const EcRow *args, EcRow *data);
 
 /* Requests a row without reading it, so that a later read is quick. Returns 0, -EBUSY, -EIO. */

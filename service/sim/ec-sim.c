@@ -32,11 +32,16 @@
 #define SIM_ACCEPT_NS                60   /* IBF3B|MWMF after TWR15 is written ("~60ns", seeds) */
 #define SIM_DEFAULT_REPLY_LATENCY_NS 5000 /* TWR15 written -> OBF3B|SWMF */
 #define SIM_REPLY_LATENCY_MAX_NS     NSEC_PER_SEC
-#define SIM_VIRTUAL_ACCESS_NS        1000                  /* one LPC port access in virtual time */
-#define SIM_VIRTUAL_EPOCH_NS         NSEC_PER_SEC          /* virtual clock at creation */
-#define SIM_SILENT_RESET_NS          (100 * NSEC_PER_USEC) /* a silent EC takes a new TWR0 after this */
-#define SIM_TEMPERATURE_MIN          (-40)
-#define SIM_TEMPERATURE_MAX          125
+#define SIM_VIRTUAL_ACCESS_NS        1000         /* one LPC port access in virtual time */
+#define SIM_VIRTUAL_EPOCH_NS         NSEC_PER_SEC /* virtual clock at creation */
+/* How long the busy and silent faults last. Both are longer than the host's whole budget for the phase
+ * they stall (150 x 500 ns read polls; 1000 x 10 ns request polls, about 1 ms in virtual time at 1 us
+ * per access), so the host gives up first, and short enough that the EC is itself again well before
+ * the next poll tick. The EC then recovers on its own: the seeds' host never aborts a transaction. */
+#define SIM_BUSY_HOLD_NS    (2 * NSEC_PER_MSEC) /* busy: SWMF this long, then the reply is ready */
+#define SIM_SILENT_HOLD_NS  (2 * NSEC_PER_MSEC) /* silent: IBF3B|MWMF this long, then idle, no reply */
+#define SIM_TEMPERATURE_MIN (-40)
+#define SIM_TEMPERATURE_MAX 125
 
 typedef enum ChannelPhase {
         PHASE_IDLE,         /* 0x00 */
@@ -44,8 +49,7 @@ typedef enum ChannelPhase {
         PHASE_ACCEPTING,    /* TWR15 written: IBF3B|MWMF for SIM_ACCEPT_NS */
         PHASE_PREPARING,    /* SWMF until the reply is ready */
         PHASE_READY,        /* OBF3B|SWMF: host may read; TWR15 read ends it */
-        PHASE_STUCK_BUSY,   /* busy fault: SWMF until a TWR15 read */
-        PHASE_STUCK_SILENT, /* silent fault or row 0x0B: IBF3B|MWMF until a TWR15 read or a late TWR0 */
+        PHASE_STUCK_SILENT, /* silent fault: IBF3B|MWMF for SIM_SILENT_HOLD_NS; row 0x0B: for ever */
 } ChannelPhase;
 
 typedef struct EcSim {
@@ -59,7 +63,8 @@ typedef struct EcSim {
         uint8_t request[SIM_ROW_LEN]; /* the request as it was when TWR15 was written */
         uint64_t request_ns;          /* when TWR15 was written */
         bool bad_status;              /* this transaction shows STR3_BAD until the reply is ready */
-        bool busy;                    /* this transaction never gets past SWMF */
+        bool busy;                    /* this transaction stays SWMF for SIM_BUSY_HOLD_NS */
+        bool hung;                    /* row 0x0B: silent until a TWR15 read */
         bool read_started;            /* TWR0 was read in PHASE_READY */
         unsigned data_faults;         /* retval/pending/absent faults for the firmware */
 
@@ -95,10 +100,14 @@ static uint64_t sim_now(EcSim *s)
 static void sync_to(EcSim *s, uint64_t now)
 {
         if (s->phase == PHASE_ACCEPTING && now >= s->request_ns + SIM_ACCEPT_NS)
-                s->phase = s->busy ? PHASE_STUCK_BUSY : PHASE_PREPARING;
+                s->phase = PHASE_PREPARING;
+        if (s->phase == PHASE_STUCK_SILENT && !s->hung && now >= s->request_ns + SIM_SILENT_HOLD_NS)
+                s->phase = PHASE_IDLE; /* the EC dropped the request */
 
         if (s->phase == PHASE_PREPARING) {
-                uint64_t ready_ns = s->request_ns + MAX(s->reply_latency_ns, (uint64_t) SIM_ACCEPT_NS);
+                uint64_t latency =
+                        s->busy ? SIM_BUSY_HOLD_NS : MAX(s->reply_latency_ns, (uint64_t) SIM_ACCEPT_NS);
+                uint64_t ready_ns = s->request_ns + latency;
                 if (now >= ready_ns) {
                         uint8_t reply[SIM_ROW_LEN];
                         sim_accel_advance(&s->firmware.accel, ready_ns);
@@ -107,8 +116,10 @@ static void sync_to(EcSim *s, uint64_t now)
                                 memcpy(s->twr, reply, SIM_ROW_LEN);
                                 s->phase = PHASE_READY;
                                 s->read_started = false;
-                        } else
+                        } else {
                                 s->phase = PHASE_STUCK_SILENT;
+                                s->hung = true;
+                        }
                 }
         }
         sim_accel_advance(&s->firmware.accel, now);
@@ -127,8 +138,6 @@ static uint8_t str3_of(const EcSim *s)
                 return s->bad_status ? STR3_BAD : STR3_SWMF;
         case PHASE_READY:
                 return STR3_OBF3B | STR3_SWMF;
-        case PHASE_STUCK_BUSY:
-                return STR3_SWMF;
         case PHASE_STUCK_SILENT:
                 return STR3_IBF3B | STR3_MWMF;
         }
@@ -168,12 +177,13 @@ static void request_complete(EcSim *s, uint64_t now)
         s->request_ns = now;
         s->transactions++;
         s->last_command = command;
-        s->busy = s->bad_status = false;
+        s->busy = s->bad_status = s->hung = false;
         s->data_faults = 0;
 
         if (command == EC_CMD_BATTERY_FORBIDDEN) {
                 s->firmware.battery_row_0b_requested = true;
                 s->phase = PHASE_STUCK_SILENT;
+                s->hung = true;
                 return;
         }
 
@@ -211,13 +221,12 @@ static void transaction_end(EcSim *s)
         case PHASE_HOST_WRITING:
         case PHASE_ACCEPTING:
         case PHASE_PREPARING:
-        case PHASE_STUCK_BUSY:
         case PHASE_STUCK_SILENT:
                 break;
         }
         s->phase = PHASE_IDLE;
         s->read_started = false;
-        s->busy = s->bad_status = false;
+        s->busy = s->bad_status = s->hung = false;
 }
 
 static uint8_t sim_inb(PortIO *p, uint16_t port)
@@ -255,9 +264,7 @@ static void sim_outb(PortIO *p, uint16_t port, uint8_t value)
 
         now = access_begin(s);
         if (port == EC_PORT_TWR0) {
-                bool silent_timed_out =
-                        s->phase == PHASE_STUCK_SILENT && now >= s->request_ns + SIM_SILENT_RESET_NS;
-                if (s->phase == PHASE_IDLE || s->phase == PHASE_HOST_WRITING || silent_timed_out) {
+                if (s->phase == PHASE_IDLE || s->phase == PHASE_HOST_WRITING) {
                         s->twr[0] = value;
                         s->phase = PHASE_HOST_WRITING;
                 } else

@@ -89,7 +89,7 @@ TEST(test_arg0_rejected_is_eio)
         CHECK_EQ(mock_port_count(m, true, EC_PORT_TWR15), 0); /* nothing more was sent */
 }
 
-TEST(test_silent_ec_gives_up_within_budget_and_ends_the_transaction)
+TEST(test_silent_ec_gives_up_within_budget_and_leaves_it_alone)
 {
         MockPort *m;
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
@@ -99,10 +99,45 @@ TEST(test_silent_ec_gives_up_within_budget_and_ends_the_transaction)
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EIO);
         CHECK_EQ(ec_last_str3(ec), BUSY);
-        /* EC_REQUEST_RETRIES polls, then one TWR15 read to end the transaction. */
+        /* EC_REQUEST_RETRIES polls, and no TWR15 read: the seeds read TWR15 only with OBF3B set. */
         CHECK_EQ(mock_port_count(m, false, EC_PORT_STR3), 2 + EC_REQUEST_RETRIES);
-        CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 1);
+        CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 0);
         CHECK(m->now_ns - t0 < 10 * NSEC_PER_MSEC);
+}
+
+TEST(test_bad_initial_status_is_eio_without_touching_the_ec)
+{
+        MockPort *m;
+        _cleanup_(ec_freep) Ec *ec = new_ec(&m);
+        EcRow data = {.mask = 0};
+        mock_port_script(m, 1, (uint8_t[]){BUSY});
+
+        CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EIO);
+        /* One STR3 read, nothing else: no TWR0 write, no TWR15 read. */
+        CHECK_EQ(m->n_log, 1);
+        CHECK_EQ(mock_port_count(m, false, EC_PORT_STR3), 1);
+}
+
+TEST(test_read_busy_set_is_exactly_the_seeds)
+{
+        /* Before a read, STR3 0xA0, 0x00 and 0x10 mean "not ready" (-EBUSY, retried); 0x20 and 0x80 are
+         * not in the seeds' list (tp_smapi 0.43 keeps it) and are errors. */
+        static const struct {
+                uint8_t str3;
+                int expect;
+        } cases[] = {{BUSY, -EBUSY}, {IDLE, -EBUSY}, {SWMF, -EBUSY}, {MWMF, -EIO}, {H8S_STR3_IBF3B, -EIO}};
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                MockPort *m;
+                _cleanup_(ec_freep) Ec *ec = new_ec(&m);
+                EcRow data = {.mask = 0};
+                mock_port_script(m, 4, (uint8_t[]){IDLE, MWMF, SWMF, cases[i].str3});
+                CHECK_EQ(ec_read_row(ec, &row_0x11, &data), cases[i].expect);
+                /* A read that never started leaves the EC alone: no TWR0 or TWR15 read. */
+                CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR0), 0);
+                CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 0);
+                if (cases[i].expect == -EBUSY)
+                        CHECK_EQ(ec_stats(ec)->busy_retries, EC_READ_RETRIES);
+        }
 }
 
 TEST(test_bad_end_status_is_eio)
@@ -116,7 +151,7 @@ TEST(test_bad_end_status_is_eio)
         CHECK_EQ(ec_last_str3(ec), 0x40);
 }
 
-TEST(test_busy_ec_returns_ebusy_and_is_reset)
+TEST(test_busy_ec_returns_ebusy_and_is_left_alone)
 {
         MockPort *m;
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
@@ -125,7 +160,7 @@ TEST(test_busy_ec_returns_ebusy_and_is_reset)
         mock_port_script(m, 3, (uint8_t[]){IDLE, MWMF, SWMF});
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EBUSY);
-        CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 1); /* aborted, so the EC is idle again */
+        CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 0); /* no abort: the seeds have none */
         CHECK_EQ(ec_stats(ec)->busy_retries, EC_READ_RETRIES);
 }
 
@@ -147,8 +182,9 @@ TEST(test_prefetch_then_try_read)
         m->twr[1] = 7;
         CHECK_EQ(ec_try_read_row(ec, &row_0x11, &data), 0);
         CHECK_EQ(data.val[1], 7);
-        /* try_read is the steady poll path: no request, just STR3 + TWR0 + masked bytes + TWR15. */
-        CHECK_EQ(m->n_log, 4);
+        /* try_read is the steady poll path: no request, just STR3 + TWR0 + masked bytes + TWR15 + STR3
+         * (the seeds check OBF3B after every read). */
+        CHECK_EQ(m->n_log, 5);
         CHECK_EQ(mock_port_count(m, true, EC_PORT_TWR0), 0);
 
         /* Eaten: a second try_read has nothing prefetched. */
@@ -206,9 +242,11 @@ int main(void)
         RUN(test_request_writes_masked_registers_and_default_twr15);
         RUN(test_pending_reply_is_ended_and_retried);
         RUN(test_arg0_rejected_is_eio);
-        RUN(test_silent_ec_gives_up_within_budget_and_ends_the_transaction);
+        RUN(test_silent_ec_gives_up_within_budget_and_leaves_it_alone);
+        RUN(test_bad_initial_status_is_eio_without_touching_the_ec);
+        RUN(test_read_busy_set_is_exactly_the_seeds);
         RUN(test_bad_end_status_is_eio);
-        RUN(test_busy_ec_returns_ebusy_and_is_reset);
+        RUN(test_busy_ec_returns_ebusy_and_is_left_alone);
         RUN(test_prefetch_then_try_read);
         RUN(test_try_read_not_ready_keeps_prefetch);
         RUN(test_prefetch_expires_after_100ms);

@@ -76,26 +76,27 @@ TEST(test_busy)
         _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_BUSY, 1);
         uint8_t args[ROW_LEN] = {EC_CMD_ACCEL_MODE}, out[ROW_LEN];
 
-        /* The EC takes the request and starts "replying" (SWMF) ... */
+        /* The EC takes the request and starts replying (SWMF) ... */
         CHECK_EQ(host_request(p, args), 0);
-        /* ... but never gets to OBF3B: the read gives up. */
+        /* ... but the reply takes longer than the host's whole read budget: the read gives up. */
         CHECK_EQ(host_read(p, out), -EBUSY);
-        ec_sim_advance_ns(p, NSEC_PER_SEC);
         CHECK_EQ(str3(p), STR3_SWMF);
         EcSimStatus st = sim_status(p);
         CHECK(!st.idle);
         CHECK_EQ(st.faults_injected, 1);
-        /* A new request is refused while it is stuck: STR3 SWMF means busy, TWR0 is ignored. */
+        /* A new request meanwhile is told "busy" (STR3 SWMF), and a TWR0 write is ignored. */
         CHECK_EQ(host_request(p, args), -EBUSY);
         port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
         CHECK_EQ(str3(p), STR3_SWMF);
-        /* Recovery: the host reads TWR15, which ends the transaction. */
-        (void) port_inb(p, EC_PORT_TWR15);
+        CHECK_EQ(sim_status(p).requests_ignored, 1);
+        /* The EC recovers on its own: 2 ms after TWR15 the reply is ready, and it is a good one. */
+        ec_sim_advance_ns(p, 2 * NSEC_PER_MSEC);
+        CHECK_EQ(str3(p), STR3_OBF3B | STR3_SWMF);
+        CHECK_EQ(host_read(p, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
         CHECK(sim_status(p).idle);
-        CHECK_EQ(str3(p), 0x00);
         ec_sim_set_faults(p, NULL, 0);
         CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
-        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
         CHECK(sim_status(p).idle);
 }
 
@@ -108,26 +109,26 @@ TEST(test_silent)
         CHECK_EQ(host_request(p, args), -EIO);
         CHECK_EQ(str3(p), STR3_IBF3B | STR3_MWMF);
         CHECK(!sim_status(p).idle);
-        /* Recovery 1: a TWR15 read. */
-        (void) port_inb(p, EC_PORT_TWR15);
-        CHECK(sim_status(p).idle);
-
-        /* Recovery 2: a TWR0 write once 100 us have passed since TWR15 starts a new request; a TWR0
-         * write before that is ignored. (The host's own 1000 x (10 ns + 1 us access) wait is longer.) */
+        /* Meanwhile a new request finds a bad initial STR3 (the seeds' host gives up), and a TWR0
+         * write is ignored. */
+        CHECK_EQ(host_request(p, args), -EIO);
         port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
-        port_outb(p, EC_PORT_TWR15, 0x01);
-        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
-        CHECK_EQ(str3(p), STR3_IBF3B | STR3_MWMF);
         CHECK_EQ(sim_status(p).requests_ignored, 1);
-        ec_sim_advance_ns(p, 100 * NSEC_PER_USEC);
+        /* 2 ms after TWR15 the EC drops the request by itself: idle, no reply. */
+        ec_sim_advance_ns(p, 2 * NSEC_PER_MSEC);
+        CHECK(sim_status(p).idle);
+        CHECK_EQ(str3(p), 0x00);
         ec_sim_set_faults(p, NULL, 0);
-        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
-        CHECK_EQ(str3(p), STR3_MWMF);
-        port_outb(p, EC_PORT_TWR15, 0x01);
-        CHECK_EQ(host_read(p, out), 0);
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
         CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
         CHECK(sim_status(p).idle);
-        CHECK_EQ(sim_status(p).faults_injected, 2);
+        CHECK_EQ(sim_status(p).faults_injected, 1); /* the second request never reached TWR15 */
+
+        /* A TWR15 read also ends a silent transaction at once. */
+        ec_sim_set_faults(p, (const SimFault[]){{SIM_FAULT_SILENT, 1}}, 1);
+        CHECK_EQ(host_request(p, args), -EIO);
+        (void) port_inb(p, EC_PORT_TWR15);
+        CHECK(sim_status(p).idle);
 }
 
 TEST(test_bad_status)
