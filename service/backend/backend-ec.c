@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "ec-detect.h"
 #include "ec-sim.h"
 #include "hdaps-models.h"
 
@@ -16,6 +17,7 @@ typedef struct BackendEc {
         HdapsDevice *device;
         unsigned model_axis_code; /* the model's orientation; Invert flips both axes on top of it */
         bool invert;
+        bool self_tested; /* the EC self-test passed once */
 } BackendEc;
 
 static BackendEc *to_ec(Backend *b)
@@ -25,7 +27,23 @@ static BackendEc *to_ec(Backend *b)
 
 static int bec_init(Backend *b, const HdapsConfig *config)
 {
-        return hdaps_init(to_ec(b)->device, config);
+        BackendEc *e = to_ec(b);
+        int r;
+
+        b->init_failure = NULL;
+        /* The seeds' thinkpad_ec runs its self-test once, before any other use of the EC (module
+         * load): a harmless battery status read that a real ThinkPad EC answers by the protocol. */
+        if (!e->self_tested) {
+                r = ec_self_test(e->ec);
+                if (r < 0) {
+                        b->init_failure = "the EC self-test (battery status row 0x01, as thinkpad_ec does "
+                                          "at load) failed: the EC does not answer by the LPC channel 3 "
+                                          "protocol here";
+                        return r;
+                }
+                e->self_tested = true;
+        }
+        return hdaps_init(e->device, config);
 }
 
 static int bec_power_off(Backend *b)

@@ -68,6 +68,9 @@ struct Backend {
         /* Set with each -EOPNOTSUPP answer when the backend can say what to do instead (static text,
          * one sentence); NULL otherwise. */
         const char *unsupported_reason;
+        /* Set when init failed for a reason the user should read in BackendReason (static text, one
+         * clause, e.g. the EC self-test); NULL otherwise. */
+        const char *init_failure;
 };
 
 /* Options for opening a backend. Strings are borrowed. */

@@ -83,8 +83,12 @@ void context_setup_device(Context *c)
 
                 log_error_errno(r, "The %s backend found no working accelerometer: %m",
                                 backend_name(c->backend));
-                if (asprintf(&reason, "%s, but initializing the accelerometer failed: %s", c->backend_reason,
-                             strerror(-r)) >= 0) {
+                if (c->backend->init_failure)
+                        log_error("%s: %s", backend_name(c->backend), c->backend->init_failure);
+                if (asprintf(&reason, "%s, but initializing the accelerometer failed: %s%s%s%s",
+                             c->backend_reason, c->backend->init_failure ?: "",
+                             c->backend->init_failure ? " (" : "", strerror(-r),
+                             c->backend->init_failure ? ")" : "") >= 0) {
                         free(c->backend_reason);
                         c->backend_reason = TAKE_PTR(reason);
                 }

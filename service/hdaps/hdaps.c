@@ -13,7 +13,7 @@ struct HdapsDevice {
         unsigned axis_code;
         HdapsState state;
         bool cache_stale;
-        bool rest_set; /* a rest position was given explicitly: init does not recalibrate */
+        bool prefetch_failed; /* the last prefetch of the readout row failed */
 };
 
 /* The readout row: the request is just the command; the data mask covers everything tpaccel uses
@@ -35,6 +35,8 @@ int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret)
         d->config = HDAPS_CONFIG_DEFAULT;
         d->axis_code = axis_code;
         d->cache_stale = true;
+        /* Calibration is armed at load and on request only (seeds PATCH 07/12), never by an init. */
+        d->state.calibration_pending = true;
         *ret = d;
         return 0;
 }
@@ -271,29 +273,45 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
                                        config->sampling_rate * config->oversampling_ratio,
                                        config->filter_order);
 
-        r = send_fake_data_mode(d, config->fake_data_mode);
-        if (r < 0)
-                return log_error_errno(r, "hdaps: setting fake-data mode %s failed: %m",
-                                       config->fake_data_mode ? "on" : "off");
-
+        /* tp_smapi 0.38 dropped 0x17/0x83 from the init sequence; every later model was only ever run
+         * without it. It is sent only when fake data is wanted, and a refusal does not fail init. */
         d->config = *config;
+        d->config.fake_data_mode = false;
+        if (config->fake_data_mode) {
+                r = send_fake_data_mode(d, true);
+                if (r < 0)
+                        log_warning_errno(
+                                r,
+                                "hdaps: the EC refused fake-data mode (0x17/0x83), reading real data: %m");
+                else
+                        d->config.fake_data_mode = true;
+        }
         d->cache_stale = true;
-        if (!d->rest_set)
-                d->state.calibration_pending = true;
 
-        /* Prefetch the first readout instead of waiting for it: no long delay at start-up. */
+        /* Prefetch the first readout instead of reading it, to avoid the ~1 s delay on load; the seeds
+         * and tp_smapi 0.43 invalidate and wait 200 us first, and fail init if the prefetch fails. */
         ec_invalidate(d->ec);
-        (void) ec_prefetch_row(d->ec, &readout_args);
+        port_delay_ns(ec_port(d->ec), (uint64_t) HDAPS_INIT_PREFETCH_DELAY_US * NSEC_PER_USEC);
+        r = ec_prefetch_row(d->ec, &readout_args);
+        d->prefetch_failed = r < 0;
+        if (r < 0) {
+                ec_invalidate(d->ec);
+                return log_error_errno(
+                        r, "hdaps: the initial prefetch of the readout row failed (STR3 0x%02x): %m",
+                        ec_last_str3(d->ec));
+        }
         return 0;
 }
 
 int hdaps_power_off(HdapsDevice *d)
 {
+        /* tp_smapi 0.43: stop EC sampling only once the power-off worked (the seeds tried both). */
         int r = hdaps_set_power(d, false);
-        int k = set_ec_config(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);
+        if (r >= 0)
+                r = set_ec_config(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);
         ec_invalidate(d->ec);
         d->cache_stale = true;
-        return r < 0 ? r : k;
+        return r;
 }
 
 static int16_t le16(const uint8_t *p)
@@ -366,20 +384,27 @@ static int parse_readout(HdapsDevice *d, const EcRow *data, HdapsReadout *ret)
 int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
 {
         EcRow data = {.mask = READOUT_DATA_MASK};
-        int r = ec_try_read_row(d->ec, &readout_args, &data);
+        int r, k;
 
-        /* Not prefetched, or a reply still not ready a whole period after it was requested (the EC
-         * answers in microseconds): a full read, whose retries are bounded and which leaves the EC idle
-         * if it gives up. */
-        if (r == -ENODATA || r == -EBUSY)
+        /* The fast path of the seeds' timer: read the prefetched reply once, no retries. */
+        r = ec_try_read_row(d->ec, &readout_args, &data);
+        /* Nothing prefetched although the last prefetch worked: it expired (a period longer than the
+         * prefetch's 100 ms, sampling rates below 10 Hz) or a configuration change dropped it. Then the
+         * seeds' read_row path: request and read, bounded. After a failed prefetch there is no such
+         * read: a failing EC gets one request per tick, no more. */
+        if (r == -ENODATA && !d->prefetch_failed)
                 r = ec_read_row(d->ec, &readout_args, &data);
 
         /* Prefetch the next readout even after an error, so the next tick is quick (seeds PATCH 03/12). */
-        (void) ec_prefetch_row(d->ec, &readout_args);
+        k = ec_prefetch_row(d->ec, &readout_args);
+        d->prefetch_failed = k < 0;
 
-        if (r < 0)
-                return r;
-        return parse_readout(d, &data, ret);
+        if (r == 0)
+                return parse_readout(d, &data, ret);
+        if (r == -ENODATA || r == -EBUSY)
+                /* Not ready: no new readout this tick, unless the EC is failing outright. */
+                return k < 0 && k != -EBUSY ? k : -EBUSY;
+        return r;
 }
 
 int hdaps_update(HdapsDevice *d)
@@ -396,7 +421,7 @@ int hdaps_update(HdapsDevice *d)
         for (unsigned waited = 0; waited <= HDAPS_READ_TIMEOUT_MS; waited += HDAPS_READ_RETRY_MS) {
                 EcRow data = {.mask = READOUT_DATA_MASK};
                 r = ec_read_row(d->ec, &readout_args, &data);
-                (void) ec_prefetch_row(d->ec, &readout_args);
+                d->prefetch_failed = ec_prefetch_row(d->ec, &readout_args) < 0;
                 if (r == 0)
                         r = parse_readout(d, &data, NULL);
                 if (r != -EBUSY)
@@ -414,7 +439,6 @@ void hdaps_invalidate_cache(HdapsDevice *d)
 void hdaps_calibrate(HdapsDevice *d)
 {
         d->state.calibration_pending = true;
-        d->rest_set = false;
 }
 
 void hdaps_set_rest(HdapsDevice *d, int rest_x, int rest_y)
@@ -422,7 +446,6 @@ void hdaps_set_rest(HdapsDevice *d, int rest_x, int rest_y)
         d->state.rest_x = rest_x;
         d->state.rest_y = rest_y;
         d->state.calibration_pending = false;
-        d->rest_set = true;
 }
 
 int hdaps_set_axis_code(HdapsDevice *d, unsigned code)

@@ -58,22 +58,27 @@ typedef struct HdapsState {
 
 typedef struct HdapsDevice HdapsDevice;
 
-/* Creates a device on ec (borrowed; must outlive the device) with the axis code to use. */
+/* Creates a device on ec (borrowed; must outlive the device) with the axis code to use. Calibration is
+ * armed here ("at load", seeds PATCH 07/12) and by hdaps_calibrate(), never by hdaps_init(). */
 int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret);
 HdapsDevice *hdaps_free(HdapsDevice *d);
 DEFINE_TRIVIAL_CLEANUP_FUNC(HdapsDevice *, hdaps_free);
 
-/* Init (also after resume): mode (must be nonzero), check, power on, rate/filter configuration,
- * fake-data mode, then a prefetch of the first readout (no long wait). Arms deferred calibration
- * unless a rest position was set with hdaps_set_rest(). */
+/* Init (also after resume), as tp_smapi 0.43: mode (must be nonzero), check, power on, rate/filter
+ * configuration, invalidate, 200 us, then a prefetch of the first readout (no long wait); a failed
+ * prefetch fails init. 0x17/0x83 is sent only if config->fake_data_mode is set, and its refusal is
+ * logged, not fatal. Does not touch the calibration. */
 int hdaps_init(HdapsDevice *d, const HdapsConfig *config);
 
-/* Power off (0x14 0) and stop EC sampling (0x10 with 0, 1). Both are tried; returns the first error. */
+/* Power off (0x14 0), then stop EC sampling (0x10 with 0, 1) if the power-off worked (tp_smapi 0.43).
+ * Returns the first error. */
 int hdaps_power_off(HdapsDevice *d);
 
-/* The poll tick: reads the prefetched readout row once (or does a full read if none is prefetched or
- * its reply is not ready), then always prefetches the next one. Updates the cache. Returns 0 with *ret
- * filled, -EBUSY (no new readout yet: keep the cached values), or another negative errno. */
+/* The poll tick: reads the prefetched readout row once (the seeds' fast path, no retries; a bounded
+ * full read only when the prefetch expired, rates below 10 Hz), then always prefetches the next one.
+ * Updates the cache. Returns 0 with *ret filled, -EBUSY (no new readout this tick: EC not ready or
+ * READOUTS 0; keep the cached values), or another negative errno: a hard error of the read, or of the
+ * prefetch when nothing was read. */
 int hdaps_poll(HdapsDevice *d, HdapsReadout *ret);
 
 /* On-demand refresh for readers when nobody polls: if the cache is younger than 0.9 / sampling_rate it

@@ -63,13 +63,16 @@
 #define EC_READOUT_IDX_Y1       0x2 /* s16 LE */
 #define EC_READOUT_IDX_X1       0x4 /* s16 LE */
 #define EC_READOUT_IDX_TEMP1    0x6 /* degrees C */
-#define EC_READOUT_IDX_X2       0x7 /* s16 LE, second (older) readout */
-#define EC_READOUT_IDX_Y2       0x9 /* s16 LE */
-#define EC_READOUT_IDX_TEMP2    0xB
-#define EC_READOUT_IDX_QUEUED   0xC /* queued readouts left after this reply */
-#define EC_READOUT_IDX_KMACT    0xD /* activity since the last read, cleared on read: */
-#define EC_KMACT_KEYBOARD       0x20
-#define EC_KMACT_MOUSE          0x40
+/* The second (older) readout: Y at 0x7, X at 0x9, the same Y-then-X order as the first. The seeds'
+ * and tp_smapi's names say XPOS2 0x7 / YPOS2 0x9 but their comments say y at 0x7, x at 0x9, and
+ * mainline reads YVAR at 0x1617 (TWR7) and XVAR at 0x1619 (TWR9). docs/PROTOCOL.md. */
+#define EC_READOUT_IDX_Y2     0x7 /* s16 LE */
+#define EC_READOUT_IDX_X2     0x9 /* s16 LE */
+#define EC_READOUT_IDX_TEMP2  0xB
+#define EC_READOUT_IDX_QUEUED 0xC /* queued readouts left after this reply */
+#define EC_READOUT_IDX_KMACT  0xD /* activity since the last read, cleared on read: */
+#define EC_KMACT_KEYBOARD     0x20
+#define EC_KMACT_MOUSE        0x40
 
 /* Values the check sub-command may answer with (bytes [1..3]). */
 #define EC_CHECK_SPEC_0 0x00
@@ -92,6 +95,9 @@
 #define HDAPS_READ_TIMEOUT_MS      100 /* on-demand read: give up after this long ... */
 #define HDAPS_READ_RETRY_MS        3   /* ... retrying -EBUSY this far apart */
 #define HDAPS_ACTIVITY_REMEMBER_MS 100 /* KMACT flags stay visible this long (PATCH 05/12, HZ/10) */
+/* Init (PATCH 02/12, tp_smapi 0.43): after the configuration, invalidate and wait this long before the
+ * initial prefetch of the readout row. */
+#define HDAPS_INIT_PREFETCH_DELAY_US 200
 /* Shutdown (PATCH 10/12): power off, then configure (0, 1) to stop EC sampling. */
 #define HDAPS_SHUTDOWN_EC_RATE 0
 #define HDAPS_SHUTDOWN_ORDER   1

@@ -638,6 +638,7 @@ for i in range(40):
         self.start_polkit([EC_RAW])
         self.start_daemon('--sim-fault=busy:1')
         self.assertFalse(self.get('HasAccelerometer'))
+        self.assertIn('EC self-test', self.get('BackendReason'), 'the self-test runs first and says so')
         self.assertDBusError('org.thinkpad.Accelerometer.Error.Busy', self.ec.ReadRow, dbus.UInt16(1), row(0x13),
                              dbus.UInt16(3))
         self.assertIsNone(self.daemon.poll())

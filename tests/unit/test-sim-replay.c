@@ -116,6 +116,12 @@ TEST(test_replay_loop_and_hold)
         CHECK_EQ(s16_at(out, EC_READOUT_IDX_X1), (int) lround(-498 + 40 * sin(2 * M_PI * 1000 / 700)));
         CHECK_EQ(s16_at(out, EC_READOUT_IDX_Y1), (int) lround(-439 + 40 * cos(2 * M_PI * 1000 / 1100)));
         CHECK_EQ(s16_at(out, EC_READOUT_IDX_X2), s16_at(out, EC_READOUT_IDX_X1));
+        /* The raw layout, written from the sources rather than the protocol table: Y1 at 2, X1 at 4,
+         * the older readout Y2 at 7 and X2 at 9 (mainline: YVAR 0x1617, XVAR 0x1619). */
+        CHECK_EQ(s16_at(out, 0x2), (int) lround(-439 + 40 * cos(2 * M_PI * 1000 / 1100)));
+        CHECK_EQ(s16_at(out, 0x4), (int) lround(-498 + 40 * sin(2 * M_PI * 1000 / 700)));
+        CHECK_EQ(s16_at(out, 0x7), s16_at(out, 0x2));
+        CHECK_EQ(s16_at(out, 0x9), s16_at(out, 0x4));
 }
 
 /* A shipped scenario trace, if present, replays too. */
