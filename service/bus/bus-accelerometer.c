@@ -56,6 +56,22 @@ static int property_get_backend_reason(sd_bus *bus, const char *path, const char
         return sd_bus_message_append(reply, "s", c->backend_reason ?: "");
 }
 
+static int property_get_hardware_state(sd_bus *bus, const char *path, const char *interface,
+                                       const char *property, sd_bus_message *reply, void *userdata,
+                                       sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s", hardware_state_to_string(c->hardware_state));
+}
+
+static int property_get_last_error(sd_bus *bus, const char *path, const char *interface,
+                                   const char *property, sd_bus_message *reply, void *userdata,
+                                   sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s", c->last_error ?: "");
+}
+
 static int property_get_model(sd_bus *bus, const char *path, const char *interface, const char *property,
                               sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
@@ -581,6 +597,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP_BOOL("HasAccelerometer", has_accelerometer, CHANGE),
         PROP("Backend", "s", property_get_backend, CHANGE),
         PROP("BackendReason", "s", property_get_backend_reason, CHANGE),
+        PROP("HardwareState", "s", property_get_hardware_state, CHANGE),
+        PROP("LastError", "s", property_get_last_error, CHANGE),
         PROP("Model", "s", property_get_model, CONST),
         PROP("AxisCode", "u", property_get_axis_code, CHANGE),
         PROP("Position", "(ii)", property_get_position, 0),

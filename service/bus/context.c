@@ -175,6 +175,7 @@ Context *context_free(Context *c)
         if (!c)
                 return NULL;
         c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
+        c->reinit_timer = sd_event_source_disable_unref(c->reinit_timer);
         c->pause_timer = sd_event_source_disable_unref(c->pause_timer);
         c->exit_source = sd_event_source_disable_unref(c->exit_source);
         c->backend_watch = backend_watch_free(c->backend_watch);
@@ -192,6 +193,7 @@ Context *context_free(Context *c)
         backend_free(c->backend);
         state_config_done(&c->config);
         free(c->backend_reason);
+        free(c->last_error);
         free(c->state_path);
         free(c->protection_state);
         free(c);
@@ -309,6 +311,7 @@ void context_shutdown(Context *c)
         c->shut_down = true;
 
         c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
+        poller_stop_reinit(c);
         protection_release(c);
 
         if (c->has_accelerometer) {

@@ -40,6 +40,13 @@
 
 typedef struct EcQueue EcQueue;
 
+/* The poll path's view of the hardware (the HardwareState property). */
+typedef enum HardwareState {
+        HARDWARE_OK,      /* readouts arrive (or nobody polled yet) */
+        HARDWARE_FAILING, /* the last poll ticks failed; polling goes on */
+        HARDWARE_STOPPED, /* too many failures in a row: polling stopped, re-init with back-off */
+} HardwareState;
+
 typedef struct ContextOptions {
         bool session;           /* session bus: callers with our uid skip polkit */
         const char *address;    /* connect here instead of the default bus (tests) */
@@ -72,7 +79,14 @@ typedef struct Context {
         sd_event_source *poll_timer;
         bool polling; /* the Claimed property */
         bool last_keyboard, last_mouse;
-        unsigned poll_errors; /* consecutive failed ticks, for rate-limited warnings */
+        /* Health of the poll path (poller.c) */
+        HardwareState hardware_state;
+        char *last_error;              /* the LastError property; NULL: none yet */
+        unsigned hard_errors;          /* consecutive poll ticks with a hard error */
+        sd_event_source *reinit_timer; /* while stopped: the next re-init attempt */
+        uint64_t reinit_delay_usec;    /* the back-off: 1 s doubling to 60 s */
+        uint64_t busy_ticks;           /* ticks without a new readout (EC busy or not ready), ever */
+        uint64_t busy_window_start_usec, busy_window_ticks, busy_window_busy;
 
         /* Suspend */
         bool suspended;
@@ -149,6 +163,11 @@ void poller_rate_changed(Context *c);
 void poller_check_rest(Context *c);
 /* Refreshes Position/Temperature for readers when nobody polls (rate-limited by the device layer). */
 void poller_refresh_on_demand(Context *c);
+/* The device was initialized again (resume): the hardware state is ok again. */
+void poller_hardware_reinitialized(Context *c);
+/* Stops the re-init back-off (shutdown). */
+void poller_stop_reinit(Context *c);
+const char *hardware_state_to_string(HardwareState s);
 
 /* protection.c */
 bool protection_armed(const Context *c);

@@ -9,9 +9,28 @@
 #include "context.h"
 #include "ec-protocol.h"
 #include "log.h"
+#include "strutil.h"
 
-#define POLL_ACCURACY_DIVISOR 10   /* timer slack: 10% of the period */
-#define POLL_ERROR_LOG_EVERY  1000 /* after the first failure, one warning per this many */
+#define POLL_ACCURACY_DIVISOR 10 /* timer slack: 10% of the period */
+/* The seeds stop polling at the first hard error ("poll failed, disabling updates", tp_smapi 0.43
+ * hdaps_mousedev_poll). tpacceld tolerates a few in a row (a single fault of a working EC), then stops
+ * and re-initializes the device with an exponential back-off; claims keep waiting meanwhile. */
+#define POLL_HARD_ERRORS_MAX   5
+#define REINIT_DELAY_MIN_USEC  (1 * USEC_PER_SEC)
+#define REINIT_DELAY_MAX_USEC  (60 * USEC_PER_SEC)
+#define BUSY_LOG_INTERVAL_USEC (60 * USEC_PER_SEC) /* at most one "EC busy" line per minute */
+#define BUSY_LOG_MIN_PERCENT   10                  /* ... when this share of a window's ticks was busy */
+
+static const char *const hardware_state_table[] = {
+        [HARDWARE_OK] = "ok",
+        [HARDWARE_FAILING] = "failing",
+        [HARDWARE_STOPPED] = "stopped",
+};
+
+const char *hardware_state_to_string(HardwareState s)
+{
+        return (unsigned) s < ELEMENTSOF(hardware_state_table) ? hardware_state_table[s] : "ok";
+}
 
 uint64_t now_usec(void)
 {
@@ -86,24 +105,151 @@ static void check_activity(Context *c)
         }
 }
 
+static void set_hardware_state(Context *c, HardwareState state)
+{
+        if (c->hardware_state == state)
+                return;
+        c->hardware_state = state;
+        bus_emit_changed(c, "HardwareState");
+}
+
+static void set_last_error(Context *c, const char *what, int r)
+{
+        char *e = strprintf("%s: %s", what, strerror(-r));
+        if (!e)
+                return;
+        free(c->last_error);
+        c->last_error = e;
+        bus_emit_changed(c, "LastError");
+}
+
+static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata);
+
+static void arm_reinit(Context *c)
+{
+        int r;
+
+        if (!c->reinit_timer) {
+                r = sd_event_add_time_relative(c->event, &c->reinit_timer, CLOCK_MONOTONIC,
+                                               c->reinit_delay_usec, 0, on_reinit_timer, c);
+                if (r < 0) {
+                        log_error_errno(r, "Failed to start the re-initialization timer: %m");
+                        return;
+                }
+                (void) sd_event_source_set_description(c->reinit_timer, "reinit");
+                return;
+        }
+        (void) sd_event_source_set_time_relative(c->reinit_timer, c->reinit_delay_usec);
+        (void) sd_event_source_set_enabled(c->reinit_timer, SD_EVENT_ONESHOT);
+}
+
+void poller_stop_reinit(Context *c)
+{
+        c->reinit_timer = sd_event_source_disable_unref(c->reinit_timer);
+}
+
+void poller_hardware_reinitialized(Context *c)
+{
+        if (c->hardware_state == HARDWARE_STOPPED)
+                log_info("The accelerometer works again after re-initialization; polling resumes");
+        poller_stop_reinit(c);
+        c->hard_errors = 0;
+        set_hardware_state(c, HARDWARE_OK);
+        poller_update(c);
+}
+
+static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+        Context *c = userdata;
+        int r;
+
+        if (c->suspended || c->hardware_state != HARDWARE_STOPPED) {
+                /* Asleep: resume re-initializes. Try again later anyway, in case resume failed. */
+                if (c->hardware_state == HARDWARE_STOPPED)
+                        arm_reinit(c);
+                return 0;
+        }
+        r = context_init_device(c);
+        if (r >= 0) {
+                poller_hardware_reinitialized(c);
+                return 0;
+        }
+        set_last_error(c, "re-initializing the accelerometer failed", r);
+        c->reinit_delay_usec = MIN(c->reinit_delay_usec * 2, (uint64_t) REINIT_DELAY_MAX_USEC);
+        log_debug_errno(r, "Re-initializing the accelerometer failed, next try in %llu s: %m",
+                        (unsigned long long) (c->reinit_delay_usec / USEC_PER_SEC));
+        arm_reinit(c);
+        return 0;
+}
+
+/* A hard error of a poll tick: counted; after POLL_HARD_ERRORS_MAX in a row polling stops (logged
+ * once) and the device is re-initialized with a back-off. */
+static void poll_hard_error(Context *c, int r)
+{
+        c->hard_errors++;
+        set_last_error(c, "reading the accelerometer failed", r);
+        if (c->hardware_state == HARDWARE_OK) {
+                log_warning_errno(r, "Reading the accelerometer failed: %m; polling goes on");
+                set_hardware_state(c, HARDWARE_FAILING);
+        }
+        if (c->hard_errors < POLL_HARD_ERRORS_MAX)
+                return;
+
+        log_error_errno(r,
+                        "Reading the accelerometer failed %u times in a row (%m): polling stopped; "
+                        "re-initializing in %d s, then with a back-off up to %d s",
+                        c->hard_errors, (int) (REINIT_DELAY_MIN_USEC / USEC_PER_SEC),
+                        (int) (REINIT_DELAY_MAX_USEC / USEC_PER_SEC));
+        set_hardware_state(c, HARDWARE_STOPPED);
+        c->reinit_delay_usec = REINIT_DELAY_MIN_USEC;
+        arm_reinit(c);
+        /* on_poll_timer() stops the timer (poller_wanted() is false while stopped). */
+}
+
+/* Ticks without a new readout lower the effective rate: counted, and logged at most once per
+ * BUSY_LOG_INTERVAL_USEC when they were a noticeable share of the ticks. */
+static void count_tick(Context *c, bool busy, uint64_t now)
+{
+        if (c->busy_window_start_usec == 0)
+                c->busy_window_start_usec = now;
+        c->busy_window_ticks++;
+        if (busy) {
+                c->busy_ticks++;
+                c->busy_window_busy++;
+        }
+        if (now - c->busy_window_start_usec < BUSY_LOG_INTERVAL_USEC)
+                return;
+        if (c->busy_window_busy * 100 >= c->busy_window_ticks * BUSY_LOG_MIN_PERCENT)
+                log_warning("The EC was busy or had no new readout in %llu of %llu poll ticks over the last "
+                            "%llu s (%llu since start): the effective rate is %.1f Hz, not %u Hz",
+                            (unsigned long long) c->busy_window_busy,
+                            (unsigned long long) c->busy_window_ticks,
+                            (unsigned long long) ((now - c->busy_window_start_usec) / USEC_PER_SEC),
+                            (unsigned long long) c->busy_ticks,
+                            (double) (c->busy_window_ticks - c->busy_window_busy) * USEC_PER_SEC /
+                                    (double) (now - c->busy_window_start_usec),
+                            c->config.sampling_rate);
+        c->busy_window_start_usec = now;
+        c->busy_window_ticks = c->busy_window_busy = 0;
+}
+
 static void poll_once(Context *c)
 {
         HdapsReadout ro;
         int r;
 
         r = backend_poll(c->backend, &ro);
+        count_tick(c, r == -EBUSY, now_usec());
         if (r == -EBUSY)
-                return; /* no new readout yet: keep the cached values */
+                return; /* no new readout this tick: keep the cached values */
         if (r < 0) {
-                if (c->poll_errors++ % POLL_ERROR_LOG_EVERY == 0)
-                        log_warning_errno(r, "Reading the accelerometer failed (%u in a row): %m",
-                                          c->poll_errors);
+                poll_hard_error(c, r);
                 return;
         }
-        if (c->poll_errors > 0) {
-                log_info("Reading the accelerometer works again after %u failures", c->poll_errors);
-                c->poll_errors = 0;
-        }
+        if (c->hardware_state == HARDWARE_FAILING)
+                log_info("Reading the accelerometer works again after %u failures", c->hard_errors);
+        c->hard_errors = 0;
+        set_hardware_state(c, HARDWARE_OK);
 
         uint64_t t = ro.time_ns / NSEC_PER_USEC;
         r = sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Sample", "tii", t, ro.x, ro.y);
@@ -143,6 +289,10 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
         uint64_t period = poll_period_usec(c), next = usec + period, now = now_usec();
 
         poll_once(c);
+        if (c->hardware_state == HARDWARE_STOPPED) {
+                poller_update(c); /* drops this timer; sd-event keeps it alive until we return */
+                return 0;
+        }
 
         /* Keep the cadence of the schedule; after a stall, start over from now instead of catching up. */
         if (next <= now)
@@ -154,7 +304,7 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
 
 static bool poller_wanted(const Context *c)
 {
-        return c->has_accelerometer && !c->suspended &&
+        return c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED &&
                (c->claims || sensor_proxy_claimed(c) || protection_armed(c));
 }
 
@@ -205,7 +355,7 @@ void poller_refresh_on_demand(Context *c)
 {
         int r;
 
-        if (c->polling || !c->has_accelerometer || c->suspended)
+        if (c->polling || !c->has_accelerometer || c->suspended || c->hardware_state == HARDWARE_STOPPED)
                 return;
         r = backend_update(c->backend);
         if (r < 0)

@@ -114,6 +114,8 @@ static int on_prepare_for_sleep(sd_bus_message *m, void *userdata, sd_bus_error 
                 r = context_init_device(c);
                 if (r < 0)
                         log_warning_errno(r, "Re-initializing the accelerometer after resume failed: %m");
+                else
+                        poller_hardware_reinitialized(c);
         }
         bus_emit_changed(c, "Suspended");
         poller_update(c);

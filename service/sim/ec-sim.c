@@ -187,7 +187,8 @@ static void request_complete(EcSim *s, uint64_t now)
                 return;
         }
 
-        set = sim_faults_roll(s->faults, s->n_faults, command, &s->rng);
+        set = sim_faults_roll(s->faults, s->n_faults, command,
+                              (double) (now - s->firmware.accel.start_ns) / NSEC_PER_SEC, &s->rng);
         s->phase = PHASE_ACCEPTING;
         if (sim_faults_has(set, SIM_FAULT_SILENT)) {
                 s->phase = PHASE_STUCK_SILENT;
@@ -322,6 +323,11 @@ static int validate_faults(const SimFault *faults, unsigned n, char **ret_error)
                         return error_printf(ret_error, -EINVAL,
                                             "fault %u (%s): probability %g is not between 0 and 1", i,
                                             sim_fault_kind_to_string(faults[i].kind), faults[i].probability);
+                if (!(faults[i].from_s >= 0) || !(faults[i].to_s >= 0) ||
+                    (faults[i].to_s > 0 && faults[i].to_s <= faults[i].from_s))
+                        return error_printf(
+                                ret_error, -EINVAL, "fault %u (%s): time window %g-%g s is not a window", i,
+                                sim_fault_kind_to_string(faults[i].kind), faults[i].from_s, faults[i].to_s);
         }
         return 0;
 }

@@ -37,6 +37,9 @@ typedef enum SimFaultKind {
 typedef struct SimFault {
         SimFaultKind kind;
         double probability; /* per transaction, 0..1 */
+        /* Active window in seconds since the emulator was created: from_s <= t < to_s; to_s == 0 means
+         * no end (the default window is always). */
+        double from_s, to_s;
 } SimFault;
 
 #define SIM_FAULTS_MAX 16
@@ -54,8 +57,9 @@ typedef struct SimOptions {
         int temperature;           /* degrees C; 0 = default (38) */
 } SimOptions;
 
-/* Parses "KIND[:PROBABILITY]" (KIND: busy, silent, bad-status, retval, pending, absent; probability
- * 0..1, default 1). Returns 0 or -EINVAL with *ret_error set to a message (free it). */
+/* Parses "KIND[:PROBABILITY][@FROM-TO]" (KIND: busy, silent, bad-status, retval, pending, absent;
+ * probability 0..1, default 1; FROM and TO seconds since the emulator started, TO > FROM, default
+ * always). Returns 0 or -EINVAL with *ret_error set to a message (free it). */
 int sim_fault_parse(const char *s, SimFault *ret, char **ret_error);
 const char *sim_fault_kind_to_string(SimFaultKind k);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ec-protocol.h"
+#include "macros.h"
 #include "strutil.h"
 #include "sim-fault.h"
 
@@ -30,18 +31,74 @@ const char *sim_fault_kind_to_string(SimFaultKind k)
         return fault_kind_names[k];
 }
 
-int sim_fault_parse(const char *s, SimFault *ret, char **ret_error)
+/* A plain non-negative decimal (digits and at most one point), or -EINVAL. */
+static int parse_seconds(const char *p, size_t len, double *ret)
 {
-        const char *colon;
+        char buf[FAULT_PROBABILITY_QUOTE_MAX + 1];
+        bool digit = false;
+        char *end = NULL;
+        unsigned points = 0;
+
+        if (len == 0 || len > FAULT_PROBABILITY_QUOTE_MAX)
+                return -EINVAL;
+        for (size_t i = 0; i < len; i++) {
+                if (p[i] == '.')
+                        points++;
+                else if (p[i] >= '0' && p[i] <= '9')
+                        digit = true;
+                else
+                        return -EINVAL;
+        }
+        if (!digit || points > 1)
+                return -EINVAL;
+        memcpy(buf, p, len);
+        buf[len] = 0;
+        errno = 0;
+        *ret = strtod(buf, &end);
+        return errno == 0 && end && *end == 0 && isfinite(*ret) ? 0 : -EINVAL;
+}
+
+/* "@FROM-TO" after the fault (at points at '@'). */
+static int parse_window(const char *at, SimFault *f, char **ret_error)
+{
+        const char *w = at + 1, *dash = strchr(w, '-');
+
+        if (!dash || parse_seconds(w, (size_t) (dash - w), &f->from_s) < 0 ||
+            parse_seconds(dash + 1, strlen(dash + 1), &f->to_s) < 0)
+                return error_printf(ret_error, -EINVAL,
+                                    "time window '%.*s' is not FROM-TO in seconds (like 2-5.5)",
+                                    FAULT_PROBABILITY_QUOTE_MAX, w);
+        if (!(f->to_s > f->from_s))
+                return error_printf(ret_error, -EINVAL, "time window '%.*s' ends before it starts",
+                                    FAULT_PROBABILITY_QUOTE_MAX, w);
+        return 0;
+}
+
+int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
+{
+        _cleanup_free_ char *copy = NULL;
+        const char *colon, *s;
+        char *at;
         size_t kind_len;
         SimFault f = {.kind = _SIM_FAULT_MAX, .probability = 1.0};
 
         if (ret_error)
                 *ret_error = NULL;
-        if (!s || !*s)
+        if (!spec || !*spec)
                 return error_printf(ret_error, -EINVAL,
-                                    "empty fault specification (expected KIND[:PROBABILITY], KIND "
-                                    "one of " FAULT_KINDS_LIST ")");
+                                    "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], "
+                                    "KIND one of " FAULT_KINDS_LIST ")");
+        copy = strdup(spec);
+        if (!copy)
+                return -ENOMEM;
+        at = strchr(copy, '@');
+        if (at) {
+                int r = parse_window(at, &f, ret_error);
+                if (r < 0)
+                        return r;
+                *at = 0;
+        }
+        s = copy;
 
         colon = strchr(s, ':');
         kind_len = colon ? (size_t) (colon - s) : strlen(s);
@@ -94,12 +151,18 @@ static bool fault_applies(SimFaultKind k, uint8_t command)
         }
 }
 
-unsigned sim_faults_roll(const SimFault *faults, unsigned n, uint8_t command, SimRng *rng)
+static bool fault_active(const SimFault *f, double t_s)
+{
+        return t_s >= f->from_s && (f->to_s <= 0 || t_s < f->to_s);
+}
+
+unsigned sim_faults_roll(const SimFault *faults, unsigned n, uint8_t command, double t_s, SimRng *rng)
 {
         unsigned set = 0;
 
         for (unsigned i = 0; i < n; i++) {
-                if ((unsigned) faults[i].kind >= _SIM_FAULT_MAX || !fault_applies(faults[i].kind, command))
+                if ((unsigned) faults[i].kind >= _SIM_FAULT_MAX || !fault_applies(faults[i].kind, command) ||
+                    !fault_active(&faults[i], t_s))
                         continue;
                 if (sim_rng_unit(rng) < faults[i].probability)
                         set |= 1u << faults[i].kind;

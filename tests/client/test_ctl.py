@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clienttest import ACCEL, PYTHON, TOP_BUILDDIR, TPACCELCTL, ClientTestCase, wait_until  # noqa: E402
 from gi.repository import GLib  # noqa: E402
 
-KEYS = ["has-accelerometer", "backend", "backend-reason", "model", "axis-code", "position", "rest-position",
+KEYS = ["has-accelerometer", "backend", "backend-reason", "hardware-state", "last-error", "model", "axis-code", "position", "rest-position",
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
         "filter-order", "fake-data-mode", "invert", "claimed", "suspended", "pitch", "roll", "orientation",
         "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
@@ -38,6 +38,7 @@ class CtlTest(ClientTestCase):
         self.assertEqual(len(colons), 1, "labels are not aligned:\n" + out)
         self.assertIn("Backend: simulated", out)
         self.assertIn("Accelerometer: yes", out)
+        self.assertRegex(out, r"Hardware state: ok\n")
         self.assertRegex(out, r"Sampling rate: \d+ Hz")
         self.assertRegex(out, r"Position: -?\d+ -?\d+ counts")
 

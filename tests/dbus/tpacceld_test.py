@@ -643,6 +643,37 @@ for i in range(40):
                              dbus.UInt16(3))
         self.assertIsNone(self.daemon.poll())
 
+    def test_failing_ec_stops_polling_and_recovers(self):
+        # The EC stops answering from 2 s to 6 s after start: a few failed ticks, then polling stops
+        # (logged once), HardwareState says so, and re-initialization with a back-off brings it back
+        # while the claim keeps waiting.
+        self.start_polkit()
+        self.start_daemon('--sim-fault=silent@2-6')
+        self.assertEqual(self.get('HardwareState'), 'ok')
+        self.assertEqual(self.get('LastError'), '')
+        states = []
+        m = self.dbus_con.add_signal_receiver(
+            lambda iface, changed, inval: states.append(str(changed['HardwareState']))
+            if 'HardwareState' in changed else None,
+            signal_name='PropertiesChanged', dbus_interface=dbus.PROPERTIES_IFACE, path=PATH)
+        self.accel.Claim()
+        self.assertGreater(len(self.collect_samples(0.5)), 5)
+        self.assertEventually(lambda: self.get('HardwareState') == 'stopped')
+        self.assertFalse(self.get('Claimed'), 'polling stopped')
+        self.assertIn('reading the accelerometer failed', self.get('LastError'))
+        self.assertEqual(len(self.collect_samples(0.5)), 0, 'no Sample while stopped')
+        self.assertEventually(lambda: self.get('HardwareState') == 'ok')
+        self.assertTrue(self.get('Claimed'), 'the claim was kept and polling resumed')
+        self.assertGreater(len(self.collect_samples(0.5)), 5)
+        self.assertEventually(lambda: states[-1:] == ['ok'])
+        m.remove()
+        self.assertEqual(states[:2], ['failing', 'stopped'])
+        log = self.daemon_log()
+        self.assertEqual(log.count('polling stopped'), 1, log)
+        self.assertIn('re-initializing the accelerometer failed', self.get('LastError'),
+                      'a re-init inside the window failed (1 s, then 2 s back-off)')
+        self.assertIn('works again after re-initialization', log)
+
     # Command line
 
     def test_dump(self):

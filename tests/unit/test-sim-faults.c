@@ -57,12 +57,19 @@ TEST(test_fault_parse)
         check_parse_error("busy:nan", "probability 'nan' is not a number");
         check_parse_error("busy:0.5x", "probability '0.5x' is not a number");
         check_parse_error("busy:0.5:1", "probability '0.5:1' is not a number");
-        check_parse_error(
-                "", "empty fault specification (expected KIND[:PROBABILITY], KIND one of busy, silent, "
-                    "bad-status, retval, pending, absent)");
-        check_parse_error(
-                NULL, "empty fault specification (expected KIND[:PROBABILITY], KIND one of busy, silent, "
-                      "bad-status, retval, pending, absent)");
+        check_parse_error("", "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], KIND one "
+                              "of busy, silent, bad-status, retval, pending, absent)");
+        check_parse_error(NULL, "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], KIND "
+                                "one of busy, silent, bad-status, retval, pending, absent)");
+        check_parse_error("busy@2", "time window '2' is not FROM-TO in seconds (like 2-5.5)");
+        check_parse_error("busy:0.5@-1-2", "time window '-1-2' is not FROM-TO in seconds (like 2-5.5)");
+        check_parse_error("busy@3-2", "time window '3-2' ends before it starts");
+        check_parse_error("busy@1-x", "time window '1-x' is not FROM-TO in seconds (like 2-5.5)");
+        CHECK_EQ(sim_fault_parse("silent:0.5@2-5.5", &f, NULL), 0);
+        CHECK_EQ(f.kind, SIM_FAULT_SILENT);
+        CHECK(f.probability == 0.5 && f.from_s == 2 && f.to_s == 5.5);
+        CHECK_EQ(sim_fault_parse("absent@1-2", &f, NULL), 0);
+        CHECK(f.probability == 1 && f.from_s == 1 && f.to_s == 2);
 }
 
 static PortIO *open_with_fault(SimFaultKind kind, double probability)
@@ -237,6 +244,31 @@ static uint64_t count_busy(uint32_t seed, double probability, unsigned n)
         return failed;
 }
 
+TEST(test_time_window)
+{
+        /* absent between 1 s and 2 s after creation only. */
+        SimOptions o = {.n_faults = 1, .faults = {{SIM_FAULT_ABSENT, 1, 1, 2}}};
+        _cleanup_(port_freep) PortIO *p = sim_open_options(&o);
+        uint8_t out[ROW_LEN];
+
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+        ec_sim_advance_ns(p, NSEC_PER_SEC);
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 0);
+        ec_sim_advance_ns(p, NSEC_PER_SEC);
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+        CHECK_EQ(sim_status(p).faults_injected, 1);
+
+        char *error = NULL;
+        PortIO *q = NULL;
+        o.faults[0] = (SimFault){SIM_FAULT_BUSY, 1, 3, 2};
+        CHECK_EQ(port_open_sim(&o, &q, &error), -EINVAL);
+        CHECK_STREQ(error, "fault 0 (busy): time window 3-2 s is not a window");
+        free(error);
+}
+
 TEST(test_probability)
 {
         uint64_t a = count_busy(1, 0.3, 400), b = count_busy(1, 0.3, 400);
@@ -272,6 +304,7 @@ int main(void)
         RUN(test_pending);
         RUN(test_absent);
         RUN(test_battery_row_0b);
+        RUN(test_time_window);
         RUN(test_probability);
         RUN(test_set_faults_at_run_time);
         return test_summary();
