@@ -139,6 +139,11 @@ static int bec_read_row(Backend *b, const EcRow *args, EcRow *data)
         return ec_read_row(to_ec(b)->ec, args, data);
 }
 
+static int bec_get_ec_config(Backend *b, unsigned *ret_ec_rate, unsigned *ret_order)
+{
+        return hdaps_get_ec_config(to_ec(b)->device, ret_ec_rate, ret_order);
+}
+
 static void bec_describe_power(Backend *b, char *buf, size_t size)
 {
         PortIO *port = port_innermost(ec_port(to_ec(b)->ec));
@@ -181,6 +186,7 @@ static const BackendOps backend_ec_ops = {
         .get_axis_code = bec_get_axis_code,
         .read_row = bec_read_row,
         .describe_power = bec_describe_power,
+        .get_ec_config = bec_get_ec_config,
         .free = bec_free,
 };
 

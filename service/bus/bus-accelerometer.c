@@ -129,6 +129,34 @@ static int property_get_activity(sd_bus *bus, const char *path, const char *inte
                                      s ? (keyboard ? s->keyboard_activity : s->mouse_activity) : false);
 }
 
+/* OversamplingRatio and FilterOrder are asked from the EC (0x17/0x82), as the seeds' sysfs attributes
+ * did (PATCH 09: oversampling_ratio = EC rate / sampling_rate, running_avg_filter_order = the EC's), so
+ * they never disagree with the EC. When the EC cannot say (no accelerometer, asleep, stopped, a change
+ * pending, a backend without that command), the configured value. */
+static int property_get_ec_config(sd_bus *bus, const char *path, const char *interface, const char *property,
+                                  sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        bool ratio = strcmp(property, "OversamplingRatio") == 0;
+        unsigned value = ratio ? c->config.oversampling_ratio : c->config.filter_order;
+        unsigned ec_rate, order;
+        int r = -ENODEV;
+
+        if (c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED &&
+            c->config.sampling_rate > 0) {
+                r = backend_get_ec_config(c->backend, &ec_rate, &order);
+                if (r >= 0) {
+                        unsigned ec_value = ratio ? ec_rate / c->config.sampling_rate : order;
+                        if (ec_value != value)
+                                log_warning("The EC reports %s %u, the configuration says %u", property,
+                                            ec_value, value);
+                        value = ec_value;
+                }
+        }
+        log_debug("%s %u (%s)", property, value, r >= 0 ? "from the EC, 0x17/0x82" : "configured");
+        return sd_bus_message_append(reply, "u", value);
+}
+
 static int property_get_fake_data_mode(sd_bus *bus, const char *path, const char *interface,
                                        const char *property, sd_bus_message *reply, void *userdata,
                                        sd_bus_error *error)
@@ -607,8 +635,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("KeyboardActivity", "b", property_get_activity, CHANGE),
         PROP("MouseActivity", "b", property_get_activity, CHANGE),
         PROP_FIELD("SamplingRate", "u", config.sampling_rate, CHANGE),
-        PROP_FIELD("OversamplingRatio", "u", config.oversampling_ratio, CHANGE),
-        PROP_FIELD("FilterOrder", "u", config.filter_order, CHANGE),
+        PROP("OversamplingRatio", "u", property_get_ec_config, CHANGE),
+        PROP("FilterOrder", "u", property_get_ec_config, CHANGE),
         PROP("FakeDataMode", "b", property_get_fake_data_mode, CHANGE),
         PROP_BOOL("Invert", config.invert, CHANGE),
         PROP_BOOL("Claimed", polling, CHANGE),

@@ -643,6 +643,18 @@ for i in range(40):
                              dbus.UInt16(3))
         self.assertIsNone(self.daemon.poll())
 
+    def test_oversampling_and_filter_order_read_from_the_ec(self):
+        self.start_polkit([CONFIGURE])
+        self.start_daemon()
+        self.accel.SetOversamplingRatio(dbus.UInt32(3))
+        self.accel.SetFilterOrder(dbus.UInt32(4))
+        time.sleep(0.05)  # the EC applies a change after a moment; until then it says "pending"
+        self.assertEqual(self.get('OversamplingRatio'), 3)
+        self.assertEqual(self.get('FilterOrder'), 4)
+        log = self.daemon_log()
+        self.assertIn('OversamplingRatio 3 (from the EC, 0x17/0x82)', log)
+        self.assertIn('FilterOrder 4 (from the EC, 0x17/0x82)', log)
+
     def test_failing_ec_stops_polling_and_recovers(self):
         # The EC stops answering from 2 s to 6 s after start: a few failed ticks, then polling stops
         # (logged once), HardwareState says so, and re-initialization with a back-off brings it back
