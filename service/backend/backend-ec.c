@@ -155,8 +155,9 @@ static void bec_describe_power(Backend *b, char *buf, size_t size)
 
         EcSimStatus st;
         ec_sim_get_status(port, &st);
-        snprintf(buf, size, "emulated EC: powered=%s ec_rate=%u transactions=%llu",
-                 st.powered ? "yes" : "no", st.ec_rate, (unsigned long long) st.transactions);
+        snprintf(buf, size, "emulated EC: powered=%s ec_rate=%u transactions=%llu protocol_violations=%llu",
+                 st.powered ? "yes" : "no", st.ec_rate, (unsigned long long) st.transactions,
+                 (unsigned long long) st.protocol_violations);
 }
 
 static void bec_free(Backend *b)

@@ -315,7 +315,7 @@ void context_shutdown(Context *c)
         protection_release(c);
 
         if (c->has_accelerometer) {
-                char state[128];
+                char state[160];
 
                 r = backend_power_off(c->backend);
                 backend_describe_power(c->backend, state, sizeof(state));
@@ -323,6 +323,13 @@ void context_shutdown(Context *c)
                         log_warning_errno(r, "Failed to power the accelerometer off (%s): %m", state);
                 else
                         log_info("accelerometer powered off (%s)", state);
+        }
+        if (c->backend) {
+                char state[160];
+
+                /* The emulator's status line, with its protocol-violation count (the tests check it). */
+                backend_describe_power(c->backend, state, sizeof(state));
+                log_info("At exit: %s", state);
         }
 
         sensor_proxy_stop(c);

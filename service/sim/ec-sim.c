@@ -38,10 +38,12 @@
  * they stall (150 x 500 ns read polls; 1000 x 10 ns request polls, about 1 ms in virtual time at 1 us
  * per access), so the host gives up first, and short enough that the EC is itself again well before
  * the next poll tick. The EC then recovers on its own: the seeds' host never aborts a transaction. */
-#define SIM_BUSY_HOLD_NS    (2 * NSEC_PER_MSEC) /* busy: SWMF this long, then the reply is ready */
-#define SIM_SILENT_HOLD_NS  (2 * NSEC_PER_MSEC) /* silent: IBF3B|MWMF this long, then idle, no reply */
-#define SIM_TEMPERATURE_MIN (-40)
-#define SIM_TEMPERATURE_MAX 125
+#define SIM_BUSY_HOLD_NS       (2 * NSEC_PER_MSEC) /* busy: SWMF this long, then the reply is ready */
+#define SIM_SILENT_HOLD_NS     (2 * NSEC_PER_MSEC) /* silent: IBF3B|MWMF this long, then idle, no reply */
+#define SIM_VIOLATIONS_LOGGED  10 /* protocol violations logged at warning level; then only counted */
+#define SIM_VIOLATION_TEXT_MAX 96
+#define SIM_TEMPERATURE_MIN    (-40)
+#define SIM_TEMPERATURE_MAX    125
 
 typedef enum ChannelPhase {
         PHASE_IDLE,         /* 0x00 */
@@ -76,6 +78,8 @@ typedef struct EcSim {
 
         uint64_t transactions, faults_injected, readouts_delivered;
         uint64_t port_violations, requests_ignored, replies_discarded;
+        uint64_t protocol_violations;
+        char last_violation[SIM_VIOLATION_TEXT_MAX];
         uint8_t last_command;
 } EcSim;
 
@@ -157,14 +161,101 @@ static uint64_t access_begin(EcSim *s)
         return now;
 }
 
+static bool port_is_twr_port(uint16_t port)
+{
+        return port >= EC_PORT_TWR0 && port <= EC_PORT_TWR15;
+}
+
+static const char *phase_name(ChannelPhase phase)
+{
+        switch (phase) {
+        case PHASE_IDLE:
+                return "idle";
+        case PHASE_HOST_WRITING:
+                return "while the host writes a request";
+        case PHASE_ACCEPTING:
+                return "while the EC takes in a request (before SWMF)";
+        case PHASE_PREPARING:
+                return "while the EC prepares a reply";
+        case PHASE_READY:
+                return "while a reply is pending";
+        case PHASE_STUCK_SILENT:
+                return "while the EC is silent";
+        }
+        return "?";
+}
+
+static void port_name(uint16_t port, char buf[static 16])
+{
+        if (port == EC_PORT_STR3)
+                snprintf(buf, 16, "STR3");
+        else if (port >= EC_PORT_TWR0 && port <= EC_PORT_TWR15)
+                snprintf(buf, 16, "TWR%u", (unsigned) (port - EC_PORT_TWR0));
+        else
+                snprintf(buf, 16, "port");
+}
+
+/* A protocol violation: an access the seeds' driver never makes in this phase. */
+static void violation(EcSim *s, bool write, uint16_t port, uint8_t value, const char *detail)
+{
+        char name[16];
+
+        port_name(port, name);
+        s->protocol_violations++;
+        if (write)
+                snprintf(s->last_violation, sizeof(s->last_violation), "write of 0x%02x to %s (0x%04x) %s",
+                         value, name, port, detail);
+        else
+                snprintf(s->last_violation, sizeof(s->last_violation), "read of %s (0x%04x) %s", name, port,
+                         detail);
+        if (s->protocol_violations <= SIM_VIOLATIONS_LOGGED)
+                log_warning("sim: protocol violation #%llu: %s", (unsigned long long) s->protocol_violations,
+                            s->last_violation);
+        else
+                log_debug("sim: protocol violation #%llu: %s", (unsigned long long) s->protocol_violations,
+                          s->last_violation);
+}
+
+/* Strict mode for a read, before it takes effect. */
+static void check_read(EcSim *s, uint16_t port)
+{
+        if (port == EC_PORT_STR3)
+                return; /* always allowed */
+        if (!port_is_twr_port(port)) {
+                violation(s, false, port, 0, "(not a port of the protocol)");
+                return;
+        }
+        if (port == EC_PORT_TWR0) {
+                if (s->phase != PHASE_READY)
+                        violation(s, false, port, 0, phase_name(s->phase));
+                else if (s->read_started)
+                        violation(s, false, port, 0, "a second time in one read");
+        } else if (port == EC_PORT_TWR15) {
+                /* Ends a read, or a reply the host found pending (STR3 shows OBF3B). */
+                if (s->phase != PHASE_READY && !(str3_of(s) & STR3_OBF3B))
+                        violation(s, false, port, 0, phase_name(s->phase));
+        } else if (s->phase != PHASE_READY || !s->read_started)
+                violation(s, false, port, 0,
+                          s->phase == PHASE_READY ? "before TWR0 started the read" : phase_name(s->phase));
+}
+
+/* Strict mode for a write, before it takes effect. */
+static void check_write(EcSim *s, uint16_t port, uint8_t value)
+{
+        if (!port_is_twr_port(port)) {
+                violation(s, true, port, value, "(not a port the host writes)");
+                return;
+        }
+        if (port == EC_PORT_TWR0) {
+                if (s->phase != PHASE_IDLE)
+                        violation(s, true, port, value, phase_name(s->phase));
+        } else if (s->phase != PHASE_HOST_WRITING)
+                violation(s, true, port, value, phase_name(s->phase));
+}
+
 static bool port_in_channel(uint16_t port)
 {
         return port >= EC_PORT_BASE && port < EC_PORT_BASE + EC_PORT_COUNT;
-}
-
-static bool port_is_twr(uint16_t port)
-{
-        return port >= EC_PORT_TWR0 && port <= EC_PORT_TWR15;
 }
 
 /* The host wrote TWR15: the request is complete. Decides this transaction's faults. */
@@ -241,9 +332,10 @@ static uint8_t sim_inb(PortIO *p, uint16_t port)
         }
 
         access_begin(s);
+        check_read(s, port);
         if (port == EC_PORT_STR3)
                 v = str3_of(s);
-        else if (port_is_twr(port)) {
+        else if (port_is_twr_port(port)) {
                 v = s->twr[port - EC_PORT_TWR0];
                 if (port == EC_PORT_TWR0 && s->phase == PHASE_READY)
                         s->read_started = true;
@@ -264,13 +356,14 @@ static void sim_outb(PortIO *p, uint16_t port, uint8_t value)
         }
 
         now = access_begin(s);
+        check_write(s, port, value);
         if (port == EC_PORT_TWR0) {
                 if (s->phase == PHASE_IDLE || s->phase == PHASE_HOST_WRITING) {
                         s->twr[0] = value;
                         s->phase = PHASE_HOST_WRITING;
                 } else
                         s->requests_ignored++; /* the EC is busy with a transaction: arg0 rejected */
-        } else if (port_is_twr(port) && s->phase == PHASE_HOST_WRITING) {
+        } else if (port_is_twr_port(port) && s->phase == PHASE_HOST_WRITING) {
                 s->twr[port - EC_PORT_TWR0] = value;
                 if (port == EC_PORT_TWR15)
                         request_complete(s, now);
@@ -425,7 +518,14 @@ void ec_sim_get_status(PortIO *p, EcSimStatus *ret)
                 .replies_discarded = s->replies_discarded,
                 .change_pending = a->change_pending,
                 .readouts_superseded = a->readouts_superseded,
+                .protocol_violations = s->protocol_violations,
+                .last_violation = s->last_violation,
         };
+}
+
+uint64_t ec_sim_protocol_violations(PortIO *p)
+{
+        return to_sim(p)->protocol_violations;
 }
 
 void ec_sim_advance_ns(PortIO *p, uint64_t ns)

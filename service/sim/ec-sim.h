@@ -16,7 +16,13 @@
  * docs/EMULATOR.md.
  *
  * Time: either the real CLOCK_MONOTONIC (the daemon) or a virtual clock that only delay_ns() and
- * ec_sim_advance_ns() move (deterministic tests and benchmarks). */
+ * ec_sim_advance_ns() move (deterministic tests and benchmarks).
+ *
+ * Strict mode (always on): every port access the seeds' driver would never make at that point (a TWR
+ * read outside a read, a TWR write outside a request, a TWR0 write while the EC is busy or a reply is
+ * pending, a TWR15 read while nothing is pending, any other port of the channel) is a protocol
+ * violation: counted, logged with the access (the first SIM_VIOLATIONS_LOGGED at warning level), and
+ * reported by ec_sim_get_status(). The EC still reacts to it as the model says. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -87,9 +93,15 @@ typedef struct EcSimStatus {
         uint64_t replies_discarded;    /* ready replies ended by a TWR15 read without a TWR0 read first */
         bool change_pending;           /* a 0x10 configuration change has not taken effect yet */
         uint64_t readouts_superseded;  /* older than the two a 0x11 reply delivered: reported, dropped */
+        /* Strict mode: accesses the seeds' driver never makes at that point (docs/EMULATOR.md). */
+        uint64_t protocol_violations;
+        const char *last_violation; /* "read of TWR3 (0x1613) while idle", "" if none; valid until the
+                                     * next access */
 } EcSimStatus;
 
 void ec_sim_get_status(PortIO *p, EcSimStatus *ret);
+/* Protocol violations so far (strict mode, always on): the test helper every transport test checks. */
+uint64_t ec_sim_protocol_violations(PortIO *p);
 /* Virtual time only: moves the clock forward. */
 void ec_sim_advance_ns(PortIO *p, uint64_t ns);
 /* Enables or disables fault injection at run time (the soak test). */

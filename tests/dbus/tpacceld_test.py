@@ -129,7 +129,16 @@ class TpaccelTestBase(dbusmock.DBusTestCase):
         rc = self.daemon.returncode
         self.daemon = None
         self.log.close()
+        self.assertNoProtocolViolations()
         return rc
+
+    def assertNoProtocolViolations(self):
+        """The strict emulator counts every port access the seeds' driver would never make; tpacceld
+        logs the count at exit ("protocol_violations=N"). Every daemon of the suite must report 0."""
+        log = self.daemon_log()
+        counts = [int(n) for n in re.findall(r'protocol_violations=(\d+)', log)]
+        self.assertEqual([n for n in counts if n], [], 'the emulator saw protocol violations:\n' +
+                         '\n'.join(line for line in log.splitlines() if 'protocol violation' in line))
 
     def daemon_log(self):
         with open(self.log_path, errors='replace') as f:
@@ -512,6 +521,7 @@ for i in range(40):
         self.assertEqual(self.stop_daemon(signal.SIGTERM), 0)
         log = self.daemon_log()
         self.assertRegex(log, r'accelerometer powered off \(emulated EC: powered=no')
+        self.assertRegex(log, r'At exit: emulated EC: .* protocol_violations=0')
         self.assertFalse(self.dbus_con.name_has_owner(NAME))
 
     def test_sigint_exits_0(self):

@@ -40,6 +40,13 @@ static void rig_open(Rig *rig, unsigned axis_code, const SimFault *faults, unsig
 
 static void rig_close(Rig *rig)
 {
+        /* Strict emulator: the transport and the device layer never make an access the seeds' driver
+         * would not make at that point. */
+        EcSimStatus st;
+        ec_sim_get_status(rig->port, &st);
+        CHECK_EQ(st.protocol_violations, 0);
+        if (st.protocol_violations)
+                fprintf(stderr, "  last protocol violation: %s\n", st.last_violation);
         hdaps_free(rig->d);
         ec_free(rig->ec);
 }

@@ -72,6 +72,70 @@ TEST(test_request_and_read_sequence)
         EcSimStatus st = sim_status(p);
         CHECK(st.idle);
         CHECK_EQ(st.replies_discarded, 0);
+        /* The seeds' own sequence: not one protocol violation. */
+        CHECK_EQ(st.protocol_violations, 0);
+        CHECK_STREQ(st.last_violation, "");
+}
+
+/* Strict mode: each access the seeds' driver never makes at that point is counted and named. */
+static void check_violation(PortIO *p, uint64_t *n, const char *expected)
+{
+        EcSimStatus st = sim_status(p);
+        CHECK_EQ(st.protocol_violations, *n + 1);
+        CHECK_STREQ(st.last_violation, expected);
+        *n = st.protocol_violations;
+}
+
+TEST(test_strict_mode_counts_violations)
+{
+        SimOptions o = {.reply_latency_ns = 20 * NSEC_PER_USEC};
+        _cleanup_(port_freep) PortIO *p = sim_open_options(&o);
+        uint64_t n = 0;
+
+        (void) port_inb(p, EC_PORT_TWR0 + 3);
+        check_violation(p, &n, "read of TWR3 (0x1613) idle");
+        (void) port_inb(p, EC_PORT_TWR15);
+        check_violation(p, &n, "read of TWR15 (0x161f) idle");
+        port_outb(p, EC_PORT_TWR0 + 2, 0x11);
+        check_violation(p, &n, "write of 0x11 to TWR2 (0x1612) idle");
+        (void) port_inb(p, EC_PORT_BASE + 5);
+        check_violation(p, &n, "read of port (0x1605) (not a port of the protocol)");
+        port_outb(p, EC_PORT_STR3, 0);
+        check_violation(p, &n, "write of 0x00 to STR3 (0x1604) (not a port the host writes)");
+
+        /* A request: TWR0 again while writing is a restart the seeds never make. */
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        CHECK_EQ(sim_status(p).protocol_violations, n);
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        check_violation(p, &n, "write of 0x13 to TWR0 (0x1610) while the host writes a request");
+        port_outb(p, EC_PORT_TWR15, 0x01);
+        /* A TWR15 read mid-request (before the reply is ready), and TWR reads before the reply. */
+        (void) port_inb(p, EC_PORT_TWR0 + 1);
+        check_violation(p, &n, "read of TWR1 (0x1611) while the EC prepares a reply");
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        check_violation(p, &n, "write of 0x13 to TWR0 (0x1610) while the EC prepares a reply");
+        while (str3(p) != (STR3_OBF3B | STR3_SWMF))
+                ;
+        /* A reply is pending: TWR0 written, TWR1 read before TWR0 started the read. */
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        check_violation(p, &n, "write of 0x13 to TWR0 (0x1610) while a reply is pending");
+        (void) port_inb(p, EC_PORT_TWR0 + 1);
+        check_violation(p, &n, "read of TWR1 (0x1611) before TWR0 started the read");
+        (void) port_inb(p, EC_PORT_TWR0);
+        CHECK_EQ(sim_status(p).protocol_violations, n);
+        (void) port_inb(p, EC_PORT_TWR0);
+        check_violation(p, &n, "read of TWR0 (0x1610) a second time in one read");
+        (void) port_inb(p, EC_PORT_TWR0 + 1);
+        (void) port_inb(p, EC_PORT_TWR15);
+        CHECK_EQ(sim_status(p).protocol_violations, n);
+        CHECK_EQ(ec_sim_protocol_violations(p), n);
+
+        /* A pending reply the host did not read: ending it with TWR15 is what the seeds do. */
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        port_outb(p, EC_PORT_TWR15, 0x01);
+        ec_sim_advance_ns(p, NSEC_PER_MSEC);
+        (void) port_inb(p, EC_PORT_TWR15);
+        CHECK_EQ(sim_status(p).protocol_violations, n);
 }
 
 TEST(test_default_latency)
@@ -269,6 +333,7 @@ int main(void)
         RUN(test_idle_and_unmapped_ports);
         RUN(test_outside_ports_are_violations);
         RUN(test_request_and_read_sequence);
+        RUN(test_strict_mode_counts_violations);
         RUN(test_default_latency);
         RUN(test_twr0_restart_while_writing);
         RUN(test_twr_writes_outside_a_request_ignored);
