@@ -388,16 +388,17 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
 
         /* The fast path of the seeds' timer: read the prefetched reply once, no retries. */
         r = ec_try_read_row(d->ec, &readout_args, &data);
-        /* Nothing prefetched although the last prefetch worked: it expired (a period longer than the
-         * prefetch's 100 ms, sampling rates below 10 Hz) or a configuration change dropped it. Then the
-         * seeds' read_row path: request and read, bounded. After a failed prefetch there is no such
-         * read: a failing EC gets one request per tick, no more. */
+        /* Nothing prefetched although the last prefetch did not fail hard: it expired (a period longer
+         * than the prefetch's 100 ms, sampling rates below 10 Hz), the EC was still busy (SWMF) when it
+         * was made, or a configuration change dropped it. Then the seeds' read_row path: request and
+         * read, bounded. After a hard failure there is no such read: a failing EC gets one request
+         * per tick, no more. */
         if (r == -ENODATA && !d->prefetch_failed)
                 r = ec_read_row(d->ec, &readout_args, &data);
 
         /* Prefetch the next readout even after an error, so the next tick is quick (seeds PATCH 03/12). */
         k = ec_prefetch_row(d->ec, &readout_args);
-        d->prefetch_failed = k < 0;
+        d->prefetch_failed = k < 0 && k != -EBUSY; /* busy (SWMF still showing) is not failing */
 
         if (r == 0)
                 return parse_readout(d, &data, ret);

@@ -32,8 +32,10 @@
 #define SIM_ACCEPT_NS                60   /* IBF3B|MWMF after TWR15 is written ("~60ns", seeds) */
 #define SIM_DEFAULT_REPLY_LATENCY_NS 5000 /* TWR15 written -> OBF3B|SWMF */
 #define SIM_REPLY_LATENCY_MAX_NS     NSEC_PER_SEC
-#define SIM_VIRTUAL_ACCESS_NS        1000         /* one LPC port access in virtual time */
-#define SIM_VIRTUAL_EPOCH_NS         NSEC_PER_SEC /* virtual clock at creation */
+#define SIM_VIRTUAL_ACCESS_NS        1000                /* one LPC port access in virtual time */
+#define SIM_VIRTUAL_EPOCH_NS         NSEC_PER_SEC        /* virtual clock at creation */
+#define SIM_ZERO_STEP_NS             (3 * NSEC_PER_USEC) /* zero-step: STR3 0x00 this long before SWMF */
+#define SIM_SWMF_LINGER_NS           (3 * NSEC_PER_USEC) /* swmf-after-read: SWMF this long after the read */
 /* How long the busy and silent faults last. Both are longer than the host's whole budget for the phase
  * they stall (150 x 500 ns read polls; 1000 x 10 ns request polls, about 1 ms in virtual time at 1 us
  * per access), so the host gives up first, and short enough that the EC is itself again well before
@@ -52,6 +54,8 @@ typedef enum ChannelPhase {
         PHASE_PREPARING,    /* SWMF until the reply is ready */
         PHASE_READY,        /* OBF3B|SWMF: host may read; TWR15 read ends it */
         PHASE_STUCK_SILENT, /* silent fault: IBF3B|MWMF for SIM_SILENT_HOLD_NS; row 0x0B: for ever */
+        PHASE_ZERO_STEP,    /* zero-step fault: 0x00 after IBF3B|MWMF, for SIM_ZERO_STEP_NS */
+        PHASE_LINGER,       /* swmf-after-read fault: SWMF after the read ended, until linger_until_ns */
 } ChannelPhase;
 
 typedef struct EcSim {
@@ -67,8 +71,11 @@ typedef struct EcSim {
         bool bad_status;              /* this transaction shows STR3_BAD until the reply is ready */
         bool busy;                    /* this transaction stays SWMF for SIM_BUSY_HOLD_NS */
         bool hung;                    /* row 0x0B: silent until a TWR15 read */
-        bool read_started;            /* TWR0 was read in PHASE_READY */
-        unsigned data_faults;         /* retval/pending/absent faults for the firmware */
+        bool zero_step;               /* this transaction shows 0x00 between IBF3B|MWMF and SWMF */
+        bool linger;                  /* this transaction's read leaves SWMF showing for a moment */
+        uint64_t linger_until_ns;
+        bool read_started;    /* TWR0 was read in PHASE_READY */
+        unsigned data_faults; /* retval/pending/absent faults for the firmware */
 
         SimFirmware firmware;
         SimMotion motion;
@@ -104,13 +111,19 @@ static uint64_t sim_now(EcSim *s)
 static void sync_to(EcSim *s, uint64_t now)
 {
         if (s->phase == PHASE_ACCEPTING && now >= s->request_ns + SIM_ACCEPT_NS)
+                s->phase = s->zero_step ? PHASE_ZERO_STEP : PHASE_PREPARING;
+        if (s->phase == PHASE_ZERO_STEP && now >= s->request_ns + SIM_ACCEPT_NS + SIM_ZERO_STEP_NS)
                 s->phase = PHASE_PREPARING;
+        if (s->phase == PHASE_LINGER && now >= s->linger_until_ns)
+                s->phase = PHASE_IDLE;
         if (s->phase == PHASE_STUCK_SILENT && !s->hung && now >= s->request_ns + SIM_SILENT_HOLD_NS)
                 s->phase = PHASE_IDLE; /* the EC dropped the request */
 
         if (s->phase == PHASE_PREPARING) {
                 uint64_t latency =
                         s->busy ? SIM_BUSY_HOLD_NS : MAX(s->reply_latency_ns, (uint64_t) SIM_ACCEPT_NS);
+                if (s->zero_step)
+                        latency = MAX(latency, (uint64_t) (SIM_ACCEPT_NS + 2 * SIM_ZERO_STEP_NS));
                 uint64_t ready_ns = s->request_ns + latency;
                 if (now >= ready_ns) {
                         uint8_t reply[SIM_ROW_LEN];
@@ -144,6 +157,10 @@ static uint8_t str3_of(const EcSim *s)
                 return STR3_OBF3B | STR3_SWMF;
         case PHASE_STUCK_SILENT:
                 return STR3_IBF3B | STR3_MWMF;
+        case PHASE_ZERO_STEP:
+                return STR3_IDLE; /* "indistinguishable from idle EC!" (seeds) */
+        case PHASE_LINGER:
+                return STR3_SWMF;
         }
         return STR3_IDLE;
 }
@@ -181,6 +198,10 @@ static const char *phase_name(ChannelPhase phase)
                 return "while a reply is pending";
         case PHASE_STUCK_SILENT:
                 return "while the EC is silent";
+        case PHASE_ZERO_STEP:
+                return "while the EC takes in a request (the 0x00 step)";
+        case PHASE_LINGER:
+                return "while the EC ends a read (SWMF still showing)";
         }
         return "?";
 }
@@ -268,7 +289,7 @@ static void request_complete(EcSim *s, uint64_t now)
         s->request_ns = now;
         s->transactions++;
         s->last_command = command;
-        s->busy = s->bad_status = s->hung = false;
+        s->busy = s->bad_status = s->hung = s->zero_step = s->linger = false;
         s->data_faults = 0;
 
         if (command == EC_CMD_BATTERY_FORBIDDEN) {
@@ -292,31 +313,46 @@ static void request_complete(EcSim *s, uint64_t now)
                         s->bad_status = true;
                         s->faults_injected++;
                 }
+                if (sim_faults_has(set, SIM_FAULT_ZERO_STEP)) {
+                        s->zero_step = true;
+                        s->faults_injected++;
+                }
+                if (sim_faults_has(set, SIM_FAULT_SWMF_AFTER_READ)) {
+                        s->linger = true;
+                        s->faults_injected++;
+                }
                 s->data_faults = set & ((1u << SIM_FAULT_RETVAL) | (1u << SIM_FAULT_PENDING) |
-                                        (1u << SIM_FAULT_ABSENT));
+                                        (1u << SIM_FAULT_ABSENT) | (1u << SIM_FAULT_NO_READOUT) |
+                                        (1u << SIM_FAULT_WARM_UP) | (1u << SIM_FAULT_MODE_CHANGE));
                 s->faults_injected += (unsigned) __builtin_popcount(s->data_faults);
         }
 }
 
 /* The host read TWR15: ends a read, or aborts whatever transaction is in progress. */
-static void transaction_end(EcSim *s)
+static void transaction_end(EcSim *s, uint64_t now)
 {
+        bool linger = false;
+
         switch (s->phase) {
         case PHASE_IDLE:
+        case PHASE_LINGER:
                 return;
         case PHASE_READY:
-                if (s->read_started)
+                if (s->read_started) {
                         s->readouts_delivered += sim_firmware_reply_readouts(s->twr);
-                else
+                        linger = s->linger;
+                } else
                         s->replies_discarded++; /* a stale reply nobody started to read */
                 break;
         case PHASE_HOST_WRITING:
         case PHASE_ACCEPTING:
+        case PHASE_ZERO_STEP:
         case PHASE_PREPARING:
         case PHASE_STUCK_SILENT:
                 break;
         }
-        s->phase = PHASE_IDLE;
+        s->phase = linger ? PHASE_LINGER : PHASE_IDLE;
+        s->linger_until_ns = now + SIM_SWMF_LINGER_NS;
         s->read_started = false;
         s->busy = s->bad_status = s->hung = false;
 }
@@ -331,7 +367,7 @@ static uint8_t sim_inb(PortIO *p, uint16_t port)
                 return PORT_FLOATING;
         }
 
-        access_begin(s);
+        uint64_t now = access_begin(s);
         check_read(s, port);
         if (port == EC_PORT_STR3)
                 v = str3_of(s);
@@ -340,7 +376,7 @@ static uint8_t sim_inb(PortIO *p, uint16_t port)
                 if (port == EC_PORT_TWR0 && s->phase == PHASE_READY)
                         s->read_started = true;
                 else if (port == EC_PORT_TWR15)
-                        transaction_end(s);
+                        transaction_end(s, now);
         }
         return v;
 }

@@ -37,6 +37,12 @@ typedef enum SimFaultKind {
         SIM_FAULT_RETVAL,     /* 0x11 answers a nonzero RETVAL */
         SIM_FAULT_PENDING,    /* 0x10 answers 0x06 (change pending) */
         SIM_FAULT_ABSENT,     /* mode latch 0x00: no accelerometer */
+        /* Behaviour the seeds describe (docs/EMULATOR.md): */
+        SIM_FAULT_ZERO_STEP,       /* STR3 0x00 between IBF3B|MWMF and SWMF (PATCH 01's "0x00 step") */
+        SIM_FAULT_SWMF_AFTER_READ, /* STR3 still SWMF for a moment after the read's TWR15 */
+        SIM_FAULT_NO_READOUT,      /* 0x11 answers READOUTS 0 ("not in ready status (common)") */
+        SIM_FAULT_WARM_UP,         /* after 0x14 on, ~1 s of READOUTS 0 ("~1sec delay on load") */
+        SIM_FAULT_MODE_CHANGE,     /* 0x13 answers another nonzero mode latch than at first */
         _SIM_FAULT_MAX,
 } SimFaultKind;
 

@@ -19,9 +19,16 @@ static const char *const fault_kind_names[_SIM_FAULT_MAX] = {
         [SIM_FAULT_RETVAL] = "retval",
         [SIM_FAULT_PENDING] = "pending",
         [SIM_FAULT_ABSENT] = "absent",
+        [SIM_FAULT_ZERO_STEP] = "zero-step",
+        [SIM_FAULT_SWMF_AFTER_READ] = "swmf-after-read",
+        [SIM_FAULT_NO_READOUT] = "no-readout",
+        [SIM_FAULT_WARM_UP] = "warm-up",
+        [SIM_FAULT_MODE_CHANGE] = "mode-change",
 };
 
-#define FAULT_KINDS_LIST            "busy, silent, bad-status, retval, pending, absent"
+#define FAULT_KINDS_LIST                                                                                    \
+        "busy, silent, bad-status, retval, pending, absent, zero-step, swmf-after-read, no-readout, "       \
+        "warm-up, mode-change"
 #define FAULT_PROBABILITY_QUOTE_MAX 32
 
 const char *sim_fault_kind_to_string(SimFaultKind k)
@@ -141,10 +148,14 @@ static bool fault_applies(SimFaultKind k, uint8_t command)
 {
         switch (k) {
         case SIM_FAULT_RETVAL:
+        case SIM_FAULT_NO_READOUT:
                 return command == EC_CMD_ACCEL_READOUT;
+        case SIM_FAULT_WARM_UP:
+                return command == EC_CMD_ACCEL_POWER;
         case SIM_FAULT_PENDING:
                 return command == EC_CMD_ACCEL_CONFIG;
         case SIM_FAULT_ABSENT:
+        case SIM_FAULT_MODE_CHANGE:
                 return command == EC_CMD_ACCEL_MODE;
         default:
                 return true;

@@ -45,6 +45,11 @@ static uint8_t cmd_readout(SimFirmware *fw, unsigned faults, uint64_t now_ns, ui
 
         if (sim_faults_has(faults, SIM_FAULT_RETVAL))
                 return SIM_RETVAL_FAULT; /* nothing popped: the readouts stay queued */
+        if (sim_faults_has(faults, SIM_FAULT_NO_READOUT) || now_ns < fw->warm_until_ns) {
+                /* "Not in ready status": READOUTS 0, RETVAL 0, nothing popped. */
+                reply[EC_READOUT_IDX_READOUTS] = 0;
+                return EC_RETVAL_OK;
+        }
 
         sim_accel_pop(&fw->accel, now_ns, &r);
         fw->readouts_popped += r.n;
@@ -66,17 +71,24 @@ static uint8_t cmd_readout(SimFirmware *fw, unsigned faults, uint64_t now_ns, ui
 
 static uint8_t cmd_mode(SimFirmware *fw, unsigned faults, uint8_t *reply)
 {
-        reply[EC_MODE_IDX_LATCH] = sim_faults_has(faults, SIM_FAULT_ABSENT) ? EC_MODE_NONE : fw->mode;
+        if (sim_faults_has(faults, SIM_FAULT_ABSENT))
+                reply[EC_MODE_IDX_LATCH] = EC_MODE_NONE;
+        else if (sim_faults_has(faults, SIM_FAULT_MODE_CHANGE))
+                reply[EC_MODE_IDX_LATCH] = (uint8_t) (fw->mode + SIM_MODE_CHANGE_STEP);
+        else
+                reply[EC_MODE_IDX_LATCH] = fw->mode;
         return EC_RETVAL_OK;
 }
 
-static uint8_t cmd_power(SimFirmware *fw, const uint8_t *req, uint64_t now_ns)
+static uint8_t cmd_power(SimFirmware *fw, const uint8_t *req, unsigned faults, uint64_t now_ns)
 {
         switch (req[EC_POWER_IDX_ON]) {
         case 0:
                 sim_accel_set_power(&fw->accel, now_ns, false);
                 return EC_RETVAL_OK;
         case 1:
+                if (sim_faults_has(faults, SIM_FAULT_WARM_UP))
+                        fw->warm_until_ns = now_ns + SIM_WARM_UP_NS;
                 sim_accel_set_power(&fw->accel, now_ns, true);
                 return EC_RETVAL_OK;
         default:
@@ -147,7 +159,7 @@ bool sim_firmware_execute(SimFirmware *fw, const uint8_t request[SIM_ROW_LEN], u
                 retval = cmd_mode(fw, fault_set, reply);
                 break;
         case EC_CMD_ACCEL_POWER:
-                retval = cmd_power(fw, request, now_ns);
+                retval = cmd_power(fw, request, fault_set, now_ns);
                 break;
         case EC_CMD_ACCEL_EXT:
                 retval = cmd_ext(fw, request, now_ns, reply);

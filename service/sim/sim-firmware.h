@@ -22,7 +22,10 @@
 #define SIM_BATTERY_PRESENT     0x40
 #define SIM_BATTERY_DISCHARGING 0x01
 
-#define SIM_DEFAULT_MODE        0x01
+#define SIM_DEFAULT_MODE 0x01
+#define SIM_MODE_CHANGE_STEP                                                                                \
+        0x04 /* mode-change: the latch reads the mode + this (1 -> 5, seen on an X220) */
+#define SIM_WARM_UP_NS          NSEC_PER_SEC /* warm-up: READOUTS 0 this long after power-on */
 #define SIM_DEFAULT_TEMPERATURE 38
 
 typedef struct SimFirmware {
@@ -31,6 +34,7 @@ typedef struct SimFirmware {
         bool check_t61;  /* 0x17/0x81 answers like a T61 */
         int temperature; /* degrees C */
         bool battery_row_0b_requested;
+        uint64_t warm_until_ns; /* warm-up fault: 0x11 answers READOUTS 0 until then */
         uint64_t readouts_popped;
 } SimFirmware;
 

@@ -330,6 +330,76 @@ TEST(test_every_fault_fails_within_budget_and_recovers)
         }
 }
 
+/* Behaviour the seeds describe, each survived without a hard error and without a protocol violation
+ * (rig_close() checks that). */
+TEST(test_seeds_behaviour_is_survived)
+{
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        HdapsReadout ro;
+        Rig rig;
+
+        /* The 0x00 step between IBF3B|MWMF and SWMF, on every transaction: "normal progress". */
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_ZERO_STEP, 1}}, 1);
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        for (int i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK(status(&rig).faults_injected > 5);
+        rig_close(&rig);
+
+        /* SWMF still showing after every read: the prefetch right after it is told "busy", and the next
+         * tick requests and reads (bounded) instead: every tick still brings a readout. */
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_SWMF_AFTER_READ, 1}}, 1);
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        for (int i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+        rig_close(&rig);
+
+        /* READOUTS 0 ("not in ready status", common): no new readout, not an error; the on-demand read
+         * retries for its 100 ms and says busy. */
+        rig_open(&rig, 0, NULL, 0);
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        ec_sim_set_faults(rig.port, (const SimFault[]){{SIM_FAULT_NO_READOUT, 1}}, 1);
+        CHECK_EQ(poll_next(&rig, &ro), 0); /* prefetched before the fault */
+        for (int i = 0; i < 3; i++)
+                CHECK_EQ(poll_next(&rig, &ro), -EBUSY);
+        hdaps_invalidate_cache(rig.d);
+        uint64_t t0 = port_now_ns(rig.port);
+        CHECK_EQ(hdaps_update(rig.d), -EBUSY);
+        CHECK(port_now_ns(rig.port) - t0 >= HDAPS_READ_TIMEOUT_MS * NSEC_PER_MSEC);
+        ec_sim_set_faults(rig.port, NULL, 0);
+        CHECK_EQ(poll_next(&rig, &ro), -EBUSY); /* prefetched under the fault */
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        rig_close(&rig);
+
+        /* About 1 s without readouts after power-on ("~1sec delay on load"): init does not wait for it
+         * (it only prefetches), the ticks say busy, then readouts come. */
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_WARM_UP, 1}}, 1);
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        unsigned busy = 0, ok = 0;
+        for (int i = 0; i < 75; i++) {
+                int r = poll_next(&rig, &ro);
+                CHECK(r == 0 || r == -EBUSY);
+                busy += r == -EBUSY;
+                ok += r == 0;
+        }
+        fprintf(stderr, "  warm-up: %u busy ticks, then %u readouts\n", busy, ok);
+        CHECK(busy >= 45 && busy <= 52); /* 1 s at 50 Hz */
+        CHECK(ok >= 20);
+        rig_close(&rig);
+
+        /* The mode latch changes after init (Lenovo kept adding values): a re-init (resume) accepts it. */
+        rig_open(&rig, 0, NULL, 0);
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        CHECK_EQ(hdaps_get_state(rig.d)->mode, 1);
+        ec_sim_set_faults(rig.port, (const SimFault[]){{SIM_FAULT_MODE_CHANGE, 1}}, 1);
+        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        CHECK_EQ(hdaps_get_state(rig.d)->mode, 5);
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        rig_close(&rig);
+}
+
 TEST(test_on_demand_update_is_rate_limited)
 {
         Rig rig;
@@ -378,6 +448,7 @@ int main(void)
         RUN(test_power_off_stops_sampling);
         RUN(test_absent_accelerometer_is_enodev);
         RUN(test_every_fault_fails_within_budget_and_recovers);
+        RUN(test_seeds_behaviour_is_survived);
         RUN(test_on_demand_update_is_rate_limited);
         unlink(trace_path);
         return test_summary();

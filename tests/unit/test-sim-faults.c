@@ -42,14 +42,14 @@ TEST(test_fault_parse)
         }
         CHECK(sim_fault_kind_to_string(_SIM_FAULT_MAX) == NULL);
 
-        check_parse_error(
-                "x", "unknown fault kind 'x' (expected busy, silent, bad-status, retval, pending, absent)");
-        check_parse_error(
-                "Busy:1",
-                "unknown fault kind 'Busy' (expected busy, silent, bad-status, retval, pending, absent)");
-        check_parse_error(
-                ":0.5",
-                "unknown fault kind '' (expected busy, silent, bad-status, retval, pending, absent)");
+        check_parse_error("x", "unknown fault kind 'x' (expected busy, silent, bad-status, retval, pending, "
+                               "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change)");
+        check_parse_error("Busy:1",
+                          "unknown fault kind 'Busy' (expected busy, silent, bad-status, retval, pending, "
+                          "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change)");
+        check_parse_error(":0.5",
+                          "unknown fault kind '' (expected busy, silent, bad-status, retval, pending, "
+                          "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change)");
         check_parse_error("busy:2", "probability '2' is not between 0 and 1");
         check_parse_error("busy:-0.5", "probability '-0.5' is not between 0 and 1");
         check_parse_error("busy:abc", "probability 'abc' is not a number");
@@ -58,9 +58,11 @@ TEST(test_fault_parse)
         check_parse_error("busy:0.5x", "probability '0.5x' is not a number");
         check_parse_error("busy:0.5:1", "probability '0.5:1' is not a number");
         check_parse_error("", "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], KIND one "
-                              "of busy, silent, bad-status, retval, pending, absent)");
+                              "of busy, silent, bad-status, retval, pending, absent, zero-step, "
+                              "swmf-after-read, no-readout, warm-up, mode-change)");
         check_parse_error(NULL, "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], KIND "
-                                "one of busy, silent, bad-status, retval, pending, absent)");
+                                "one of busy, silent, bad-status, retval, pending, absent, zero-step, "
+                                "swmf-after-read, no-readout, warm-up, mode-change)");
         check_parse_error("busy@2", "time window '2' is not FROM-TO in seconds (like 2-5.5)");
         check_parse_error("busy:0.5@-1-2", "time window '-1-2' is not FROM-TO in seconds (like 2-5.5)");
         check_parse_error("busy@3-2", "time window '3-2' ends before it starts");
@@ -210,6 +212,90 @@ TEST(test_absent)
         CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
 }
 
+TEST(test_zero_step)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_ZERO_STEP, 1);
+        uint8_t out[ROW_LEN];
+
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        port_outb(p, EC_PORT_TWR15, 0x01);
+        /* IBF3B|MWMF, then 0x00 (indistinguishable from idle, seeds), then SWMF, then the reply. */
+        CHECK_EQ(sim_status(p).str3, STR3_IBF3B | STR3_MWMF);
+        CHECK_EQ(str3(p), 0x00);
+        CHECK(!sim_status(p).idle);
+        uint8_t s;
+        while ((s = str3(p)) == 0x00)
+                ;
+        CHECK_EQ(s, STR3_SWMF);
+        CHECK_EQ(host_read(p, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+        /* The seeds' host waits it out as "normal progress". */
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(sim_status(p).protocol_violations, 0);
+}
+
+TEST(test_swmf_after_read)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_SWMF_AFTER_READ, 1);
+        uint8_t args[ROW_LEN] = {EC_CMD_ACCEL_MODE}, out[ROW_LEN];
+
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        /* Right after the read's TWR15 STR3 still shows SWMF: a request now is told "busy". */
+        CHECK_EQ(str3(p), STR3_SWMF);
+        CHECK(!sim_status(p).idle);
+        CHECK_EQ(host_request(p, args), -EBUSY);
+        ec_sim_advance_ns(p, 3 * NSEC_PER_USEC);
+        CHECK(sim_status(p).idle);
+        CHECK_EQ(host_request(p, args), 0);
+        CHECK_EQ(host_read(p, out), 0);
+        CHECK_EQ(sim_status(p).protocol_violations, 0);
+}
+
+TEST(test_no_readout_and_warm_up)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_NO_READOUT, 1);
+        uint8_t out[ROW_LEN];
+
+        ec_sim_advance_ns(p, 20 * NSEC_PER_MSEC);
+        unsigned queued = sim_status(p).queue_len;
+        CHECK(queued > 0);
+        CHECK_EQ(host_readout(p, out), 0);         /* RETVAL 0 ... */
+        CHECK_EQ(out[EC_READOUT_IDX_READOUTS], 0); /* ... but no readout: "not in ready status" */
+        CHECK_EQ(sim_status(p).queue_len, queued);
+        ec_sim_set_faults(p, NULL, 0);
+        CHECK_EQ(host_readout(p, out), 0);
+        CHECK_EQ(out[EC_READOUT_IDX_READOUTS], 2);
+
+        /* warm-up: for 1 s after power-on, READOUTS 0, then readouts again. */
+        ec_sim_set_faults(p, (const SimFault[]){{SIM_FAULT_WARM_UP, 1}}, 1);
+        CHECK_EQ(host_power(p, 0), 0);
+        CHECK_EQ(host_power(p, 1), 0);
+        ec_sim_advance_ns(p, 500 * NSEC_PER_MSEC);
+        CHECK_EQ(host_readout(p, out), 0);
+        CHECK_EQ(out[EC_READOUT_IDX_READOUTS], 0);
+        ec_sim_advance_ns(p, 500 * NSEC_PER_MSEC);
+        CHECK_EQ(host_readout(p, out), 0);
+        CHECK_EQ(out[EC_READOUT_IDX_READOUTS], 2);
+        /* Also when it was on already: every 0x14 on command starts it. */
+        CHECK_EQ(host_power(p, 1), 0);
+        ec_sim_advance_ns(p, 20 * NSEC_PER_MSEC);
+        CHECK_EQ(host_readout(p, out), 0);
+        CHECK_EQ(out[EC_READOUT_IDX_READOUTS], 0);
+}
+
+TEST(test_mode_change)
+{
+        _cleanup_(port_freep) PortIO *p = sim_open();
+        uint8_t out[ROW_LEN];
+
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+        ec_sim_set_faults(p, (const SimFault[]){{SIM_FAULT_MODE_CHANGE, 1}}, 1);
+        CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 5);
+        CHECK_EQ(out[EC_IDX_RETVAL], 0);
+}
+
 TEST(test_battery_row_0b)
 {
         _cleanup_(port_freep) PortIO *p = sim_open();
@@ -303,6 +389,10 @@ int main(void)
         RUN(test_retval);
         RUN(test_pending);
         RUN(test_absent);
+        RUN(test_zero_step);
+        RUN(test_swmf_after_read);
+        RUN(test_no_readout_and_warm_up);
+        RUN(test_mode_change);
         RUN(test_battery_row_0b);
         RUN(test_time_window);
         RUN(test_probability);
