@@ -17,7 +17,9 @@ static uint8_t mock_inb(PortIO *p, uint16_t port)
 {
         MockPort *m = (MockPort *) p;
         uint8_t v = 0;
-        if (port == EC_PORT_STR3) {
+        if (m->replay)
+                v = m->in_pos < m->in_len ? m->in_script[m->in_pos++] : 0xFF;
+        else if (port == EC_PORT_STR3) {
                 v = m->str3_script[m->str3_pos];
                 if (m->str3_pos + 1 < m->str3_len)
                         m->str3_pos++;
@@ -34,7 +36,11 @@ static void mock_outb(PortIO *p, uint16_t port, uint8_t value)
 
 static void mock_delay_ns(PortIO *p, uint64_t ns)
 {
-        ((MockPort *) p)->now_ns += ns;
+        MockPort *m = (MockPort *) p;
+
+        m->now_ns += ns;
+        if (m->replay && m->n_log < MOCK_LOG_MAX)
+                m->log[m->n_log++] = (MockAccess){.delay_ns = ns};
 }
 
 static uint64_t mock_now_ns(PortIO *p)
@@ -72,6 +78,16 @@ void mock_port_script(MockPort *m, unsigned n, const uint8_t *str3)
         memcpy(m->str3_script, str3, n);
         m->str3_len = n;
         m->str3_pos = 0;
+}
+
+void mock_port_replay(MockPort *m, unsigned n, const uint8_t *values)
+{
+        if (n > sizeof(m->in_script))
+                abort();
+        memcpy(m->in_script, values, n);
+        m->in_len = n;
+        m->in_pos = 0;
+        m->replay = true;
 }
 
 void mock_port_clear_log(MockPort *m)

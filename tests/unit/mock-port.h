@@ -16,6 +16,7 @@ typedef struct MockAccess {
         bool write;
         uint16_t port;
         uint8_t value;
+        uint64_t delay_ns; /* a delay_ns() call (log_delays only): port and value are 0 */
 } MockAccess;
 
 typedef struct MockPort {
@@ -27,10 +28,17 @@ typedef struct MockPort {
         unsigned n_log;
         uint64_t now_ns;
         unsigned outside_row; /* accesses outside 0x1600-0x161F */
+        /* Replay mode (golden sequences): every read of any port returns the next of in_script
+         * (then 0xFF), and delays are logged too. */
+        bool replay;
+        uint8_t in_script[512];
+        unsigned in_len, in_pos;
 } MockPort;
 
 MockPort *mock_port_new(void);
 void mock_port_script(MockPort *m, unsigned n, const uint8_t *str3);
 void mock_port_clear_log(MockPort *m);
+/* Replay mode: reads return values[] in order, whatever the port; delays are logged. */
+void mock_port_replay(MockPort *m, unsigned n, const uint8_t *values);
 /* Number of logged accesses matching (write, port). */
 unsigned mock_port_count(const MockPort *m, bool write, uint16_t port);
