@@ -228,6 +228,51 @@ TEST(test_golden_init)
         CHECK_EQ(hdaps_get_state(d)->mode, 1);
 }
 
+/* Departures from the init block, on the same replay: the in values are the block's, changed. */
+TEST(test_init_departures)
+{
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        Golden g;
+
+        golden_load("init", &g);
+
+        /* The initial prefetch fails (arg0 rejected: STR3 stays 0x00 after TWR0): init fails (seeds
+         * ABORT_INIT("initial prefetch failed"), tp_smapi 0.43 FAILED_INIT). */
+        {
+                MockPort *m;
+                _cleanup_(ec_freep) Ec *ec = new_ec(&m);
+                _cleanup_(hdaps_freep) HdapsDevice *d = NULL;
+                uint8_t in[GOLDEN_MAX];
+
+                memcpy(in, g.in_values, g.n_in);
+                in[g.n_in - 2] = 0x00; /* the prefetch's MWMF */
+                CHECK_EQ(hdaps_new(ec, 0, &d), 0);
+                mock_port_replay(m, g.n_in, in);
+                CHECK_EQ(hdaps_init(d, &c), -EIO);
+        }
+
+        /* Fake data wanted and refused (RETVAL 0x01 to 0x17/0x83): init goes on with real data. */
+        {
+                MockPort *m;
+                _cleanup_(ec_freep) Ec *ec = new_ec(&m);
+                _cleanup_(hdaps_freep) HdapsDevice *d = NULL;
+                static const uint8_t fake_refused[] = {0x00, 0x20, 0x10, 0x50, 0x17, 0x01, 0x00};
+                uint8_t in[GOLDEN_MAX];
+                unsigned n = g.n_in - 3; /* everything before the prefetch */
+
+                memcpy(in, g.in_values, n);
+                memcpy(in + n, fake_refused, sizeof(fake_refused));
+                memcpy(in + n + sizeof(fake_refused), g.in_values + n, 3);
+                CHECK_EQ(hdaps_new(ec, 0, &d), 0);
+                mock_port_replay(m, g.n_in + sizeof(fake_refused), in);
+                c.fake_data_mode = true;
+                CHECK_EQ(hdaps_init(d, &c), 0);
+                CHECK(!hdaps_get_config(d)->fake_data_mode);
+                CHECK_EQ(m->in_pos, m->in_len); /* the whole script was used: the prefetch came after */
+                CHECK_EQ(mock_port_count(m, true, EC_PORT_TWR0 + 1), 4); /* 0x81, 0x01 (power), 0xfa, 0x83 */
+        }
+}
+
 int main(void)
 {
         log_set_max_level(LOG_DEBUG);
@@ -236,6 +281,7 @@ int main(void)
         RUN(test_golden_read);
         RUN(test_golden_try_read);
         RUN(test_golden_init);
+        RUN(test_init_departures);
         free(protocol_text);
         return test_summary();
 }
