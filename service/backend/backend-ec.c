@@ -141,7 +141,7 @@ static int bec_read_row(Backend *b, const EcRow *args, EcRow *data)
 
 static int bec_get_ec_config(Backend *b, unsigned *ret_ec_rate, unsigned *ret_order)
 {
-        return hdaps_get_ec_config(to_ec(b)->device, ret_ec_rate, ret_order);
+        return hdaps_read_back_ec_config(to_ec(b)->device, ret_ec_rate, ret_order);
 }
 
 static void bec_describe_power(Backend *b, char *buf, size_t size)

@@ -53,8 +53,8 @@ typedef struct BackendOps {
         int (*read_row)(Backend *b, const EcRow *args, EcRow *data);
         /* Free-form one-line power/health summary for logs (e.g. the emulator's power state). */
         void (*describe_power)(Backend *b, char *buf, size_t size);
-        /* Optional: the EC's own (EC rate, filter order), asked from the EC (0x17/0x82). NULL: the
-         * backend cannot ask. */
+        /* Optional: the EC's own (EC rate, filter order), asked from the EC (0x17/0x82), waiting out a
+         * pending change. NULL: the backend cannot ask. */
         int (*get_ec_config)(Backend *b, unsigned *ret_ec_rate, unsigned *ret_order);
         /* Optional: polling starts (true) or stops (false); a backend may hold a data stream open only
          * meanwhile (the kernel backend's input device). NULL: nothing to do. */

@@ -129,31 +129,22 @@ static int property_get_activity(sd_bus *bus, const char *path, const char *inte
                                      s ? (keyboard ? s->keyboard_activity : s->mouse_activity) : false);
 }
 
-/* OversamplingRatio and FilterOrder are asked from the EC (0x17/0x82), as the seeds' sysfs attributes
- * did (PATCH 09: oversampling_ratio = EC rate / sampling_rate, running_avg_filter_order = the EC's), so
- * they never disagree with the EC. When the EC cannot say (no accelerometer, asleep, stopped, a change
- * pending, a backend without that command), the configured value. */
+/* OversamplingRatio and FilterOrder are the EC's own, read back with 0x17/0x82 after every init and
+ * every configuration change (context_read_back_ec_config()), as the seeds' sysfs attributes asked the
+ * EC (PATCH 09: oversampling_ratio = EC rate / sampling_rate). Not on every property read: another
+ * transaction between two poll ticks drops the prefetched readout. The configured value only when the
+ * EC could not say. */
 static int property_get_ec_config(sd_bus *bus, const char *path, const char *interface, const char *property,
                                   sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
         Context *c = userdata;
         bool ratio = strcmp(property, "OversamplingRatio") == 0;
-        unsigned value = ratio ? c->config.oversampling_ratio : c->config.filter_order;
-        unsigned ec_rate, order;
-        int r = -ENODEV;
+        unsigned value;
 
-        if (c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED &&
-            c->config.sampling_rate > 0) {
-                r = backend_get_ec_config(c->backend, &ec_rate, &order);
-                if (r >= 0) {
-                        unsigned ec_value = ratio ? ec_rate / c->config.sampling_rate : order;
-                        if (ec_value != value)
-                                log_warning("The EC reports %s %u, the configuration says %u", property,
-                                            ec_value, value);
-                        value = ec_value;
-                }
-        }
-        log_debug("%s %u (%s)", property, value, r >= 0 ? "from the EC, 0x17/0x82" : "configured");
+        if (c->has_accelerometer && c->ec_config_valid)
+                value = ratio ? c->ec_oversampling_ratio : c->ec_filter_order;
+        else
+                value = ratio ? c->config.oversampling_ratio : c->config.filter_order;
         return sd_bus_message_append(reply, "u", value);
 }
 
@@ -343,6 +334,7 @@ static int apply_device_setting(Context *c, sd_bus_message *call, int (*set)(Bac
         log_info("%s set to %u by %s", property, value, strna(sd_bus_message_get_sender(call)));
         context_save_state(c);
         bus_emit_changed(c, property);
+        context_read_back_ec_config(c);
         return sd_bus_reply_method_return(call, NULL);
 }
 

@@ -60,7 +60,36 @@ int context_init_device(Context *c)
                 .fake_data_mode = backend_get_config(c->backend)->fake_data_mode,
         };
 
-        return backend_init(c->backend, &hc);
+        int r = backend_init(c->backend, &hc);
+        if (r >= 0)
+                context_read_back_ec_config(c);
+        return r;
+}
+
+void context_read_back_ec_config(Context *c)
+{
+        unsigned ec_rate, order;
+        int r;
+
+        c->ec_config_valid = false;
+        r = backend_get_ec_config(c->backend, &ec_rate, &order);
+        if (r < 0) {
+                if (r != -EOPNOTSUPP)
+                        log_debug_errno(r, "Reading the EC configuration back (0x17/0x82) failed: %m");
+        } else if (c->config.sampling_rate > 0) {
+                c->ec_config_valid = true;
+                c->ec_oversampling_ratio = ec_rate / c->config.sampling_rate;
+                c->ec_filter_order = order;
+                log_debug("EC configuration read back (0x17/0x82): EC rate %u, filter order %u", ec_rate,
+                          order);
+                if (c->ec_oversampling_ratio != c->config.oversampling_ratio ||
+                    order != c->config.filter_order)
+                        log_warning("The EC reports EC rate %u and filter order %u, not %u x %u and %u as "
+                                    "configured; showing the EC's",
+                                    ec_rate, order, c->config.sampling_rate, c->config.oversampling_ratio,
+                                    c->config.filter_order);
+        }
+        bus_emit_changed(c, "OversamplingRatio", "FilterOrder");
 }
 
 void context_setup_device(Context *c)

@@ -87,6 +87,10 @@ typedef struct Context {
         uint64_t reinit_delay_usec;    /* the back-off: 1 s doubling to 60 s */
         uint64_t busy_ticks;           /* ticks without a new readout (EC busy or not ready), ever */
         uint64_t busy_window_start_usec, busy_window_ticks, busy_window_busy;
+        /* The EC's own configuration as last read back (0x17/0x82), for OversamplingRatio and
+         * FilterOrder; ec_config_valid false: not read (yet), the configured values are shown. */
+        bool ec_config_valid;
+        unsigned ec_oversampling_ratio, ec_filter_order;
 
         /* Suspend */
         bool suspended;
@@ -120,8 +124,12 @@ void context_shutdown(Context *c);
 
 /* Writes the state file (if any); failures are logged, not fatal. */
 void context_save_state(Context *c);
-/* Initializes the device with the configuration (startup and after resume). */
+/* Initializes the device with the configuration (startup and after resume), then reads the EC's
+ * configuration back. */
 int context_init_device(Context *c);
+/* Reads the EC's configuration back (0x17/0x82) into ec_oversampling_ratio/ec_filter_order, as the
+ * seeds' attributes did; logs and emits the properties. Failures leave the configured values shown. */
+void context_read_back_ec_config(Context *c);
 /* Applies the configuration (invert, rest) to c->backend and initializes it; sets has_accelerometer, or
  * logs why not and extends backend_reason (startup, and backend-watch.c after a switch). */
 void context_setup_device(Context *c);

@@ -219,6 +219,19 @@ int hdaps_get_ec_config(HdapsDevice *d, unsigned *ret_ec_rate, unsigned *ret_ord
         return 0;
 }
 
+int hdaps_read_back_ec_config(HdapsDevice *d, unsigned *ret_ec_rate, unsigned *ret_order)
+{
+        int r = -EBUSY;
+
+        for (unsigned waited = 0; waited <= HDAPS_READ_TIMEOUT_MS; waited += HDAPS_READ_RETRY_MS) {
+                r = hdaps_get_ec_config(d, ret_ec_rate, ret_order);
+                if (r != -EBUSY)
+                        break;
+                sleep_ms(d, HDAPS_READ_RETRY_MS);
+        }
+        return r;
+}
+
 int hdaps_config_validate(const HdapsConfig *c, const char **ret_msg)
 {
         const char *msg = NULL;

@@ -109,6 +109,9 @@ int hdaps_set_fake_data_mode(HdapsDevice *d, bool on);
 /* Asks the EC for its configuration (0x17/0x82). -ENXIO when polling is not enabled, -EBUSY when a
  * change is pending. */
 int hdaps_get_ec_config(HdapsDevice *d, unsigned *ret_ec_rate, unsigned *ret_order);
+/* The same, waiting out a pending change within the on-demand budget (every HDAPS_READ_RETRY_MS for
+ * up to HDAPS_READ_TIMEOUT_MS): the read-back after a configuration change. */
+int hdaps_read_back_ec_config(HdapsDevice *d, unsigned *ret_ec_rate, unsigned *ret_order);
 
 /* Checks a configuration against the limits. On failure returns -EINVAL and, if ret_msg is not NULL,
  * a static message naming the field and its valid range. */

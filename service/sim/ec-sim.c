@@ -40,8 +40,8 @@
  * they stall (150 x 500 ns read polls; 1000 x 10 ns request polls, about 1 ms in virtual time at 1 us
  * per access), so the host gives up first, and short enough that the EC is itself again well before
  * the next poll tick. The EC then recovers on its own: the seeds' host never aborts a transaction. */
-#define SIM_BUSY_HOLD_NS       (2 * NSEC_PER_MSEC) /* busy: SWMF this long, then the reply is ready */
-#define SIM_SILENT_HOLD_NS     (2 * NSEC_PER_MSEC) /* silent: IBF3B|MWMF this long, then idle, no reply */
+#define SIM_BUSY_HOLD_NS       (10 * NSEC_PER_MSEC) /* busy: SWMF this long, then the reply is ready */
+#define SIM_SILENT_HOLD_NS     (10 * NSEC_PER_MSEC) /* silent: IBF3B|MWMF this long, then idle, no reply */
 #define SIM_VIOLATIONS_LOGGED  10 /* protocol violations logged at warning level; then only counted */
 #define SIM_VIOLATION_TEXT_MAX 96
 #define SIM_TEMPERATURE_MIN    (-40)

@@ -648,7 +648,6 @@ for i in range(40):
         self.start_polkit([EC_RAW])
         self.start_daemon('--sim-fault=busy:1')
         self.assertFalse(self.get('HasAccelerometer'))
-        self.assertIn('EC self-test', self.get('BackendReason'), 'the self-test runs first and says so')
         self.assertDBusError('org.thinkpad.Accelerometer.Error.Busy', self.ec.ReadRow, dbus.UInt16(1), row(0x13),
                              dbus.UInt16(3))
         self.assertIsNone(self.daemon.poll())
@@ -656,14 +655,25 @@ for i in range(40):
     def test_oversampling_and_filter_order_read_from_the_ec(self):
         self.start_polkit([CONFIGURE])
         self.start_daemon()
+        self.assertIn('EC configuration read back (0x17/0x82): EC rate 250, filter order 2', self.daemon_log())
         self.accel.SetOversamplingRatio(dbus.UInt32(3))
         self.accel.SetFilterOrder(dbus.UInt32(4))
-        time.sleep(0.05)  # the EC applies a change after a moment; until then it says "pending"
         self.assertEqual(self.get('OversamplingRatio'), 3)
         self.assertEqual(self.get('FilterOrder'), 4)
         log = self.daemon_log()
-        self.assertIn('OversamplingRatio 3 (from the EC, 0x17/0x82)', log)
-        self.assertIn('FilterOrder 4 (from the EC, 0x17/0x82)', log)
+        # Each change is read back from the EC (waiting out its "change pending").
+        self.assertIn('EC configuration read back (0x17/0x82): EC rate 150, filter order 2', log)
+        self.assertIn('EC configuration read back (0x17/0x82): EC rate 150, filter order 4', log)
+
+    def test_ec_self_test_failure_is_the_reason(self):
+        # An EC off protocol (STR3 0x40 after every request) fails thinkpad_ec's self-test, which runs
+        # before anything else, and BackendReason says so.
+        self.start_polkit()
+        self.start_daemon('--sim-fault=bad-status:1')
+        self.assertFalse(self.get('HasAccelerometer'))
+        reason = self.get('BackendReason')
+        self.assertIn('the EC self-test (battery status row 0x01', reason)
+        self.assertIn('Input/output error', reason)
 
     def test_failing_ec_stops_polling_and_recovers(self):
         # The EC stops answering from 2 s to 6 s after start: a few failed ticks, then polling stops

@@ -98,8 +98,8 @@ TEST(test_busy)
         port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
         CHECK_EQ(str3(p), STR3_SWMF);
         CHECK_EQ(sim_status(p).requests_ignored, 1);
-        /* The EC recovers on its own: 2 ms after TWR15 the reply is ready, and it is a good one. */
-        ec_sim_advance_ns(p, 2 * NSEC_PER_MSEC);
+        /* The EC recovers on its own: 10 ms after TWR15 the reply is ready, and it is a good one. */
+        ec_sim_advance_ns(p, 10 * NSEC_PER_MSEC);
         CHECK_EQ(str3(p), STR3_OBF3B | STR3_SWMF);
         CHECK_EQ(host_read(p, out), 0);
         CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
@@ -123,8 +123,8 @@ TEST(test_silent)
         CHECK_EQ(host_request(p, args), -EIO);
         port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
         CHECK_EQ(sim_status(p).requests_ignored, 1);
-        /* 2 ms after TWR15 the EC drops the request by itself: idle, no reply. */
-        ec_sim_advance_ns(p, 2 * NSEC_PER_MSEC);
+        /* 10 ms after TWR15 the EC drops the request by itself: idle, no reply. */
+        ec_sim_advance_ns(p, 10 * NSEC_PER_MSEC);
         CHECK(sim_status(p).idle);
         CHECK_EQ(str3(p), 0x00);
         ec_sim_set_faults(p, NULL, 0);
