@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +19,31 @@ static int fail(char **ret_error, const char *path, unsigned line, const char *w
 static int parse_expect(Labels *l, const char *e)
 {
         char kind[16] = "", to[32] = "";
-        double a, b;
+        double a, b, impact;
+        int used = 0;
 
         if (strcmp(e, "no-shock") == 0) {
                 l->no_shock = true;
                 return 0;
         }
-        if (l->n_shocks < EVAL_MAX_EVENTS && sscanf(e, "shock at_ms=%lf kind=%15s", &a, kind) == 2) {
-                ShockLabel *s = &l->shocks[l->n_shocks++];
-                s->at_ms = a;
+        if (l->n_shocks < EVAL_MAX_EVENTS &&
+            sscanf(e, "shock at_ms=%lf kind=%15s%n", &a, kind, &used) == 2) {
+                ShockLabel *s = &l->shocks[l->n_shocks];
+                const char *rest = e + used;
+
+                *s = (ShockLabel){.at_ms = a, .impact_ms = NAN};
                 snprintf(s->kind, sizeof(s->kind), "%s", kind);
                 s->drop = strcmp(kind, "drop") == 0;
+                s->flat_drop = strcmp(kind, "flat-drop") == 0;
+                if (*rest) {
+                        if (sscanf(rest, " impact_ms=%lf%n", &impact, &used) != 1 || rest[used] != '\0' ||
+                            impact <= a)
+                                return -EINVAL;
+                        s->impact_ms = impact;
+                }
+                if (s->flat_drop && isnan(s->impact_ms))
+                        return -EINVAL; /* "before the impact" needs the impact */
+                l->n_shocks++;
                 return 0;
         }
         if (l->n_allowed < EVAL_MAX_EVENTS &&

@@ -14,7 +14,9 @@
 typedef struct ShockLabel {
         double at_ms;
         char kind[16];
-        bool drop;
+        bool drop;        /* kind=drop: the release of a tilted machine, within EVAL_DROP_MAX_READOUTS */
+        bool flat_drop;   /* kind=flat-drop: a nearly flat machine, before its impact */
+        double impact_ms; /* impact_ms=: a drop must be detected before it; NAN if not given */
 } ShockLabel;
 
 typedef struct FlipLabel {

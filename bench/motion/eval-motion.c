@@ -151,7 +151,13 @@ static void score_shocks(const Labels *l, const Outcome *o, const double *onsets
                         used[k] = true;
                         int lat = readout_idx ? latency_readouts(o, x->at_ms, readout_idx[k])
                                               : (int) floor((onsets[k] - x->at_ms) / EVAL_PERIOD_MS) + 1;
-                        if (lat > max_readouts) {
+                        if (!isnan(x->impact_ms) && onsets[k] >= x->impact_ms) {
+                                s->pass = false;
+                                snprintf(s->why + strlen(s->why), sizeof(s->why) - strlen(s->why),
+                                         "%s at %.0f ms detected at %.0f ms, not before its impact at %.0f "
+                                         "ms; ",
+                                         x->kind, x->at_ms, onsets[k], x->impact_ms);
+                        } else if (!x->flat_drop && lat > max_readouts) {
                                 s->pass = false;
                                 snprintf(s->why + strlen(s->why), sizeof(s->why) - strlen(s->why),
                                          "%s at %.0f ms late (%d readouts); ", x->kind, x->at_ms, lat);

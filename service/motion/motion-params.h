@@ -28,13 +28,20 @@
              * (about 150 deg/s near level) */
 
 /* Shock (shock.c). Thresholds are divided by the sensitivity. */
-#define SHOCK_BASELINE_TAU_S    0.25 /* s, low-pass giving the reference the deviation is measured from */
-#define SHOCK_JOLT_G            0.06 /* g, deviation from the reference that is a jolt on a quiet desk */
-#define SHOCK_FREEFALL_DROP_G   0.04 /* g, shrink of the gravity vector toward 0 g that is a fall onset */
-#define SHOCK_FREEFALL_MIN_G    0.05 /* g, the freefall test needs at least this much tilt to look at */
-#define SHOCK_FREEFALL_RATE_GPS 1.5  /* g/s, ... and a change at least this fast in the last 2 readouts */
-#define SHOCK_DRIFT_RATE_GPS    1.0  /* g/s, onsets slower than this per readout are reported as "drift" */
-#define SHOCK_VIBRATION_TAU_S   2.0  /* s, time constant of the background (vibration) RMS */
+#define SHOCK_BASELINE_TAU_S  0.25 /* s, low-pass giving the reference the deviation is measured from */
+#define SHOCK_JOLT_G          0.06 /* g, deviation from the reference that is a jolt on a quiet desk */
+#define SHOCK_FREEFALL_DROP_G 0.04 /* g, shrink of the gravity vector toward 0 g that is a fall onset */
+#define SHOCK_FREEFALL_MIN_G  0.05 /* g, the freefall test needs at least this much tilt to look at */
+#define SHOCK_FREEFALL_COLLAPSE_MS                                                                          \
+        50 /* ms, ... collapsing within this time (2 readouts at 50 Hz, with jitter) */
+#define SHOCK_FREEFALL_RESIDUAL  0.35 /* ... to at most this fraction of the length it had */
+#define SHOCK_FREEFALL_FAST_G    0.12 /* g, a collapse this deep is a fall at once (a tilted machine) */
+#define SHOCK_FREEFALL_STEADY_MS 60   /* ms, ... if the vector was steady this long before, ... */
+#define SHOCK_FREEFALL_STEADY_G  0.03 /* g, ... within this of where the collapse started, ... */
+#define SHOCK_FREEFALL_HOLD_MS   40   /* ms, a shallower collapse must hold this long, ... */
+#define SHOCK_FREEFALL_STILL_G   0.02 /* g, ... its readouts within this of their mean (noise only) */
+#define SHOCK_DRIFT_RATE_GPS     1.0  /* g/s, onsets slower than this per readout are reported as "drift" */
+#define SHOCK_VIBRATION_TAU_S    2.0  /* s, time constant of the background (vibration) RMS */
 #define SHOCK_FREEFALL_VIBRATION_GAIN                                                                       \
         2.0                          /* the fall threshold is at least this many times the vibration RMS */
 #define SHOCK_VIBRATION_GAIN     3.0 /* thresholds grow by this many times the vibration RMS */

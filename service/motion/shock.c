@@ -19,6 +19,8 @@ void shock_reset(ShockDetector *s)
         s->have_activity = false;
         s->vibration_ms2 = 0;
         s->prev_rate_gps = 0;
+        s->collapsed = false;
+        s->n_recent = 0;
 }
 
 double shock_vibration_level(const ShockDetector *s)
@@ -65,6 +67,110 @@ static void start_history(ShockDetector *s, uint64_t time_usec, double gx, doubl
         s->prev_gx = s->ref_gx = gx;
         s->prev_gy = s->ref_gy = gy;
         s->prev_rate_gps = 0;
+        s->collapsed = false;
+        s->n_recent = 0;
+}
+
+/* The free-fall decision. In free fall both axes read 0 g until the impact, so the gravity vector of a
+ * tilted machine collapses (within a readout or two: the sensor settles in ~25 ms) and then stays near 0 g
+ * with nothing but noise. A bump swings a nearly flat machine's vector through 0 g too, but passes
+ * through: it keeps moving and leaves again within tens of milliseconds. So a collapse to at most a
+ * fraction of the vector's length within SHOCK_FREEFALL_COLLAPSE_MS starts a candidate; a deep one (a tilted
+ * machine) is a fall at once, a shallow one once it has lasted SHOCK_FREEFALL_HOLD_MS and the readouts since
+ * its first one (which may still be settling) all lie within SHOCK_FREEFALL_STILL_G of their mean. */
+static bool settled(const ShockDetector *s)
+{
+        double mx = 0, my = 0;
+
+        if (s->n_settle == 0)
+                return false;
+        for (unsigned i = 0; i < s->n_settle; i++) {
+                mx += s->settle_gx[i] / s->n_settle;
+                my += s->settle_gy[i] / s->n_settle;
+        }
+        for (unsigned i = 0; i < s->n_settle; i++)
+                if (hypot(s->settle_gx[i] - mx, s->settle_gy[i] - my) > SHOCK_FREEFALL_STILL_G)
+                        return false;
+        return true;
+}
+
+/* Before the collapse, the vector was steady: every readout of the SHOCK_FREEFALL_STEADY_MS before
+ * the collapse window lies within SHOCK_FREEFALL_STEADY_G of the level vector (a machine held, not
+ * already swinging toward 0 g). */
+static bool steady_before(const ShockDetector *s, uint64_t time_usec, double lx, double ly)
+{
+        uint64_t window = SHOCK_FREEFALL_COLLAPSE_MS * USEC_PER_MSEC,
+                 steady = SHOCK_FREEFALL_STEADY_MS * USEC_PER_MSEC;
+        unsigned n = 0;
+
+        for (unsigned i = 0; i < s->n_recent; i++) {
+                uint64_t age = time_usec - s->recent_usec[i];
+                if (age <= window || age > window + steady)
+                        continue;
+                if (hypot(s->recent_gx[i] - lx, s->recent_gy[i] - ly) > SHOCK_FREEFALL_STEADY_G)
+                        return false;
+                n++;
+        }
+        return n > 0;
+}
+
+static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, double gy)
+{
+        double norm = hypot(gx, gy), fall_t = freefall_threshold(s, time_usec);
+        uint64_t window = SHOCK_FREEFALL_COLLAPSE_MS * USEC_PER_MSEC;
+
+        /* the vector just before: the longest in the collapse window */
+        double level = 0, lx = 0, ly = 0;
+        for (unsigned i = 0; i < s->n_recent; i++)
+                if (time_usec - s->recent_usec[i] <= window &&
+                    hypot(s->recent_gx[i], s->recent_gy[i]) > level) {
+                        lx = s->recent_gx[i];
+                        ly = s->recent_gy[i];
+                        level = hypot(lx, ly);
+                }
+
+        if (s->collapsed && s->collapse_level - norm >= fall_t &&
+            norm <= SHOCK_FREEFALL_RESIDUAL * s->collapse_level) {
+                /* still collapsed: remember the readout (the last ones, if the hold is long) */
+                if (s->n_settle == ELEMENTSOF(s->settle_gx)) {
+                        memmove(s->settle_gx, s->settle_gx + 1, sizeof(s->settle_gx) - sizeof(double));
+                        memmove(s->settle_gy, s->settle_gy + 1, sizeof(s->settle_gy) - sizeof(double));
+                        s->n_settle--;
+                }
+                s->settle_gx[s->n_settle] = gx;
+                s->settle_gy[s->n_settle++] = gy;
+        } else if ((level = MIN(level, hypot(s->ref_gx, s->ref_gy))) >= SHOCK_FREEFALL_MIN_G &&
+                   level - norm >= fall_t && norm <= SHOCK_FREEFALL_RESIDUAL * level) {
+                /* a new collapse: from a tilted vector (just before, and on average) to a small fraction
+                 * of it within the window */
+                s->collapsed = true;
+                s->collapse_fired = false;
+                s->collapse_steady = steady_before(s, time_usec, lx, ly);
+                s->collapse_usec = time_usec;
+                s->collapse_level = level;
+                s->n_settle = 0;
+        } else
+                s->collapsed = false;
+
+        memmove(s->recent_gx + 1, s->recent_gx, sizeof(s->recent_gx) - sizeof(double));
+        memmove(s->recent_gy + 1, s->recent_gy, sizeof(s->recent_gy) - sizeof(double));
+        memmove(s->recent_usec + 1, s->recent_usec, sizeof(s->recent_usec) - sizeof(uint64_t));
+        s->recent_gx[0] = gx;
+        s->recent_gy[0] = gy;
+        s->recent_usec[0] = time_usec;
+        s->n_recent = MIN(s->n_recent + 1, (unsigned) ELEMENTSOF(s->recent_gx));
+
+        if (!s->collapsed || s->collapse_fired)
+                return false; /* one decision per collapse: the hold of the shock does the rest */
+
+        double fast_t =
+                adjust(s, time_usec,
+                       MAX(SHOCK_FREEFALL_FAST_G, SHOCK_FREEFALL_VIBRATION_GAIN * shock_vibration_level(s)));
+        double hold_usec = SHOCK_FREEFALL_HOLD_MS * USEC_PER_MSEC / s->sensitivity;
+        s->collapse_fired =
+                s->collapse_level - norm >= fast_t ||
+                (s->collapse_steady && (double) (time_usec - s->collapse_usec) >= hold_usec && settled(s));
+        return s->collapse_fired;
 }
 
 static void expire_hold(ShockDetector *s, uint64_t time_usec, ShockResult *ret)
@@ -98,12 +204,9 @@ void shock_feed(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool
         double dt = (double) (time_usec - s->prev_usec) / USEC_PER_SEC; /* covers missed readouts */
         double rate = hypot(gx - s->prev_gx, gy - s->prev_gy) / dt;     /* g/s */
         double deviation = hypot(gx - s->ref_gx, gy - s->ref_gy);       /* g */
-        double ref_norm = hypot(s->ref_gx, s->ref_gy), norm = hypot(gx, gy);
 
         double jolt_t = shock_jolt_threshold(s, time_usec);
-        double fall_t = freefall_threshold(s, time_usec);
-        bool fast = MAX(rate, s->prev_rate_gps) >= SHOCK_FREEFALL_RATE_GPS;
-        bool freefall = ref_norm >= SHOCK_FREEFALL_MIN_G && ref_norm - norm >= fall_t && fast;
+        bool freefall = freefall_test(s, time_usec, gx, gy);
         bool jolt = deviation >= jolt_t;
 
         if (jolt || freefall) {

@@ -7,8 +7,11 @@ Format (service/sim/trace.h): '#' comments, header "time_ms,x,y,keyboard,mouse",
 reports them with axis code 0. Rows every ROW_MS; the emulator interpolates and samples them at the EC
 rate. Expected events are machine-readable comment lines read by bench/motion/eval-motion:
   # expect: no-shock                              no shock anywhere (outside shock-allowed spans)
-  # expect: shock at_ms=T kind=K                  a shock must start at or after T; K=drop must be
-                                                  detected within 2 readouts, others within 10
+  # expect: shock at_ms=T kind=K [impact_ms=I]     a shock must start at or after T; K=drop (the release
+                                                  of a machine tilted by 10 degrees or more) must be
+                                                  detected within 2 readouts, K=flat-drop (a nearly flat
+                                                  machine) before the impact at I, others within 10
+                                                  readouts; with impact_ms a drop must also come before I
   # expect: shock-allowed from_ms=A to_ms=B       shocks in [A, B] are neither required nor false alarms
   # expect: orientation a,b,c                     the exact sequence of orientations (no flicker)
   # expect: flip to=O at_ms=T                     the flip to O must come within 500 ms after T (the
@@ -46,6 +49,8 @@ class Trace:
         self.kbd = [0] * self.n
         self.mouse = [0] * self.n
         self.expect = []
+        self.pitch = [0.0] * self.n  # the machine's attitude in degrees (set_tilt), for add_body
+        self.roll = [0.0] * self.n
 
     def idx(self, t_ms):
         return min(max(int(round(t_ms / ROW_MS)), 0), self.n - 1)
@@ -57,8 +62,21 @@ class Trace:
         """f(t_ms) -> (pitch_deg, roll_deg) for the whole trace (gravity only)."""
         for i, t in enumerate(self.times()):
             p, r = f(t)
+            self.pitch[i], self.roll[i] = p, r
             self.gx[i] = math.sin(math.radians(r))
             self.gy[i] = math.sin(math.radians(p))
+
+    def add_body(self, f, start_ms=0, end_ms=None):
+        """Adds the acceleration of the machine itself, f(t_ms) -> (side_g, fore_g, vertical_g): side
+        and fore are horizontal, along the machine's x (roll) and y (pitch) axes; vertical is up. The
+        sensor measures the in-plane part of (acceleration - gravity): side and fore almost in full
+        (cos of the tilt), the vertical part through the tilt (sin), as gravity itself."""
+        end_ms = self.n * ROW_MS if end_ms is None else end_ms
+        for i in range(self.idx(start_ms), self.idx(end_ms)):
+            side, fore, vert = f(i * ROW_MS)
+            p, r = math.radians(self.pitch[i]), math.radians(self.roll[i])
+            self.gx[i] += side * math.cos(r) + vert * math.sin(r)
+            self.gy[i] += fore * math.cos(p) + vert * math.sin(p)
 
     def add(self, f, start_ms=0, end_ms=None):
         """Adds f(t_ms) -> (dx_g, dy_g) on [start, end)."""
@@ -249,7 +267,7 @@ def scenario_lift_carry():
     return t
 
 
-def scenario_drop(name, seed, height_cm, pitch, roll):
+def scenario_drop(name, seed, height_cm, pitch, roll, kind="drop"):
     fall_ms = 1000.0 * math.sqrt(2 * height_cm / 100.0 / G)
     t = Trace(name, 10000, seed, "held in the hands (pitch %d, roll %d deg) then dropped %d cm: free fall %.0f ms, "
               "impact, lands flat" % (pitch, roll, height_cm, fall_ms))
@@ -269,7 +287,7 @@ def scenario_drop(name, seed, height_cm, pitch, roll):
     t.ring(land, 2.0 + height_cm / 50.0, 70, 8, 40)  # impact
     t.ring(land + 60, 0.5, 30, 20, 120)               # bounce
     t.expect += ["shock-allowed from_ms=1000 to_ms=3000",
-                 "shock at_ms=%d kind=drop" % release,
+                 "shock at_ms=%d kind=%s impact_ms=%d" % (release, kind, int(land)),
                  "shock-allowed from_ms=%d to_ms=%d" % (release, land + 1500),
                  "orientation normal"]
     return t
@@ -293,6 +311,274 @@ def scenario_vibration(name, seed, desc, freqs, amp_g, sway_deg):
     return t
 
 
+# --- Round 2 (issue 16): vehicles, walking, stairs, lap use, nearly flat drops, soft landings. ---
+# Physics of these scenarios (all in g; SYNTHETIC, the figures are the generator's choices, from
+# ride-comfort and gait literature orders of magnitude):
+# - A vehicle: body bounce 1-1.5 Hz and road bumps 1-3 Hz (vertical up to 0.15-0.25 g; in the plane of a
+#   nearly flat machine the horizontal bumps reach up to 0.08-0.1 g), a pothole (a short vertical dip then
+#   a hit of about 1 g and the suspension ringing at ~10 Hz, a short horizontal pulse of ~0.1 g), gentle
+#   acceleration, braking and curves (0.1-0.15 g over seconds) and the engine's hum (its firing
+#   frequency, 25-80 Hz, about 0.01 g at the seat). The machine is nearly flat on a lap or seat (3-5 deg)
+#   and rocks a little with the seat. A vehicle never holds the in-plane reading at 0 g: bumps pass
+#   through it.
+# - Walking with the machine in the hands: steps at 1.8-2 Hz, vertical +-0.25 g with its second
+#   harmonic, fore-aft +-0.06 g, sideways sway at half the step rate, heel strikes as short rings, the
+#   hands' wobble of 1-2 deg. Stairs: up at 1.5 steps/s, down at 1.7 steps/s with a partial unloading
+#   (-0.4 g for ~150 ms) and a landing (+0.6 g) per step. Walking starts and stops over a second or two.
+# - A lap: thighs tilt the machine 2-6 deg, typing rings softly (8-15 Hz, 0.01-0.04 g), a leg shift
+#   rotates the machine by a few degrees in 0.3-0.7 s (sometimes through level) with a 5 Hz jiggle, a
+#   bouncing knee shakes it at 4-5 Hz.
+# - Free fall reads 0 g on both axes until the impact; a bed stops a machine over ~100 ms at a few g
+#   (the reaction is vertical, so in the plane only its sin(tilt) share), bounces and settles at 3-4 Hz.
+
+
+def band(rng, f_lo, f_hi, n, peak_g):
+    """A random sum of n sines between f_lo and f_hi Hz, scaled so that its peak is about peak_g."""
+    comps = [(rng.uniform(f_lo, f_hi), rng.uniform(0, 2 * math.pi)) for _ in range(n)]
+    scale = peak_g / (0.7 * n) if n > 1 else peak_g
+
+    def f(ms):
+        u = ms / 1000.0
+        return scale * sum(math.sin(2 * math.pi * fr * u + ph) for fr, ph in comps)
+    return f
+
+
+def hum(rng, freq_hz, amp_g):
+    """An engine's hum: its firing frequency with a slow wander, on both in-plane axes."""
+    ph = rng.uniform(0, 2 * math.pi)
+
+    def f(ms):
+        u = ms / 1000.0
+        fr = freq_hz * (1 + 0.03 * math.sin(2 * math.pi * 0.2 * u))
+        return amp_g * math.sin(2 * math.pi * fr * u + ph), 0.7 * amp_g * math.cos(2 * math.pi * fr * u + ph)
+    return f
+
+
+def pothole(t, t0, fore_g, side_g):
+    """A pothole: the wheel drops (-0.3 g, 60 ms), hits (+0.6 g at the seat, 40 ms), the suspension rings at 10 Hz;
+    a short horizontal pulse; the seat rocks the machine by about a degree."""
+    def vert(ms):
+        u = ms - t0
+        if u < 60:
+            return -0.3 * math.sin(math.pi * u / 60)
+        if u < 100:
+            return 0.6 * math.sin(math.pi * (u - 60) / 40)
+        return 0.2 * math.exp(-(u - 100) / 80.0) * math.sin(2 * math.pi * 10 * (u - 100) / 1000.0)
+    t.add_body(lambda ms: (0.0, 0.0, vert(ms)), t0, t0 + 600)
+    t.add_body(lambda ms: (side_g * math.sin(math.pi * (ms - t0 - 60) / 60),
+                           fore_g * math.sin(math.pi * (ms - t0 - 60) / 60), 0.0), t0 + 60, t0 + 120)
+    t.ring(t0 + 60, 0.025, 4, 120, 80)  # the seat rocking (~1 deg)
+
+
+def level_start(ms, k_ms=1000, settle_ms=600):
+    """0 before k_ms (the first readout calibrates the rest, level), 1 after k_ms + settle_ms."""
+    return smoothstep((ms - k_ms) / settle_ms)
+
+
+def scenario_vehicle(name, seed, desc, pitch, roll, bounce_g, bump_g, hum_hz, hum_g, potholes, stops):
+    dur = 30000
+    t = Trace(name, dur, seed, desc)
+    rng = random.Random(seed * 13)
+    rock_p = band(rng, 0.3, 1.2, 3, 0.8)
+    rock_r = band(rng, 0.3, 1.2, 3, 0.6)
+    t.set_tilt(lambda ms: (level_start(ms) * (pitch + rock_p(ms)), level_start(ms) * (roll + rock_r(ms))))
+    h = hum(rng, hum_hz, hum_g)
+    t.add(h, 1000)  # the engine runs from the start
+    vert = band(rng, 1.0, 1.6, 3, bounce_g)
+    fore = band(rng, 1.0, 3.0, 5, bump_g)
+    side = band(rng, 1.0, 3.0, 5, 0.8 * bump_g)
+
+    def road(ms):
+        # the ride builds up while pulling away (3 s) and dies down at each stop
+        k = smoothstep((ms - 2000) / 3000)
+        for a, b in stops:
+            k *= 1 - smoothstep((ms - a) / 1500) * (1 - smoothstep((ms - b) / 1500))
+        return side(ms) * k, fore(ms) * k, vert(ms) * k
+    t.add_body(road, 2000)
+    # pulling away, braking for each stop, curves: 0.1-0.15 g over seconds
+    t.add_body(lambda ms: (0.0, 0.12 * math.sin(math.pi * min(max((ms - 2000) / 3000, 0), 1)), 0.0), 2000, 5000)
+    for a, b in stops:
+        t.add_body(lambda ms, a=a: (0.0, -0.15 * math.sin(math.pi * (ms - a + 1500) / 1500), 0.0), a - 1500, a)
+        t.add_body(lambda ms, b=b: (0.0, 0.12 * math.sin(math.pi * (ms - b) / 2500), 0.0), b, b + 2500)
+    for c0 in (9000, 21000):
+        t.add_body(lambda ms, c0=c0: (0.13 * math.sin(math.pi * (ms - c0) / 3000), 0.0, 0.0), c0, c0 + 3000)
+    for t0, fg, sg in potholes:
+        pothole(t, t0, fg, sg)
+    t.expect += ["no-shock", "orientation normal"]
+    return t
+
+
+def scenario_walk(name, seed, desc, pitch, roll, stairs):
+    dur = 24000
+    t = Trace(name, dur, seed, desc)
+    rng = random.Random(seed * 17)
+    wob_p = band(rng, 0.5, 1.5, 3, 1.5)
+    wob_r = band(rng, 0.5, 1.5, 3, 1.0)
+    walk_from, walk_to = 2500, 21500
+
+    def env(ms):
+        return smoothstep((ms - walk_from) / 1500) * (1 - smoothstep((ms - walk_to + 1500) / 1500))
+    t.set_tilt(lambda ms: (level_start(ms) * pitch + env(ms) * wob_p(ms),
+                           level_start(ms) * roll + env(ms) * wob_r(ms)))
+    if not stairs:
+        step_hz = 1.9
+        t.add_body(lambda ms: (0.04 * env(ms) * math.sin(math.pi * step_hz * ms / 1000.0),
+                               0.06 * env(ms) * math.sin(2 * math.pi * step_hz * ms / 1000.0 + 0.8)
+                               + 0.03 * env(ms) * math.sin(4 * math.pi * step_hz * ms / 1000.0),
+                               env(ms) * (0.25 * math.sin(2 * math.pi * step_hz * ms / 1000.0)
+                                          + 0.1 * math.sin(4 * math.pi * step_hz * ms / 1000.0 + 1.1))))
+        period = 1000.0 / step_hz
+        ms = walk_from + period
+        while ms < walk_to - period:
+            k = env(ms)
+            t.ring(ms, 0.05 * k, rng.uniform(12, 18), 30, rng.uniform(60, 120))  # heel strike
+            ms += period * rng.uniform(0.95, 1.05)
+    else:
+        # up 12 steps, a landing (a pause of 2 s, turning), down 12 steps
+        up_hz, down_hz = 1.5, 1.7
+        ms = walk_from + 500
+        for _ in range(12):
+            t.add_body(lambda u, s0=ms: (0.03 * math.sin(math.pi * (u - s0) / 667.0),
+                                         0.08 * math.sin(2 * math.pi * (u - s0) / 667.0),
+                                         0.35 * math.sin(2 * math.pi * (u - s0) / 667.0)
+                                         - 0.1 * math.sin(4 * math.pi * (u - s0) / 667.0)), ms, ms + 667)
+            t.ring(ms + 330, 0.06, rng.uniform(12, 18), 30, rng.uniform(60, 120))
+            ms += 1000.0 / up_hz * rng.uniform(0.95, 1.05)
+        ms += 2000
+        for _ in range(12):
+            s0 = ms
+            # unloading while the body drops to the next step, then the landing
+            t.add_body(lambda u, s0=s0: (0.0, -0.06 * math.sin(math.pi * (u - s0) / 150.0),
+                                         -0.4 * math.sin(math.pi * (u - s0) / 150.0)), s0, s0 + 150)
+            t.add_body(lambda u, s0=s0: (0.03 * math.sin(math.pi * (u - s0 - 150) / 90.0),
+                                         0.08 * math.sin(math.pi * (u - s0 - 150) / 90.0),
+                                         0.6 * math.sin(math.pi * (u - s0 - 150) / 90.0)), s0 + 150, s0 + 240)
+            t.ring(s0 + 160, 0.08, rng.uniform(14, 20), 25, rng.uniform(60, 120))
+            ms += 1000.0 / down_hz * rng.uniform(0.95, 1.05)
+    t.expect += ["no-shock", "orientation normal"]
+    return t
+
+
+def scenario_lap(seed):
+    t = Trace("lap-typing", 30000, seed, "on a lap (thighs tilt it 2-6 deg): typing bursts with soft "
+              "keystroke rings, leg shifts that rotate it by 3-6 deg (once through level) in 0.3-0.7 s, a "
+              "bouncing knee at 4.5 Hz")
+    rng = random.Random(seed * 19)
+    # posture: (time, pitch, roll) targets, reached over the shift's duration
+    shifts = [(1000, 600, 4.0, 1.0), (7000, 400, 1.0, -1.0), (12500, 300, -1.5, 0.5), (18000, 500, 5.0, 2.0),
+              (26000, 700, 2.0, -0.5)]
+
+    def posture(ms):
+        p = r = 0.0
+        for t0, d, tp, tr in shifts:
+            k = smoothstep((ms - t0) / d)
+            p += k * (tp - p)
+            r += k * (tr - r)
+        return p, r
+    t.set_tilt(posture)
+    for t0, d, _, _ in shifts[1:]:
+        t.ring(t0 + d // 2, 0.04, 5, 100, rng.uniform(0, 180))  # the jiggle of a leg moving
+    # typing bursts (keyboard flags), keystrokes soft on a lap
+    for b0, b1 in ((2000, 6500), (8000, 12000), (13500, 17500), (19000, 23500), (25000, 29500)):
+        ms = float(b0)
+        while ms < b1:
+            slam = rng.random() < 0.1
+            amp = rng.uniform(0.03, 0.045) if slam else rng.uniform(0.01, 0.025)
+            t.ring(ms, amp, rng.uniform(8, 15), rng.uniform(20, 40), rng.uniform(60, 120))
+            t.activity(ms, "keyboard")
+            ms += rng.uniform(120, 260)
+    # a bouncing knee, 4.5 Hz, during the pause in typing
+    t.add(lambda ms: (0.01 * math.sin(2 * math.pi * 4.5 * ms / 1000.0),
+                      0.035 * math.sin(2 * math.pi * 4.5 * ms / 1000.0)
+                      * smoothstep((ms - 23600) / 300) * (1 - smoothstep((ms - 24700) / 300))), 23600, 25000)
+    t.expect += ["no-shock", "orientation normal"]
+    return t
+
+
+def scenario_flat_drop(name, seed, height_cm, pitch, roll, kind, release=5000):
+    fall_ms = 1000.0 * math.sqrt(2 * height_cm / 100.0 / G)
+    tilt = math.degrees(math.asin(math.hypot(math.sin(math.radians(pitch)), math.sin(math.radians(roll)))))
+    t = Trace(name, 10000, seed, "held in the hands nearly flat (pitch %g, roll %g deg: %.1f deg) then dropped "
+              "%d cm: free fall %.0f ms, impact, lands flat" % (pitch, roll, tilt, height_cm, fall_ms))
+    t.set_tilt(lambda ms: (pitch * level_start(ms, 1000, 500), roll * level_start(ms, 1000, 500))
+               if ms < release else (0.0, 0.0))
+    t.add(lambda ms: (0.004 * math.sin(2 * math.pi * 10 * ms / 1000.0),
+                      0.003 * math.sin(2 * math.pi * 9 * ms / 1000.0 + 1)), 1000, release)
+    land = release + fall_ms
+    t.freefall(release, land)
+    t.ring(land, 2.0 + height_cm / 50.0, 70, 8, 40)
+    t.ring(land + 60, 0.5, 30, 20, 120)
+    t.expect += ["shock-allowed from_ms=1000 to_ms=3000",
+                 "shock at_ms=%d kind=%s impact_ms=%d" % (release, kind, int(land)),
+                 "shock-allowed from_ms=%d to_ms=%d" % (release, land + 1500),
+                 "orientation normal"]
+    return t
+
+
+def scenario_bed_drop(name, seed, height_cm, pitch, roll, kind, release=5000):
+    """Dropped onto a bed: the mattress stops the machine over ~100 ms, it bounces once (a short second
+    flight) and settles at 3.5 Hz, resting a little tilted on the soft surface."""
+    fall_ms = 1000.0 * math.sqrt(2 * height_cm / 100.0 / G)
+    t = Trace(name, 10000, seed, "held at pitch %g, roll %g deg, dropped %d cm onto a bed: free fall %.0f ms, "
+              "a soft landing (~100 ms, up to 3 g vertical), one bounce, settles tilted 2-3 deg"
+              % (pitch, roll, height_cm, fall_ms))
+    land = release + fall_ms
+    bounce_at, bounce_ms = land + 110, 60
+
+    def tilt(ms):
+        if ms < release:
+            return pitch * level_start(ms, 1000, 500), roll * level_start(ms, 1000, 500)
+        if ms < land:
+            return pitch, roll  # the vector reads 0 g anyway (free fall)
+        k = smoothstep((ms - land) / 300)  # the mattress turns it to its resting tilt
+        return pitch + k * (2.0 - pitch), roll + k * (-1.5 - roll)
+    t.set_tilt(tilt)
+    t.add(lambda ms: (0.004 * math.sin(2 * math.pi * 10 * ms / 1000.0),
+                      0.003 * math.sin(2 * math.pi * 9 * ms / 1000.0 + 1)), 1000, release)
+    t.freefall(release, land)
+    peak = min(3.0, 0.6 + height_cm / 20.0)
+    t.add_body(lambda ms: (0.0, 0.0, peak * math.sin(math.pi * (ms - land) / 110.0)), land, land + 110)
+    t.freefall(bounce_at, bounce_at + bounce_ms)
+    t.add_body(lambda ms: (0.0, 0.0, 0.8 * math.exp(-(ms - bounce_at - bounce_ms) / 150.0)
+                           * math.sin(2 * math.pi * 3.5 * (ms - bounce_at - bounce_ms) / 1000.0)),
+               bounce_at + bounce_ms, bounce_at + bounce_ms + 900)
+    t.ring(land, 0.06, 3.5, 200, 60)
+    t.expect += ["shock-allowed from_ms=1000 to_ms=3000",
+                 "shock at_ms=%d kind=%s impact_ms=%d" % (release, kind, int(land)),
+                 "shock-allowed from_ms=%d to_ms=%d" % (release, land + 2000),
+                 "orientation normal"]
+    return t
+
+
+def round2():
+    return [
+        scenario_vehicle("car-ride", 41, "a car ride on a lap, nearly flat (pitch 3.5, roll 1.5 deg): body bounce "
+                         "0.15 g, road bumps up to 0.08 g at 1-3 Hz, engine hum 30-70 Hz, curves, a stop, "
+                         "two potholes", 3.5, 1.5, 0.15, 0.08, 45.0, 0.012,
+                         ((8000, 0.06, 0.03), (19000, -0.05, 0.04)), ((13500, 16000),)),
+        scenario_vehicle("car-ride-rough", 42, "a car on a rough road, machine on the seat nearly flat (pitch 2, roll "
+                         "-3 deg): bounce 0.2 g, bumps up to 0.1 g, hum 28 Hz, three potholes", 2.0, -3.0,
+                         0.2, 0.1, 28.0, 0.015, ((6000, 0.08, -0.03), (11000, -0.06, 0.05), (24500, 0.07, 0.0)),
+                         ((16000, 18500),)),
+        scenario_vehicle("bus-ride", 43, "a city bus, on a lap nearly flat (pitch 5, roll -2 deg): bounce 0.25 g "
+                         "at 1-1.5 Hz, bumps up to 0.1 g, diesel hum 24 Hz, two stops, two potholes", 5.0, -2.0,
+                         0.25, 0.1, 24.0, 0.015, ((7000, 0.08, 0.04), (22000, -0.07, -0.04)),
+                         ((10000, 13000), (25500, 28000))),
+        scenario_walk("walking", 44, "walking with the machine in the hands nearly flat (pitch 5, roll 2 deg): "
+                      "steps at 1.9 Hz, vertical 0.25 g, fore-aft 0.06 g, heel strikes, hand wobble 1-2 deg",
+                      5.0, 2.0, False),
+        scenario_walk("stairs", 45, "climbing 12 stairs with the machine in the hands (pitch 4, roll -2 deg), a "
+                      "landing, then 12 down: unloading -0.4 g and landings +0.6 g per step", 4.0, -2.0, True),
+        scenario_lap(46),
+        scenario_flat_drop("drop-flat-10cm", 51, 10, 4.0, 0.0, "flat-drop"),
+        scenario_flat_drop("drop-flat-30cm", 52, 30, -2.0, 5.6, "flat-drop"),
+        scenario_flat_drop("drop-flat4-75cm", 53, 75, 0.0, -4.0, "flat-drop"),
+        scenario_flat_drop("drop-10deg-10cm", 54, 10, 8.0, -6.0, "drop"),
+        scenario_bed_drop("drop-bed-20cm", 55, 20, 5.0, 1.0, "flat-drop"),
+        scenario_bed_drop("drop-bed-50cm", 56, 50, 10.0, 6.0, "drop"),
+    ]
+
+
 def main():
     outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     traces = [
@@ -310,12 +596,12 @@ def main():
         scenario_drop("drop-10cm", 21, 10, 12, -6),
         scenario_drop("drop-30cm", 22, 30, 8, 5),
         scenario_drop("drop-75cm", 23, 75, 15, 10),
-        scenario_drop("drop-flat-75cm", 24, 75, 5, 0),
+        scenario_drop("drop-flat-75cm", 24, 75, 5, 0, "flat-drop"),  # 5 deg: before the impact (issue 16)
         scenario_vibration("vibration-train", 31, "a train: 5-12 Hz, up to 0.12 g, building up over 4 s, "
                            "with a 0.3 Hz sway of 3 deg", (5.0, 8.0, 12.0), 0.12, 3.0),
         scenario_vibration("vibration-desk", 32, "a vibrating desk: 15 Hz, 0.06 g, building up over 4 s",
                            (15.0,), 0.06, 0.0),
-    ]
+    ] + round2()
     for t in traces:
         t.render(outdir)
     print("wrote %d traces to %s" % (len(traces), outdir))
