@@ -301,7 +301,7 @@ int main(int argc, char **argv)
                direct ? "direct feed (trace rows at 50 Hz)"
                       : "emulator -> EC -> hdaps -> motion, virtual time",
                MOTION_SENSITIVITY_DEFAULT, MOTION_SHOCK_HOLD_MS_DEFAULT, EVAL_COUNTS_PER_G);
-        printf("%-18s %-10s | %-4s %-5s %-8s %-5s | %-4s %-5s %-8s %-5s | %s\n", "trace", "expected", "tpa",
+        printf("%-18s %-11s | %-4s %-5s %-8s %-5s | %-4s %-5s %-8s %-5s | %s\n", "trace", "expected", "tpa",
                "false", "lat", "pass", "hda", "false", "lat", "pass", "orientation (tpaccel)");
 
         unsigned failed = 0, n_traces = 0;
@@ -353,7 +353,7 @@ int main(int argc, char **argv)
                         }
                 }
 
-                printf("%-18s %-10s | %u/%-2u %-5u %-8s %-5s | %s | %s\n", labels.name,
+                printf("%-18s %-11s | %u/%-2u %-5u %-8s %-5s | %s | %s\n", labels.name,
                        expected_summary(&labels, expbuf, sizeof(expbuf)), s.detected, s.expected,
                        s.false_alarms, s.latencies[0] ? s.latencies : "-", pass ? "ok" : "FAIL", hcols, seq);
                 for (unsigned k = 0; k < o.n_shocks; k++)

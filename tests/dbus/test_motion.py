@@ -171,6 +171,32 @@ class MotionTest(TpaccelTestBase):
     def test_vibration_train_raises_no_shock(self):
         self.no_shock_on('vibration-train.csv', 20.0, vibration=True)
 
+    def test_car_ride_raises_no_shock(self):
+        # car-ride.csv: a nearly flat machine whose in-plane reading road bumps swing through 0 g
+        self.no_shock_on('car-ride.csv', 30.0, vibration=True)
+
+    def flat_drop_reasons(self, sensitivity):
+        """drop-flat-10cm.csv (a 4 deg machine dropped 10 cm: 0.07 g of in-plane collapse, the impact
+        143 ms later) at a sensitivity; returns the Shock reasons."""
+        t0 = self.start(trace('drop-flat-10cm.csv'), claim=False)
+        self.accel.SetShockSensitivity(dbus.Double(sensitivity))
+        self.accel.Claim()
+        self.pump_until(t0 + DROP_TRACE_END_S)
+        self.stop_recording()
+        shocks = self.rec.of('Shock')
+        for s in shocks:
+            self.assertGreaterEqual(int(s[1]) / 1e6 - t0, DROP_AT_S, 'not before the drop: %s' % shocks)
+        return [str(s[2]) for s in shocks]
+
+    def test_flat_drop_is_a_fall(self):
+        # the default: the shallow collapse holds still, so it is a fall (before the impact)
+        self.assertEqual(self.flat_drop_reasons(1.0), ['freefall'])
+
+    def test_half_sensitivity_leaves_the_flat_drop_to_its_impact(self):
+        # at 0.5 the fall threshold (0.08 g) exceeds the 0.07 g collapse: no fall, at most the impact
+        # (a jolt, if a readout catches its ~20 ms ringing above the doubled jolt threshold)
+        self.assertNotIn('freefall', self.flat_drop_reasons(0.5))
+
     # Tilt and orientation
 
     def check_tilt_signals(self, step):
