@@ -18,7 +18,6 @@ void shock_reset(ShockDetector *s)
         s->have_prev = false;
         s->have_activity = false;
         s->vibration_ms2 = 0;
-        s->prev_rate_gps = 0;
         s->collapsed = false;
         s->n_recent = 0;
 }
@@ -66,7 +65,6 @@ static void start_history(ShockDetector *s, uint64_t time_usec, double gx, doubl
         s->prev_usec = time_usec;
         s->prev_gx = s->ref_gx = gx;
         s->prev_gy = s->ref_gy = gy;
-        s->prev_rate_gps = 0;
         s->collapsed = false;
         s->n_recent = 0;
 }
@@ -74,10 +72,12 @@ static void start_history(ShockDetector *s, uint64_t time_usec, double gx, doubl
 /* The free-fall decision. In free fall both axes read 0 g until the impact, so the gravity vector of a
  * tilted machine collapses (within a readout or two: the sensor settles in ~25 ms) and then stays near 0 g
  * with nothing but noise. A bump swings a nearly flat machine's vector through 0 g too, but passes
- * through: it keeps moving and leaves again within tens of milliseconds. So a collapse to at most a
- * fraction of the vector's length within SHOCK_FREEFALL_COLLAPSE_MS starts a candidate; a deep one (a tilted
- * machine) is a fall at once, a shallow one once it has lasted SHOCK_FREEFALL_HOLD_MS and the readouts since
- * its first one (which may still be settling) all lie within SHOCK_FREEFALL_STILL_G of their mean. */
+ * through: it keeps moving and leaves again within tens of milliseconds, and the vector was already
+ * moving before it. So a collapse to at most a fraction of the vector's length within
+ * SHOCK_FREEFALL_COLLAPSE_MS starts a candidate; a deep one (a tilted machine) is a fall at once, a
+ * shallow one only if the vector was steady before it (steady_before()), it has lasted
+ * SHOCK_FREEFALL_HOLD_MS / sensitivity and the readouts since its first one (which may still be settling)
+ * all lie within SHOCK_FREEFALL_STILL_G of their mean (settled()). */
 static bool settled(const ShockDetector *s)
 {
         double mx = 0, my = 0;
@@ -238,7 +238,6 @@ void shock_feed(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool
         s->prev_gx = gx;
         s->prev_gy = gy;
         s->prev_usec = time_usec;
-        s->prev_rate_gps = rate;
 
         expire_hold(s, time_usec, ret);
 }

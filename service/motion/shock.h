@@ -18,17 +18,16 @@ typedef struct ShockDetector {
         bool have_prev;
         uint64_t prev_usec;
         double prev_gx, prev_gy;
-        double prev_rate_gps;              /* change rate of the previous readout */
         double ref_gx, ref_gy;             /* low-pass reference, g */
         double vibration_ms2;              /* running mean square of the deviation, g^2 */
         double recent_gx[8], recent_gy[8]; /* g, the last readouts, newest first */
         uint64_t recent_usec[8];
         unsigned n_recent;
-        bool collapse_fired;    /* ... and was taken as a fall */
-        bool collapse_steady;   /* ... and the vector was steady before it */
         bool collapsed;         /* the vector is collapsed toward 0 g (a fall candidate) since ... */
-        uint64_t collapse_usec; /* ... this readout */
-        double collapse_level;  /* g, the reference's length when it started */
+        uint64_t collapse_usec; /* ... this readout, ... */
+        double collapse_level;  /* ... from this length (g, the level before it), ... */
+        bool collapse_steady;   /* ... the vector was steady before it, ... */
+        bool collapse_fired;    /* ... and it was taken as a fall */
         double settle_gx[8], settle_gy[8]; /* g, the readouts since (the last 8) */
         unsigned n_settle;
         uint64_t activity_usec; /* last keyboard/mouse activity */
