@@ -56,6 +56,7 @@ static void outcome_done(Outcome *o)
 }
 
 static bool arg_dump;
+static double arg_sensitivity = MOTION_SENSITIVITY_DEFAULT;
 
 static int run_motion(const char *path, bool direct, Outcome *out, char **ret_error)
 {
@@ -63,7 +64,7 @@ static int run_motion(const char *path, bool direct, Outcome *out, char **ret_er
         MotionConfig config = {
                 .counts_per_g = EVAL_COUNTS_PER_G,
                 .tilt_step = MOTION_TILT_STEP_DEFAULT,
-                .shock_sensitivity = MOTION_SENSITIVITY_DEFAULT,
+                .shock_sensitivity = arg_sensitivity,
                 .shock_hold_ms = MOTION_SHOCK_HOLD_MS_DEFAULT,
         };
         _cleanup_(replay_freep) Replay *replay = NULL;
@@ -100,11 +101,11 @@ static int run_motion(const char *path, bool direct, Outcome *out, char **ret_er
                 if (arg_dump)
                         printf("#     %.0f ms (data %.0f ms): %d,%d rest %d,%d new %u kbd %d mouse %d -> "
                                "events 0x%x "
-                               "pitch %.1f roll %.1f %s%s\n",
+                               "pitch %.1f roll %.1f %s%s%s\n",
                                ms, replay_last_data_ms(replay), s.x, s.y, s.rest_x, s.rest_y, s.new_readouts,
                                s.keyboard, s.mouse, ev.mask, ev.pitch, ev.roll,
-                               motion_orientation_to_string(ev.orientation),
-                               ev.shock_active ? " shock" : "");
+                               motion_orientation_to_string(ev.orientation), ev.shock_active ? " shock" : "",
+                               (ev.mask & MOTION_EVENT_SHOCK) ? " ONSET" : "");
                 if ((ev.mask & MOTION_EVENT_SHOCK) && out->n_shocks < EVAL_MAX_EVENTS)
                         out->shocks[out->n_shocks++] = (Detection){
                                 .ms = ms,
@@ -258,21 +259,26 @@ static void usage(void)
                "  --direct      feed the trace rows straight to the motion layer (no emulator)\n"
                "  --hdapsd DIR  add hdapsd's parks from DIR/NAME.parks (bench/motion/hdapsd-replay.sh)\n"
                "  --check       exit 1 if a floor is missed\n"
+               "  --sensitivity S  ShockSensitivity (default 1; 0.1..10)\n"
                "  --dump        print every sample and the events it gave\n");
 }
 
 int main(int argc, char **argv)
 {
         static const struct option options[] = {
-                {"direct", no_argument, NULL, 'd'}, {"hdapsd", required_argument, NULL, 'H'},
-                {"check", no_argument, NULL, 'c'},  {"dump", no_argument, NULL, 'D'},
-                {"help", no_argument, NULL, 'h'},   {},
+                {"direct", no_argument, NULL, 'd'},
+                {"hdapsd", required_argument, NULL, 'H'},
+                {"check", no_argument, NULL, 'c'},
+                {"dump", no_argument, NULL, 'D'},
+                {"help", no_argument, NULL, 'h'},
+                {"sensitivity", required_argument, NULL, 's'},
+                {},
         };
         bool direct = false, check = false;
         const char *hdapsd_dir = NULL;
         int c;
 
-        while ((c = getopt_long(argc, argv, "dH:cDh", options, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "dH:cDhs:", options, NULL)) >= 0)
                 switch (c) {
                 case 'd':
                         direct = true;
@@ -289,6 +295,19 @@ int main(int argc, char **argv)
                 case 'h':
                         usage();
                         return 0;
+                case 's': {
+                        char *end;
+                        errno = 0;
+                        arg_sensitivity = strtod(optarg, &end);
+                        if (errno || end == optarg || *end || !(arg_sensitivity >= MOTION_SENSITIVITY_MIN) ||
+                            arg_sensitivity > MOTION_SENSITIVITY_MAX) {
+                                fprintf(stderr,
+                                        "eval-motion: --sensitivity '%s' is not a number in %g..%g\n",
+                                        optarg, MOTION_SENSITIVITY_MIN, MOTION_SENSITIVITY_MAX);
+                                return 2;
+                        }
+                        break;
+                }
                 default:
                         return 2;
                 }
@@ -300,7 +319,7 @@ int main(int argc, char **argv)
         printf("# eval-motion: %s, sensitivity %.1f, hold %u ms, %.0f counts/g\n",
                direct ? "direct feed (trace rows at 50 Hz)"
                       : "emulator -> EC -> hdaps -> motion, virtual time",
-               MOTION_SENSITIVITY_DEFAULT, MOTION_SHOCK_HOLD_MS_DEFAULT, EVAL_COUNTS_PER_G);
+               arg_sensitivity, MOTION_SHOCK_HOLD_MS_DEFAULT, EVAL_COUNTS_PER_G);
         printf("%-18s %-11s | %-4s %-5s %-8s %-5s | %-4s %-5s %-8s %-5s | %s\n", "trace", "expected", "tpa",
                "false", "lat", "pass", "hda", "false", "lat", "pass", "orientation (tpaccel)");
 
