@@ -23,6 +23,8 @@
 #define TRACE_VALUE_MIN        (-32768)
 #define TRACE_VALUE_MAX        32767
 
+#define TRACE_GROW_MIN 4096u /* bytes, the first step when a file does not tell its size (a pipe) */
+
 Trace *trace_free(Trace *t)
 {
         if (!t)
@@ -334,11 +336,23 @@ int trace_load(const char *path, Trace **ret, char **ret_error)
         if (st.st_size > (off_t) TRACE_FILE_MAX)
                 return LOAD_FAIL(-EFBIG);
 
-        buf = malloc(TRACE_FILE_MAX + 1);
+        /* Sized to the file, not to the limit (64 MiB touched per load is seconds under MALLOC_PERTURB_):
+         * a pipe reports 0 and a file may grow, so the buffer grows up to one byte past the limit. */
+        size_t cap = (size_t) st.st_size + 1;
+        buf = malloc(cap);
         if (!buf)
                 return -ENOMEM;
         for (;;) {
-                ssize_t n = read(fd, buf + len, TRACE_FILE_MAX + 1 - len);
+                if (len == cap) {
+                        size_t grown =
+                                MIN(MAX(2 * cap, (size_t) TRACE_GROW_MIN), (size_t) TRACE_FILE_MAX + 1);
+                        char *b = realloc(buf, grown);
+                        if (!b)
+                                return -ENOMEM;
+                        buf = b;
+                        cap = grown;
+                }
+                ssize_t n = read(fd, buf + len, cap - len);
                 if (n < 0) {
                         if (errno == EINTR)
                                 continue;
