@@ -53,7 +53,7 @@ flock 9
 
 tmp=$(mktemp -d /tmp/tpaccel-package-test.XXXXXX)
 chmod 755 "$tmp" # apt's _apt user reads the .debs from here
-started_bus=0 bus_pid= started_polkitd=0 polkitd_pid= daemon_pid= installed=0 created_user=0
+bus_checked=0 started_bus=0 bus_pid= started_polkitd=0 polkitd_pid= daemon_pid= installed=0 created_user=0
 state_backup=
 
 cleanup() {
@@ -66,15 +66,17 @@ cleanup() {
                         echo "=== $log (tpacceld logs here: it inherits the bus's stderr)" >&2
                         tail -n 200 "$log" >&2
                 done
-                [ $started_bus -eq 1 ] ||
+                if [ $bus_checked -eq 1 ] && [ $started_bus -eq 0 ]; then
                         echo "=== the system bus was already running: tpacceld's log is that bus's" >&2
+                fi
         fi
         rm -f "$RULE_FILE"
         if [ -n "$daemon_pid" ] && [ "$(readlink "/proc/$daemon_pid/exe" 2>/dev/null)" = "$TPACCELD" ]; then
                 kill "$daemon_pid"
         fi
         if [ $installed -eq 1 ] && dpkg-query -W tpaccel tpaccel-tray >/dev/null 2>&1; then
-                DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq tpaccel tpaccel-tray >/dev/null
+                DEBIAN_FRONTEND=noninteractive apt-get purge -y -q tpaccel tpaccel-tray >"$tmp/cleanup-purge.log" 2>&1 ||
+                        cat "$tmp/cleanup-purge.log" >&2
         fi
         if [ $started_polkitd -eq 1 ]; then
                 kill "$polkitd_pid"
@@ -146,7 +148,7 @@ while read -r path; do [ -e "$path" ] && echo "$path"; done <"$tmp/deb-paths" >"
 installed=1
 (cd "$tmp/src" && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./tpaccel_*.deb ./tpaccel-tray_*.deb) \
         >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt-get install failed"; }
-dpkg -L tpaccel tpaccel-tray | grep -vx '/\.' | sort -u >"$tmp/installed-paths"
+dpkg -L tpaccel tpaccel-tray | grep -vx -e '/\.' -e '' | sort -u >"$tmp/installed-paths"
 diff -u "$tmp/deb-paths" "$tmp/installed-paths" || fail "dpkg -L differs from the packages' contents"
 
 getent passwd tpaccel >"$tmp/user" || fail "the package did not create the tpaccel user (sysusers)"
@@ -171,6 +173,7 @@ wait_for() { # SECONDS COMMAND...: poll until COMMAND succeeds
         done
 }
 
+bus_checked=1
 if bus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
         step "system bus: already running, using it"
 else
