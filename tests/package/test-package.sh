@@ -75,8 +75,8 @@ cleanup() {
                 kill "$daemon_pid"
         fi
         if [ $installed -eq 1 ] && dpkg-query -W tpaccel tpaccel-tray >/dev/null 2>&1; then
-                DEBIAN_FRONTEND=noninteractive apt-get purge -y -q tpaccel tpaccel-tray >"$tmp/cleanup-purge.log" 2>&1 ||
-                        cat "$tmp/cleanup-purge.log" >&2
+                DEBIAN_FRONTEND=noninteractive apt-get purge -y -q tpaccel tpaccel-tray \
+                        >"$tmp/cleanup-purge.log" 2>&1 || cat "$tmp/cleanup-purge.log" >&2
         fi
         if [ $started_polkitd -eq 1 ]; then
                 kill "$polkitd_pid"
@@ -137,7 +137,8 @@ lintian --fail-on error,warning -I "$changes" 2>&1 | grep -v '^running with root
 for f in "$tmp"/src/tpaccel/debian/*lintian-overrides; do
         [ -e "$f" ] || continue
         awk -v f="$f" '!/^#/ && NF && prev !~ /^#/ { print f ": override without a reason: " $0; bad = 1 }
-                       { prev = $0 } END { exit bad }' "$f" || fail "lintian override without a reason comment"
+                       { prev = $0 } END { exit bad }' "$f" ||
+                fail "lintian override without a reason comment"
 done
 
 # --- Install -----------------------------------------------------------------------------------------
@@ -146,7 +147,8 @@ for deb in "${debs[@]}"; do dpkg-deb --fsys-tarfile "$deb" | tar -t; done |
         sed -e 's|^\./|/|' -e 's|/$||' -e '/^$/d' | sort -u >"$tmp/deb-paths"
 while read -r path; do [ -e "$path" ] && echo "$path"; done <"$tmp/deb-paths" >"$tmp/preexisting-paths"
 installed=1
-(cd "$tmp/src" && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./tpaccel_*.deb ./tpaccel-tray_*.deb) \
+(cd "$tmp/src" &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./tpaccel_*.deb ./tpaccel-tray_*.deb) \
         >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt-get install failed"; }
 dpkg -L tpaccel tpaccel-tray | grep -vx -e '/\.' -e '' | sort -u >"$tmp/installed-paths"
 diff -u "$tmp/deb-paths" "$tmp/installed-paths" || fail "dpkg -L differs from the packages' contents"
@@ -199,25 +201,33 @@ fi
 
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env "$@"; }
 tilt_step() { # USER-RUNNER: the TiltStep property, read through tpaccelctl status --json
-        "$@" tpaccelctl status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["tilt-step"])'
+        "$@" tpaccelctl status --json |
+                python3 -c 'import json, sys; print(json.load(sys.stdin)["tilt-step"])'
 }
-daemon_pid_now() { bus org.freedesktop.DBus.GetConnectionUnixProcessID "string:$NAME" 2>/dev/null | awk '{print $2}'; }
-float_eq() { python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-9)' "$1" "$2"; }
+daemon_pid_now() {
+        bus org.freedesktop.DBus.GetConnectionUnixProcessID "string:$NAME" 2>/dev/null | awk '{print $2}'
+}
+float_eq() {
+        python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-9)' "$1" "$2"
+}
 
 # --- Status as an unprivileged user starts tpacceld by activation -----------------------------------
 step "status as nobody (activates tpacceld)"
-as_nobody tpaccelctl status >"$tmp/status" 2>&1 || { cat "$tmp/status" >&2; fail "tpaccelctl status as nobody"; }
+as_nobody tpaccelctl status >"$tmp/status" 2>&1 ||
+        { cat "$tmp/status" >&2; fail "tpaccelctl status as nobody"; }
 cat "$tmp/status"
 grep -q 'DMI' "$tmp/status" || fail "status does not show why there is no accelerometer (the DMI reason)"
-[ "$(as_nobody tpaccelctl get has-accelerometer)" = no ] || fail "has-accelerometer is not 'no' on a non-ThinkPad"
+[ "$(as_nobody tpaccelctl get has-accelerometer)" = no ] ||
+        fail "has-accelerometer is not 'no' on a non-ThinkPad"
 daemon_pid=$(daemon_pid_now)
 [ -n "$daemon_pid" ] || fail "$NAME has no owner after status"
 [ "$(readlink "/proc/$daemon_pid/exe")" = "$TPACCELD" ] || fail "the owner of $NAME is not $TPACCELD"
 tr '\0' ' ' <"/proc/$daemon_pid/cmdline" | grep -q -- '--user=tpaccel' ||
-        fail "tpacceld was not started from the installed activation file: $(tr '\0' ' ' <"/proc/$daemon_pid/cmdline")"
+        fail "not started by the installed activation file: $(tr '\0' ' ' <"/proc/$daemon_pid/cmdline")"
 read -r _ ruid euid suid fsuid < <(grep '^Uid:' "/proc/$daemon_pid/status")
 for id in "$ruid" "$euid" "$suid" "$fsuid"; do
-        [ "$id" = "$tpaccel_uid" ] || fail "tpacceld runs as uid $ruid/$euid/$suid/$fsuid, not tpaccel ($tpaccel_uid)"
+        [ "$id" = "$tpaccel_uid" ] ||
+                fail "tpacceld runs as uid $ruid/$euid/$suid/$fsuid, not tpaccel ($tpaccel_uid)"
 done
 grep -q '^CapEff:[[:space:]]*0*$' "/proc/$daemon_pid/status" || fail "tpacceld kept capabilities"
 echo "tpacceld pid $daemon_pid runs as tpaccel (uid $tpaccel_uid) with no capabilities"
@@ -232,7 +242,8 @@ cat "$tmp/refused"
 float_eq "$(tilt_step as_nobody)" "$before" || fail "a refused call changed tilt-step"
 
 step "set tilt-step 7 as root: allowed"
-tpaccelctl --no-ask-password set tilt-step 7 || fail "root's set tilt-step was not allowed (polkit owner annotation?)"
+tpaccelctl --no-ask-password set tilt-step 7 ||
+        fail "root's set tilt-step was refused (the policy's org.freedesktop.policykit.owner annotation?)"
 float_eq "$(tilt_step as_nobody)" 7 || fail "tilt-step is not 7 after root set it"
 
 step "set tilt-step 9 as nobody with a polkit rule that allows it"
@@ -257,7 +268,8 @@ stat -c '%U %a' "$STATE_DIR" "$STATE_DIR/state" || fail "no $STATE_DIR/state aft
 # --- Idle exit, then the setting across the restart --------------------------------------------------
 step "idle exit: no call for ${IDLE_EXIT_SEC} s ends tpacceld"
 gone() { [ ! -d "/proc/$daemon_pid" ] && ! name_has_owner "$NAME"; }
-wait_for $IDLE_EXIT_LIMIT_SEC gone || fail "tpacceld did not exit within ${IDLE_EXIT_LIMIT_SEC} s without calls"
+wait_for $IDLE_EXIT_LIMIT_SEC gone ||
+        fail "tpacceld did not exit within ${IDLE_EXIT_LIMIT_SEC} s without calls"
 idle=$((SECONDS - last_call))
 echo "tpacceld exited ${idle} s after the last call"
 [ $idle -ge $((IDLE_EXIT_SEC - 1)) ] || fail "tpacceld exited after ${idle} s, before its idle time"
