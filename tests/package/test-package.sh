@@ -20,7 +20,8 @@
 # Left after purge, by design: the tpaccel system user and group (Debian does not delete system
 # users: files elsewhere may still belong to the uid, and a reused uid would inherit them). The test
 # removes that user afterwards only if it did not exist before. Everything else, /var/lib/tpaccel
-# (the saved settings, removed by the postrm on purge) included, must be gone.
+# (the saved settings) and /run/tpaccel (the EC lock's directory without systemd) included, must be
+# gone: the postrm removes both.
 #
 # Needs root (CI runs as root on Debian 12). Changes system-wide state (packages, users, polkit
 # rules, the system bus), so it holds the shared lock and undoes everything on exit, also on failure.
@@ -34,6 +35,7 @@ ACTIVATION_FILE=/usr/share/dbus-1/system-services/org.thinkpad.Accelerometer.ser
 TPACCELD=/usr/libexec/tpacceld
 RULE_FILE=/etc/polkit-1/rules.d/10-tpaccel-package-test.rules
 STATE_DIR=/var/lib/tpaccel
+RUNTIME_DIR=/run/tpaccel # the EC lock's directory
 NAME=org.thinkpad.Accelerometer
 
 fail() {
@@ -54,7 +56,7 @@ flock 9
 tmp=$(mktemp -d /tmp/tpaccel-package-test.XXXXXX)
 chmod 755 "$tmp" # apt's _apt user reads the .debs from here
 bus_checked=0 started_bus=0 bus_pid= started_polkitd=0 polkitd_pid= daemon_pid= installed=0 created_user=0
-state_backup=
+moved_aside=() # directories of another run, restored at exit
 
 cleanup() {
         local status=$?
@@ -91,10 +93,10 @@ cleanup() {
                 userdel tpaccel 2>/dev/null
                 groupdel tpaccel 2>/dev/null
         fi
-        if [ -n "$state_backup" ]; then
-                rm -rf "$STATE_DIR"
-                mv "$state_backup" "$STATE_DIR"
-        fi
+        for dir in "${moved_aside[@]}"; do
+                rm -rf "$dir"
+                mv "$tmp/aside/${dir//\//_}" "$dir"
+        done
         rm -rf "$tmp"
         exit $status
 }
@@ -109,10 +111,13 @@ for f in "$TPACCELD" "$ACTIVATION_FILE" /usr/bin/tpaccelctl /usr/bin/tpaccel-tra
         [ ! -e "$f" ] || fail "$f exists (a meson install?); this test would install over it and purge it"
 done
 getent passwd tpaccel >/dev/null || created_user=1
-if [ -e "$STATE_DIR" ]; then # another run's settings: keep them out of the way, restore at exit
-        state_backup="$tmp/state-dir-backup"
-        mv "$STATE_DIR" "$state_backup" || fail "cannot move $STATE_DIR aside"
-fi
+# Another run's settings and EC lock directory: out of the way (purge removes them), back at exit.
+mkdir "$tmp/aside"
+for dir in "$STATE_DIR" "$RUNTIME_DIR"; do
+        [ -e "$dir" ] || continue
+        mv "$dir" "$tmp/aside/${dir//\//_}" || fail "cannot move $dir aside"
+        moved_aside+=("$dir")
+done
 scan_tpaccel_paths() { find /etc /usr /lib /var/lib -xdev -name '*tpaccel*' 2>/dev/null | sort; }
 scan_tpaccel_paths >"$tmp/paths-before"
 
@@ -285,6 +290,10 @@ new_pid=$(daemon_pid_now)
 daemon_pid=$new_pid
 
 # --- Purge -------------------------------------------------------------------------------------------
+# On a ThinkPad without systemd, tpacceld makes /run/tpaccel/ec.lock itself (the EC lock, only with
+# real ports, so not here): lay it out as it would, for the postrm to remove.
+install -d -o tpaccel -g tpaccel -m 0755 "$RUNTIME_DIR" || fail "cannot make $RUNTIME_DIR"
+install -o tpaccel -g tpaccel -m 0644 /dev/null "$RUNTIME_DIR/ec.lock" || fail "cannot make $RUNTIME_DIR/ec.lock"
 step "apt-get purge -y tpaccel tpaccel-tray"
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -q tpaccel tpaccel-tray >"$tmp/purge.log" 2>&1 ||
         { cat "$tmp/purge.log" >&2; fail "apt-get purge failed"; }
@@ -303,6 +312,7 @@ while read -r path; do
 done <"$tmp/installed-paths"
 [ $left -eq 0 ] || fail "purge left files the packages installed"
 [ ! -e "$STATE_DIR" ] || fail "purge left $STATE_DIR"
+[ ! -e "$RUNTIME_DIR" ] || fail "purge left $RUNTIME_DIR (the EC lock's directory)"
 scan_tpaccel_paths >"$tmp/paths-after"
 if ! diff -u "$tmp/paths-before" "$tmp/paths-after"; then
         fail "purge left paths named *tpaccel* (above)"
