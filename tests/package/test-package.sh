@@ -293,7 +293,7 @@ daemon_pid=$new_pid
 # On a ThinkPad without systemd, tpacceld makes /run/tpaccel/ec.lock itself (the EC lock, only with
 # real ports, so not here): lay it out as it would, for the postrm to remove.
 install -d -o tpaccel -g tpaccel -m 0755 "$RUNTIME_DIR" || fail "cannot make $RUNTIME_DIR"
-install -o tpaccel -g tpaccel -m 0644 /dev/null "$RUNTIME_DIR/ec.lock" || fail "cannot make $RUNTIME_DIR/ec.lock"
+install -o tpaccel -g tpaccel -m 0644 /dev/null "$RUNTIME_DIR/ec.lock" || fail "no $RUNTIME_DIR/ec.lock"
 step "apt-get purge -y tpaccel tpaccel-tray"
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -q tpaccel tpaccel-tray >"$tmp/purge.log" 2>&1 ||
         { cat "$tmp/purge.log" >&2; fail "apt-get purge failed"; }
