@@ -22,6 +22,7 @@ typedef struct Ctl {
         guint16 data_mask;
         const char *polkit_action; /* the action the current command needs, NULL for reads */
         pid_t polkit_agent;        /* pkttyagent started for this process, 0 if none */
+        guint seconds;             /* record --seconds; 0: until Ctrl-C */
 } Ctl;
 
 /* Connects to the bus once. EXIT_STATUS_OK, or an error printed and its status returned. */
@@ -56,3 +57,4 @@ ExitStatus ctl_calibrate(Ctl *ctl, char **args, int n_args);
 ExitStatus ctl_pause(Ctl *ctl, char **args, int n_args);
 ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args);
 ExitStatus ctl_ec(Ctl *ctl, char **args, int n_args);
+ExitStatus ctl_record(Ctl *ctl, char **args, int n_args);

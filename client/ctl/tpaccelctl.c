@@ -22,6 +22,7 @@ typedef struct Command {
         gboolean json;    /* accepts --json */
         gboolean samples; /* accepts --samples */
         gboolean data_mask;
+        gboolean seconds; /* accepts --seconds */
 } Command;
 
 static const Command commands[] = {
@@ -43,6 +44,12 @@ static const Command commands[] = {
          N_("Run one raw EC transaction (administrators only): BYTE i goes to register i (\"-\" skips it),\n"
             "MASK selects the bytes to read back (default 0xffff). Prints the 16 bytes read."),
          TRUE, FALSE, TRUE},
+        {"record", ctl_record, "record FILE [--seconds=N]", N_("Record raw readouts as a trace"),
+         N_("Claim the accelerometer and write every readout into FILE (never overwritten) in the\n"
+            "emulator's trace format: raw counts before axis correction, with the model, axis code and\n"
+            "rate in comments. Stops after N seconds or at Ctrl-C; tpacceld --backend=sim --trace=FILE\n"
+            "replays it."),
+         FALSE, FALSE, FALSE, TRUE},
 };
 
 static const Command *command_find(const char *name)
@@ -95,6 +102,8 @@ static void print_help(const Command *command)
                  "  --version                   Show the version\n\n"
                  "Exit status: 0 success, 1 failure, 2 usage error, 3 permission denied, 4 service not\n"
                  "running, 5 invalid value, 6 no accelerometer or not supported. See tpaccelctl(1).\n"));
+        printf(_("\nRecording (record):\n"
+                 "  --seconds=N                 Stop recording after N seconds\n"));
 }
 
 enum {
@@ -104,6 +113,7 @@ enum {
         ARG_JSON,
         ARG_SAMPLES,
         ARG_DATA_MASK,
+        ARG_SECONDS,
         ARG_NO_ASK_PASSWORD,
         ARG_VERSION,
 };
@@ -117,6 +127,7 @@ static const struct option options[] = {
         {"json", no_argument, NULL, ARG_JSON},
         {"samples", no_argument, NULL, ARG_SAMPLES},
         {"data-mask", required_argument, NULL, ARG_DATA_MASK},
+        {"seconds", required_argument, NULL, ARG_SECONDS},
         {"no-ask-password", no_argument, NULL, ARG_NO_ASK_PASSWORD},
         {},
 };
@@ -135,7 +146,7 @@ int main(int argc, char *argv[])
 {
         g_auto(Ctl)
                 ctl = {.target = BUS_TARGET_SYSTEM, .ask_password = TRUE, .data_mask = DEFAULT_DATA_MASK};
-        gboolean help = FALSE, bus_chosen = FALSE, data_mask_given = FALSE;
+        gboolean help = FALSE, bus_chosen = FALSE, data_mask_given = FALSE, seconds_given = FALSE;
         const Command *command;
         int c;
 
@@ -185,6 +196,16 @@ int main(int argc, char *argv[])
                         data_mask_given = TRUE;
                         break;
                 }
+                case ARG_SECONDS: {
+                        guint64 seconds;
+                        if (!g_ascii_string_to_unsigned(optarg, 10, 1, G_MAXUINT32, &seconds, NULL))
+                                return ctl_usage_error(_("--seconds: \"%s\" is not a whole number of seconds "
+                                                       "(1 or more)",
+                                                       optarg);
+                        ctl.seconds = (guint) seconds;
+                        seconds_given = TRUE;
+                        break;
+                }
                 case ARG_NO_ASK_PASSWORD:
                         ctl.ask_password = FALSE;
                         break;
@@ -226,6 +247,8 @@ int main(int argc, char *argv[])
                 return ctl_usage_error(_("--samples does not apply to %s"), command->name);
         if (data_mask_given && !command->data_mask)
                 return ctl_usage_error(_("--data-mask does not apply to %s"), command->name);
+        if (seconds_given && !command->seconds)
+                return ctl_usage_error(_("--seconds does not apply to %s"), command->name);
 
         return command->run(&ctl, argv + optind + 1, argc - optind - 1);
 }
