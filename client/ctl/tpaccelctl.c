@@ -44,6 +44,12 @@ static const Command commands[] = {
          N_("Run one raw EC transaction (administrators only): BYTE i goes to register i (\"-\" skips it),\n"
             "MASK selects the bytes to read back (default 0xffff). Prints the 16 bytes read."),
          TRUE, FALSE, TRUE},
+        {"diagnose", ctl_diagnose, "diagnose [--json]", N_("Report for a bug report"),
+         N_("Print the diagnosis report to paste into a bug report: system facts, the backend and why,\n"
+            "the EC's answers, 100 readouts, the port log of one readout, and every problem with what\n"
+            "to do next (--json: the same, machine-readable). Asks tpacceld; without it, as root, runs\n"
+            "tpacceld --diagnose."),
+         TRUE},
         {"record", ctl_record, "record FILE [--seconds=N]", N_("Record raw readouts as a trace"),
          N_("Claim the accelerometer and write every readout into FILE (never overwritten) in the\n"
             "emulator's trace format: raw counts before axis correction, with the model, axis code and\n"

@@ -56,14 +56,15 @@ Backend *backend_free(Backend *b)
         return NULL;
 }
 
-/* With --port-log, puts the port log between the EC transport and *port. */
+/* With --port-log, puts the port log between the EC transport and *port; the capture log too. */
 static int wrap_port_log(const BackendOptions *o, PortIO **port, char **ret_reason)
 {
-        int r;
+        int r = 0;
 
-        if (!o->port_log)
-                return 0;
-        r = port_log_wrap(TAKE_PTR(*port), o->port_log, port);
+        if (o->port_log)
+                r = port_log_wrap(TAKE_PTR(*port), o->port_log, port);
+        if (r >= 0 && o->port_capture)
+                r = port_log_wrap(TAKE_PTR(*port), o->port_capture, port);
         if (r < 0)
                 (void) strprintf_to(ret_reason, "cannot set up the port log: %s", strerror(-r));
         return r;
@@ -126,12 +127,23 @@ static int open_sim(const BackendOptions *o, Backend **ret, char **ret_reason)
                 (void) strprintf_to(ret_reason, "cannot create the emulated EC backend: %s", strerror(-r));
                 return r;
         }
+        /* The injected faults are named, so that a report (tpaccelctl diagnose) says what was simulated. */
+        _cleanup_free_ char *faults = NULL;
+        for (const char *const *f = o->sim_faults; f && *f; f++) {
+                char *joined = strprintf("%s%s%s", faults ?: "", faults ? ", " : "", *f);
+                if (!joined)
+                        return -ENOMEM;
+                free(faults);
+                faults = joined;
+        }
         if (o->trace_path)
                 return strprintf_to(ret_reason,
-                                    "the EC emulator was requested (--backend=sim), replaying %s%s",
-                                    o->trace_path, o->trace_loop ? " in a loop" : "");
+                                    "the EC emulator was requested (--backend=sim), replaying %s%s%s%s",
+                                    o->trace_path, o->trace_loop ? " in a loop" : "",
+                                    faults ? ", injected faults: " : "", faults ?: "");
         return strprintf_to(ret_reason,
-                            "the EC emulator was requested (--backend=sim), with the demo motion");
+                            "the EC emulator was requested (--backend=sim), with the demo motion%s%s",
+                            faults ? ", injected faults: " : "", faults ?: "");
 }
 
 /* Opens one of the two real port backends and wraps it, with the axis code from the model table. */

@@ -85,6 +85,7 @@ typedef struct BackendOptions {
         const char *sysroot;      /* "/" normally; DMI, /proc/ioports and /sys/module are read below it */
         const char *devport_path; /* "/dev/port" normally */
         PortLog *port_log;        /* NULL, or every port access of the EC backends is recorded here */
+        PortLog *port_capture;    /* NULL, or a capture log (port_log_new_capture()) wrapped the same way */
         /* The machine's EC lock, taken before the first port access (port-lock.h); NULL: none (the
          * emulator without --lock-file). Borrowed: it must outlive the backend. */
         PortLock *ec_lock;

@@ -11,6 +11,7 @@
 #include "bus-errors.h"
 #include "bus-polkit.h"
 #include "context.h"
+#include "diagnose.h"
 #include "ec-protocol.h"
 #include "log.h"
 #include "strv.h"
@@ -652,6 +653,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         SD_BUS_METHOD("Claim", "", "", method_claim, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Release", "", "", method_release, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Calibrate", "", "", method_calibrate, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("Diagnose", SD_BUS_ARGS("s", format), SD_BUS_RESULT("s", report),
+                                method_diagnose, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("SetSamplingRate", SD_BUS_ARGS("u", rate), SD_BUS_NO_RESULT,
                                 method_set_sampling_rate, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("SetOversamplingRatio", SD_BUS_ARGS("u", ratio), SD_BUS_NO_RESULT,

@@ -9,6 +9,7 @@
 
 #include "bus-errors.h"
 #include "context.h"
+#include "diagnose.h"
 #include "log.h"
 #include "strv.h"
 
@@ -212,6 +213,7 @@ Context *context_free(Context *c)
         c->ec_queue = ec_queue_free(c->ec_queue);
         c->sensor_proxy = sensor_proxy_free(c->sensor_proxy);
         c->tablet_mode = tablet_mode_free(c->tablet_mode);
+        c->diagnosis = diagnosis_free(c->diagnosis);
         c->claims = sd_bus_track_unref(c->claims);
         if (c->sleep_lock_fd >= 0)
                 close(c->sleep_lock_fd);

@@ -39,6 +39,7 @@
 #define PAUSE_SECONDS_MAX 3600
 
 typedef struct EcQueue EcQueue;
+typedef struct Diagnosis Diagnosis;
 
 /* The poll path's view of the hardware (the HardwareState property). */
 typedef enum HardwareState {
@@ -109,7 +110,12 @@ typedef struct Context {
         bool shut_down;
 
         BackendWatch *backend_watch; /* the kernel hdaps driver coming and going; NULL: not watched */
-        IdleExit *idle_exit;         /* NULL: never exit when idle */
+
+        /* Diagnosis (diagnose.h) */
+        const char *sysroot;   /* where DMI, /proc and /sys are read; NULL: "/" */
+        PortLog *port_capture; /* borrowed, wraps the EC backend's port; NULL: no port log of a readout */
+        Diagnosis *diagnosis;  /* the Diagnose() run in progress; NULL: none */
+        IdleExit *idle_exit;   /* NULL: never exit when idle */
 } Context;
 
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "context.h"
+#include "diagnose.h"
 #include "ec-protocol.h"
 #include "log.h"
 #include "strutil.h"
@@ -238,8 +239,12 @@ static void poll_once(Context *c)
         HdapsReadout ro;
         int r;
 
+        if (c->diagnosis)
+                diagnosis_before_poll(c->diagnosis);
         r = backend_poll(c->backend, &ro);
         count_tick(c, r == -EBUSY, now_usec());
+        if (c->diagnosis)
+                diagnosis_after_poll(c->diagnosis, r, &ro);
         if (r == -EBUSY)
                 return; /* no new readout this tick: keep the cached values */
         if (r < 0) {
@@ -293,6 +298,9 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
                 poller_update(c); /* drops this timer; sd-event keeps it alive until we return */
                 return 0;
         }
+        diagnose_bus_tick(c); /* may stop polling: then s is gone */
+        if (!c->poll_timer)
+                return 0;
 
         /* Keep the cadence of the schedule; after a stall, start over from now instead of catching up. */
         if (next <= now)
@@ -305,7 +313,7 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
 static bool poller_wanted(const Context *c)
 {
         return c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED &&
-               (c->claims || sensor_proxy_claimed(c) || protection_armed(c));
+               (c->claims || sensor_proxy_claimed(c) || protection_armed(c) || c->diagnosis);
 }
 
 void poller_update(Context *c)

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "context.h"
+#include "diagnose.h"
 #include "dump.h"
 #include "log.h"
 #include "options.h"
@@ -74,6 +75,8 @@ static int run(const Options *o)
 {
         /* Declared first, so freed last: after the context, whose shutdown makes the last port access. */
         _cleanup_(port_log_file_done) PortLogFile port_log = {.path = o->port_log};
+        _cleanup_(port_log_freep) PortLog *port_capture =
+                NULL; /* the port log of one readout (diagnose.h) */
         _cleanup_(port_lock_freep) PortLock *ec_lock = NULL;
         _cleanup_free_ char *devport_path = NULL; /* outlives the context, whose watch borrows it */
         _cleanup_(context_freep) Context *c = NULL;
@@ -111,6 +114,12 @@ static int run(const Options *o)
                 }
                 bo.port_log = port_log.log;
         }
+        r = port_log_new_capture(&port_capture);
+        if (r < 0) {
+                log_error_errno(r, "tpacceld: cannot set up: %m");
+                return EXIT_FAILURE;
+        }
+        bo.port_capture = port_capture;
         r = ec_lock_new(o, &ec_lock);
         if (r < 0) {
                 log_error_errno(r, "tpacceld: cannot set up the EC lock: %m");
@@ -130,11 +139,14 @@ static int run(const Options *o)
         r = backend_open(&bo, &backend, &reason);
         if (r < 0) {
                 /* Another process drives the EC: refuse before anything else (the bus name included). */
-                if (o->backend != BACKEND_AUTO || o->dump > 0 || (ec_lock && port_lock_refused(ec_lock))) {
+                if (!o->diagnose &&
+                    (o->backend != BACKEND_AUTO || o->dump > 0 || (ec_lock && port_lock_refused(ec_lock)))) {
                         log_error("tpacceld: %s", reason ? reason : strerror(-r));
                         return EXIT_FAILURE;
                 }
-                log_warning("%s; serving HasAccelerometer=false", reason ? reason : strerror(-r));
+                log_warning("%s; %s", reason ? reason : strerror(-r),
+                            o->diagnose ? "the diagnosis goes on without a backend"
+                                        : "serving HasAccelerometer=false");
         } else
                 log_info("Backend %s: %s", backend_name(backend), reason);
         if (ec_lock && port_lock_held(ec_lock))
@@ -144,7 +156,7 @@ static int run(const Options *o)
                            backend ? "the kernel backend makes no port access" : "no port backend is open");
 
         /* Opened while still privileged: the input nodes are root:input 0660. */
-        if (o->sensor_proxy != SENSOR_PROXY_NO && o->dump == 0)
+        if ((o->sensor_proxy != SENSOR_PROXY_NO || o->diagnose) && o->dump == 0)
                 sensor_proxy_open_tablet_mode(o->input_dir, &tablet_mode);
 
         /* Port access is held now (ioperm grant or open /dev/port): nothing else needs privileges. */
@@ -157,6 +169,17 @@ static int run(const Options *o)
                 return EXIT_FAILURE;
         }
         c->tablet_mode = TAKE_PTR(tablet_mode);
+        c->sysroot = o->sysroot;
+        c->port_capture = port_capture;
+
+        if (o->diagnose) {
+                r = diagnose_standalone(c, o->diagnose, stdout);
+                if (r < 0) {
+                        log_error_errno(r, "tpacceld: cannot make the diagnosis report: %m");
+                        return EXIT_FAILURE;
+                }
+                return EXIT_SUCCESS; /* the report names any problem */
+        }
 
         if (o->dump > 0) {
                 if (!c->has_accelerometer) {

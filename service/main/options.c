@@ -28,6 +28,7 @@ enum {
         ARG_INPUT_DIR,
         ARG_USER,
         ARG_DUMP,
+        ARG_DIAGNOSE,
         ARG_PORT_LOG,
         ARG_LOCK_FILE,
         ARG_FORCE,
@@ -50,6 +51,7 @@ static const struct option long_options[] = {
         {"input-dir", required_argument, NULL, ARG_INPUT_DIR},
         {"user", required_argument, NULL, ARG_USER},
         {"dump", required_argument, NULL, ARG_DUMP},
+        {"diagnose", optional_argument, NULL, ARG_DIAGNOSE},
         {"port-log", required_argument, NULL, ARG_PORT_LOG},
         {"lock-file", required_argument, NULL, ARG_LOCK_FILE},
         {"force", no_argument, NULL, ARG_FORCE},
@@ -97,6 +99,9 @@ void options_help(const char *program)
                "  --user=NAME            when started as root: run as NAME once port access is held\n"
                "                         (every capability is dropped in any case)\n"
                "  --dump=N               no bus: print N readouts as CSV, power off, exit\n"
+               "  --diagnose[=FORMAT]    no bus: print the diagnosis report (text, or json), power\n"
+               "                         off, exit (tpaccelctl diagnose runs this when tpacceld is not\n"
+               "                         running)\n"
                "  --port-log=FILE        write every EC port access to FILE as CSV (time_us,dir,port,\n"
                "                         value), for bug reports; not with --backend=kernel\n"
                "  -v, --verbose          debug logging\n"
@@ -223,6 +228,11 @@ int options_parse(int argc, char *argv[], Options *ret)
                         o.dump = (unsigned) n;
                         break;
                 }
+                case ARG_DIAGNOSE:
+                        if (optarg && strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0)
+                                return bad("--diagnose=%s: the format is text or json", optarg);
+                        o.diagnose = optarg ?: "text";
+                        break;
                 case ARG_PORT_LOG:
                         if (!*optarg)
                                 return bad("--port-log: the file name is empty");
@@ -270,6 +280,8 @@ int options_parse(int argc, char *argv[], Options *ret)
                            o.lock_file);
         if (o.force && o.backend != BACKEND_IOPERM && o.backend != BACKEND_DEVPORT)
                 return bad("--force only applies to --backend=ioperm and --backend=devport");
+        if (o.diagnose && o.dump)
+                return bad("--diagnose and --dump exclude each other");
         if (o.trace_loop && !o.trace)
                 return bad("--trace-loop needs --trace=FILE");
 

@@ -27,6 +27,7 @@ typedef struct Options {
         unsigned exit_idle_sec; /* --exit-idle-time=SEC: 0 = never */
         const char *user;       /* --user=NAME: switch to it after acquiring port access */
         unsigned dump;          /* --dump=N: 0 = run the service */
+        const char *diagnose;   /* --diagnose[=text|json]: NULL = run the service */
         const char *port_log;   /* --port-log=FILE: every port access as CSV */
         const char *lock_file;  /* --lock-file=PATH: NULL = the default (see port-lock.h) */
         bool force;             /* --force: ioperm/devport without auto's safety checks */

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "port-log.h"
@@ -15,6 +16,10 @@
 
 struct PortLog {
         FILE *file;
+        bool capture;   /* an in-memory log (port_log_new_capture()): records only while capturing */
+        bool capturing; /* between port_log_capture_start() and port_log_capture_stop() */
+        char *buffer;   /* the capture's memory stream */
+        size_t size;
         bool has_origin;
         uint64_t origin_ns;
         uint64_t count;
@@ -70,10 +75,61 @@ int port_log_flush(PortLog *log)
 PortLog *port_log_free(PortLog *log)
 {
         if (log) {
-                (void) fclose(log->file);
+                if (log->file)
+                        (void) fclose(log->file);
+                free(log->buffer);
                 free(log);
         }
         return NULL;
+}
+
+int port_log_new_capture(PortLog **ret)
+{
+        PortLog *log = calloc(1, sizeof(*log));
+
+        if (!log)
+                return -ENOMEM;
+        log->capture = true;
+        *ret = log;
+        return 0;
+}
+
+int port_log_capture_start(PortLog *log)
+{
+        if (log->file)
+                (void) fclose(log->file);
+        free(log->buffer);
+        log->buffer = NULL;
+        log->size = 0;
+        log->has_origin = false;
+        log->count = 0;
+        log->error = 0;
+        log->capturing = false;
+        log->file = open_memstream(&log->buffer, &log->size);
+        if (!log->file)
+                return -errno;
+        if (fputs(PORT_LOG_HEADER, log->file) < 0)
+                note_error(log);
+        log->capturing = true;
+        return 0;
+}
+
+int port_log_capture_stop(PortLog *log, char **ret_text)
+{
+        char *text;
+        int r;
+
+        log->capturing = false;
+        if (!log->file)
+                return -ENODATA;
+        r = port_log_flush(log);
+        if (r < 0)
+                return r;
+        text = strndup(log->buffer, log->size);
+        if (!text)
+                return -ENOMEM;
+        *ret_text = text;
+        return 0;
 }
 
 static void set_origin(PortLog *log, uint64_t now_ns)
@@ -86,6 +142,8 @@ static void set_origin(PortLog *log, uint64_t now_ns)
 
 void port_log_record(PortLog *log, uint64_t now_ns, PortLogDir dir, uint16_t port, uint8_t value)
 {
+        if (log->capture && !log->capturing)
+                return;
         set_origin(log, now_ns);
         uint64_t t = now_ns >= log->origin_ns ? now_ns - log->origin_ns : 0;
 

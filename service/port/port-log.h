@@ -41,6 +41,15 @@ void port_log_record(PortLog *log, uint64_t now_ns, PortLogDir dir, uint16_t por
 /* Accesses recorded so far. */
 uint64_t port_log_count(const PortLog *log);
 
+/* A capture: an in-memory port log that records only between port_log_capture_start() and
+ * port_log_capture_stop() (tpacceld --diagnose: the port log of one readout). Wrap a port with it like a
+ * file log; it costs one branch per access while idle. Returns 0 or -ENOMEM. */
+int port_log_new_capture(PortLog **ret);
+/* Starts a new capture (drops the previous one); time zero is its first access. 0 or a negative errno. */
+int port_log_capture_start(PortLog *log);
+/* Stops capturing; *ret_text (free it) is the CSV with its header line. -ENODATA if never started. */
+int port_log_capture_stop(PortLog *log, char **ret_text);
+
 /* Wraps inner in a port that records every inb and outb in log, then forwards it; delay_ns and now_ns
  * are forwarded unrecorded. Takes ownership of inner (freed with the wrapper, also on failure). log is
  * borrowed and must outlive the wrapper. Returns 0 or -ENOMEM. */

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tpaccelctl diagnose [--json]: prints the diagnosis report. With tpacceld running, it asks the daemon
+ * (org.thinkpad.Accelerometer.Diagnose, open to everyone); without it, as root, it runs the same checks
+ * with "tpacceld --diagnose" (which takes the EC lock like the daemon). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "ctl.h"
+
+/* Tests point this at the build tree's tpacceld; normally the installed one. */
+#define TPACCELD_PATH_ENV "TPACCELCTL_TPACCELD"
+
+/* Replaces tpaccelctl with tpacceld --diagnose; returns only on failure. */
+static ExitStatus exec_tpacceld(Ctl *ctl)
+{
+        const char *path = g_getenv(TPACCELD_PATH_ENV) ?: TPACCELD_PATH;
+        g_autofree char *format = g_strdup_printf("--diagnose=%s", ctl->json ? "json" : "text");
+        char *argv[] = {(char *) path, format, NULL};
+
+        fprintf(stderr,
+                "tpaccelctl: tpacceld is not running on the %s; running the checks with %s --diagnose\n",
+                ctl->bus_description, path);
+        fflush(stdout);
+        execv(path, argv);
+        fprintf(stderr, "tpaccelctl: cannot run %s: %s\n", path, g_strerror(errno));
+        return EXIT_STATUS_FAILURE;
+}
+
+static ExitStatus no_service(Ctl *ctl, const char *why)
+{
+        if (geteuid() == 0)
+                return exec_tpacceld(ctl);
+        fprintf(stderr,
+                "tpaccelctl: %s; run \"sudo tpaccelctl diagnose\" to run the checks without the service "
+                "(they need root for the EC ports)\n",
+                why);
+        return EXIT_STATUS_NO_SERVICE;
+}
+
+ExitStatus ctl_diagnose(Ctl *ctl, char **args, int n_args)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = NULL;
+        g_autofree char *why = NULL;
+        const char *report;
+
+        if (n_args > 0)
+                return ctl_usage_error("diagnose takes no arguments, got \"%s\"", args[0]);
+
+        ctl->bus = accel_bus_connect(ctl->target, ctl->address, &error);
+        if (!ctl->bus) {
+                why = g_strdup_printf("cannot connect to the %s: %s", ctl->bus_description, error->message);
+                return no_service(ctl, why);
+        }
+        reply = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Diagnose",
+                         g_variant_new("(s)", ctl->json ? "json" : "text"), G_VARIANT_TYPE("(s)"), &error);
+        if (!reply) {
+                if (accel_error_is_service_missing(error)) {
+                        why = accel_error_describe(error, ctl->bus_description);
+                        return no_service(ctl, why);
+                }
+                return ctl_report_error(ctl, "the diagnosis failed", error);
+        }
+        g_variant_get(reply, "(&s)", &report);
+        fputs(report, stdout);
+        return EXIT_STATUS_OK;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* org.thinkpad.Accelerometer.Diagnose(s format) -> s report, open to everyone. A call starts a run (or
+ * joins the one in progress): polling runs while it lasts, and the poller's own ticks are its readouts
+ * (so port access stays serialized with the poller, and motion processing and disk protection go on).
+ * When the readouts are in, or at the run's deadline, every waiting caller gets the report in its
+ * format. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus-errors.h"
+#include "context.h"
+#include "diagnose.h"
+#include "log.h"
+
+#define DIAGNOSE_WAITING_MAX 16 /* callers joining one run */
+
+static void finish(Context *c)
+{
+        _cleanup_(diagnosis_freep) Diagnosis *d = TAKE_PTR(c->diagnosis);
+        DiagnosisWaiters *w = diagnosis_waiters(d);
+
+        for (size_t i = 0; i < w->n; i++) {
+                _cleanup_free_ char *text = NULL;
+                int r = diagnosis_report(d, w->formats[i], &text);
+                if (r < 0)
+                        r = sd_bus_reply_method_errorf(w->messages[i], SD_BUS_ERROR_NO_MEMORY,
+                                                       "Cannot make the report: %s", strerror(-r));
+                else
+                        r = sd_bus_reply_method_return(w->messages[i], "s", text);
+                if (r < 0)
+                        log_debug_errno(r, "Failed to reply to Diagnose(): %m");
+        }
+        poller_update(c);
+}
+
+void diagnose_bus_tick(Context *c)
+{
+        if (c->diagnosis && diagnosis_complete(c->diagnosis))
+                finish(c);
+}
+
+static int on_deadline(sd_event_source *s, uint64_t usec, void *userdata)
+{
+        Context *c = userdata;
+
+        log_debug("Diagnose(): the deadline passed before all readouts arrived; reporting what there is");
+        finish(c);
+        return 0;
+}
+
+static int waiters_add(DiagnosisWaiters *w, sd_bus_message *m, const char *format)
+{
+        sd_bus_message **messages;
+        char **formats;
+        char *f;
+
+        if (w->n >= DIAGNOSE_WAITING_MAX)
+                return -EBUSY;
+        messages = reallocarray(w->messages, w->n + 1, sizeof(*messages));
+        if (!messages)
+                return -ENOMEM;
+        w->messages = messages;
+        formats = reallocarray(w->formats, w->n + 1, sizeof(*formats));
+        if (!formats)
+                return -ENOMEM;
+        w->formats = formats;
+        f = strdup(format);
+        if (!f)
+                return -ENOMEM;
+        w->formats[w->n] = f;
+        w->messages[w->n++] = sd_bus_message_ref(m);
+        return 0;
+}
+
+int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        const char *format;
+        int r;
+
+        r = sd_bus_message_read(m, "s", &format);
+        if (r < 0)
+                return r;
+        if (strcmp(format, DIAGNOSE_FORMAT_TEXT) != 0 && strcmp(format, DIAGNOSE_FORMAT_JSON) != 0)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "Unknown report format \"%s\" (expected \"text\" or \"json\")",
+                                         format);
+
+        if (!c->diagnosis) {
+                r = diagnosis_new(c, &c->diagnosis);
+                if (r < 0)
+                        return r;
+                if (c->has_accelerometer && !c->suspended) {
+                        r = sd_event_add_time(c->event, diagnosis_timeout_source(c->diagnosis),
+                                              CLOCK_MONOTONIC, diagnosis_deadline_usec(c->diagnosis), 0,
+                                              on_deadline, c);
+                        if (r < 0) {
+                                c->diagnosis = diagnosis_free(c->diagnosis);
+                                return r;
+                        }
+                }
+        }
+        r = waiters_add(diagnosis_waiters(c->diagnosis), m, format);
+        if (r == -EBUSY)
+                return sd_bus_error_setf(
+                        error, ACCEL_ERROR_BUSY,
+                        "Too many callers are waiting for the diagnosis; try again in a moment");
+        if (r < 0)
+                return r;
+
+        /* Without readouts to take, the report is ready now. */
+        if (!c->has_accelerometer || c->suspended)
+                finish(c);
+        else
+                poller_update(c);
+        return 1;
+}

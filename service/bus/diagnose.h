@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The diagnosis report (tpaccelctl diagnose; org.thinkpad.Accelerometer.Diagnose; tpacceld --diagnose):
+ * what a user pastes into a bug report. It gathers the system facts (DMI, model table, kernel modules,
+ * /proc/ioports, lockdown, backend and why), the EC's answers to read-only requests (self-test, mode
+ * latch, check, configuration read-back), statistics of a run of readouts at the configured rate with
+ * the port log of one readout, and the tablet-mode switch; every problem found comes with what to do
+ * next. Formats: text or JSON (the same content). Port access happens only through the context's
+ * backend, from the caller's thread: in the daemon the readouts are the poller's own ticks. */
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+
+#include "hdaps.h"
+#include "macros.h"
+
+typedef struct Context Context;
+typedef struct Diagnosis Diagnosis;
+
+#define DIAGNOSE_READOUTS    100u /* readouts taken, at most DIAGNOSE_MAX_SECONDS worth of them */
+#define DIAGNOSE_MAX_SECONDS 10u
+#define DIAGNOSE_FORMAT_TEXT "text"
+#define DIAGNOSE_FORMAT_JSON "json"
+
+/* A new run for c (borrowed): the number of readouts follows c's sampling rate. Returns 0 or -ENOMEM. */
+int diagnosis_new(Context *c, Diagnosis **ret);
+Diagnosis *diagnosis_free(Diagnosis *d);
+DEFINE_TRIVIAL_CLEANUP_FUNC(Diagnosis *, diagnosis_free);
+
+/* Readouts still wanted, and the time the run may take in microseconds (then it reports what it has). */
+unsigned diagnosis_wanted(const Diagnosis *d);
+uint64_t diagnosis_deadline_usec(const Diagnosis *d);
+
+/* All the readouts are in. */
+bool diagnosis_complete(const Diagnosis *d);
+
+/* Around one backend_poll(): before it starts the port capture (until one readout has been captured),
+ * after it records the result (r: backend_poll's return, ro valid when r == 0). */
+void diagnosis_before_poll(Diagnosis *d);
+void diagnosis_after_poll(Diagnosis *d, int r, const HdapsReadout *ro);
+
+/* Runs the checks that need no readouts (including the EC's read-only requests) and formats the whole
+ * report in format ("text" or "json"). Returns the number of problems named (>= 0) with *ret (free it),
+ * -EINVAL for another format, or -ENOMEM. */
+int diagnosis_report(Diagnosis *d, const char *format, char **ret);
+
+/* No bus (tpacceld --diagnose): takes the readouts itself at the configured rate, prints the report to
+ * out and powers the accelerometer off. Returns the number of problems the report names, or a negative
+ * errno when no report could be made. */
+int diagnose_standalone(Context *c, const char *format, FILE *out);
+
+/* In the daemon (diagnose-bus.c): the run in progress is c->diagnosis; its callers wait in it. */
+typedef struct DiagnosisWaiters {
+        sd_bus_message **messages;
+        char **formats; /* each caller's format */
+        size_t n;
+} DiagnosisWaiters;
+DiagnosisWaiters *diagnosis_waiters(Diagnosis *d);
+sd_event_source **diagnosis_timeout_source(Diagnosis *d);
+
+/* The Diagnose(s) -> s method handler (in the vtable of bus-accelerometer.c). */
+int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error);
+/* Called by the poller after each tick: replies to the callers when the run is complete. */
+void diagnose_bus_tick(Context *c);

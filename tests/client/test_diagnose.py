@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""tpaccelctl diagnose and tpacceld --diagnose on the EC emulator: healthy, each fault kind, no
+accelerometer (a fake non-ThinkPad machine), the daemon's Diagnose() method, and the fallback to
+tpacceld --diagnose when the service is not running."""
+import json
+import os
+import subprocess
+import sys
+import threading
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from clienttest import ACCEL, ACCEL_PATH, TPACCELCTL, TPACCELD, ClientTestCase, trace  # noqa: E402
+
+from gi.repository import GLib  # noqa: E402
+
+NO_SERVICE = 4
+PORT_LOG_HEADER = "time_us,dir,port,value"
+
+
+def problems_text(report):
+    return " | ".join(p["problem"] for p in report["problems"])
+
+
+class DiagnoseTest(ClientTestCase):
+    def standalone(self, *args, fmt="json"):
+        """tpacceld --diagnose on the emulator; returns the parsed JSON report (or the text)."""
+        state = os.path.join(self.tmpdir, "state")
+        argv = [TPACCELD, f"--diagnose={fmt}", f"--state-dir={state}", f"--input-dir={self.tmpdir}"] + list(args)
+        res = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        self.assertEqual(res.returncode, 0, f"{argv}: {res.stderr}")
+        return json.loads(res.stdout) if fmt == "json" else res.stdout
+
+    def check_healthy(self, report):
+        self.assertEqual(report["problems"], [], problems_text(report))
+        self.assertEqual(report["backend"]["name"], "simulated")
+        self.assertIs(report["backend"]["has-accelerometer"], True)
+        self.assertEqual(report["ec"]["mode-latch"], "1")
+        self.assertEqual(report["ec"]["self-test"], "ok, return code 0x00")
+        self.assertRegex(report["ec"]["config"], r"^polling, EC rate 250 Hz, filter order 2$")
+        readouts = report["readouts"]
+        self.assertEqual(readouts["replies"], 100)
+        self.assertEqual(readouts["failed"], 0)
+        self.assertGreater(readouts["rate-achieved-hz"], 25)
+        self.assertLessEqual(readouts["rate-achieved-hz"], 55)
+        self.assertRegex(readouts["x"], r"^mean -49[6-9]\.\d, sd ")  # rest.csv: (-498, -439)
+        self.assertRegex(readouts["y"], r"^mean -4(3[7-9]|40|41)\.\d, sd ")
+        log = report["port-log"].splitlines()
+        self.assertEqual(log[0], PORT_LOG_HEADER)
+        # One readout: the 0x11 reply is read (TWR0 in) and the next 0x11 request is written (TWR0 out).
+        self.assertIn("in,0x1610,0x11", report["port-log"])
+        self.assertIn("out,0x1610,0x11", report["port-log"])
+        self.assertLess(len(log), 200, "more than one readout in the port log")
+
+    def test_standalone_healthy(self):
+        self.check_healthy(self.standalone("--backend=sim", f"--trace={trace('rest.csv')}"))
+        text = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", fmt="text")
+        self.assertIn("\n== Result ==\nNo problem found.\n", text)
+        self.assertIn("\n== Port log of one readout ==\n" + PORT_LOG_HEADER + "\n", text)
+        self.assertRegex(text, r"\nBackend: +simulated\n")
+
+    def test_standalone_faults(self):
+        # Each fault kind of the emulator, and what the report must say about it.
+        cases = {
+            "busy:0.3": r"busy\) in \d+ of \d+ attempts",
+            "silent:0.2": r"readout transactions failed",
+            "bad-status:0.3": r"readout transactions failed",
+            "retval:0.3": r"readout transactions failed",
+            "pending": r"not initialized: .*Device or resource busy",
+            "absent": r"mode latch is 0",
+        }
+        for fault, expected in cases.items():
+            with self.subTest(fault=fault):
+                report = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", f"--sim-fault={fault}")
+                self.assertIn(f"injected faults: {fault}", report["backend"]["reason"])
+                self.assertRegex(problems_text(report), expected)
+                self.assertTrue(all(p["next"] for p in report["problems"]), "a problem without a next step")
+        report = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", "--sim-fault=absent")
+        self.assertEqual(report["ec"]["mode-latch"], "0 (no accelerometer)")
+        self.assertIs(report["backend"]["has-accelerometer"], False)
+
+    def test_standalone_no_accelerometer(self):
+        root = os.path.join(self.tmpdir, "machine")
+        for rel, text in [("proc/ioports", "0000-0cf7 : PCI Bus 0000:00\n"),
+                          ("sys/class/dmi/id/board_vendor", "Dell Inc.\n"),
+                          ("sys/class/dmi/id/product_version", "Latitude 7490\n"),
+                          ("sys/kernel/security/lockdown", "none [integrity] confidentiality\n")]:
+            os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+            with open(os.path.join(root, rel), "w") as f:
+                f.write(text)
+        os.makedirs(os.path.join(root, "sys/module/thinkpad_acpi"))
+        report = self.standalone(f"--sysroot={root}")
+        self.assertEqual(report["system"]["board-vendor"], "Dell Inc.")
+        self.assertIn("none for \"Latitude 7490\"", report["system"]["model-table"])
+        self.assertEqual(report["system"]["kernel-modules"], "thinkpad_acpi")
+        self.assertRegex(report["system"]["lockdown"], r"^integrity \(forbids ioperm")
+        self.assertIs(report["backend"]["has-accelerometer"], False)
+        self.assertIsNone(report["port-log"])
+        problems = problems_text(report)
+        self.assertIn("not recognized as a ThinkPad with HDAPS", problems)
+        self.assertIn('Kernel lockdown is "integrity"', problems)
+
+    def test_daemon_healthy(self):
+        self.start_daemon("rest.csv", loop=True)
+        _, out, _ = self.ctl("diagnose", "--json", check=0)
+        self.check_healthy(json.loads(out))
+        self.assertIs(self.bus.accel_property("Claimed"), False, "polling did not stop after the run")
+        _, out, _ = self.ctl("diagnose", check=0)
+        self.assertIn("No problem found.", out)
+
+    def test_daemon_fault(self):
+        self.start_daemon("rest.csv", loop=True, extra=["--sim-fault=retval:0.3"])
+        _, out, _ = self.ctl("diagnose", "--json", check=0)
+        report = json.loads(out)
+        self.assertIn("injected faults: retval:0.3", report["backend"]["reason"])
+        self.assertRegex(problems_text(report), r"\d+ of \d+ readout transactions failed")
+        self.assertGreater(report["readouts"]["failed-EIO"], 0)
+
+    def test_daemon_callers_join_one_run(self):
+        self.start_daemon("rest.csv", loop=True)
+        results = []
+
+        def run(fmt):
+            results.append(subprocess.run([TPACCELCTL, "--session", "diagnose"] + (["--json"] if fmt else []),
+                                          capture_output=True, text=True, env=self.env, timeout=60))
+        threads = [threading.Thread(target=run, args=(fmt,)) for fmt in (True, False, True)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual([r.returncode for r in results], [0, 0, 0], [r.stderr for r in results])
+        self.assertEqual(sum(r.stdout.startswith("{") for r in results), 2)
+        with self.assertRaisesRegex(GLib.Error, "Unknown report format \"xml\""):
+            self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "Diagnose", ("xml",), "(s)")
+
+    def test_no_service(self):
+        wrapper = os.path.join(self.tmpdir, "tpacceld-sim")
+        with open(wrapper, "w") as f:
+            f.write(f"#!/bin/sh\nexec {TPACCELD} --backend=sim --trace={trace('rest.csv')} "
+                    f"--state-dir={self.tmpdir}/state --input-dir={self.tmpdir} \"$@\"\n")
+        os.chmod(wrapper, 0o755)
+        env = dict(self.env, TPACCELCTL_TPACCELD=wrapper)
+        if os.geteuid() == 0:
+            # Root without the service: tpaccelctl runs tpacceld --diagnose itself.
+            res = subprocess.run([TPACCELCTL, "--session", "diagnose", "--json"], capture_output=True, text=True,
+                                 env=env, timeout=60)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertIn("running the checks with", res.stderr)
+            self.check_healthy(json.loads(res.stdout))
+            user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        else:
+            user = []
+        # Not root without the service: says how to run the checks, runs nothing.
+        res = subprocess.run(user + [TPACCELCTL, "--session", "diagnose"], capture_output=True, text=True, env=env,
+                             timeout=60)
+        self.assertEqual(res.returncode, NO_SERVICE, res.stderr)
+        self.assertIn('run "sudo tpaccelctl diagnose"', res.stderr)
+        self.assertEqual(res.stdout, "")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
