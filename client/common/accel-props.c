@@ -39,6 +39,8 @@ static const AccelProperty properties[] = {
         {"fake-data-mode", "FakeDataMode", "b", N_("Fake data mode"), NULL, "SetFakeDataMode",
          N_("EC self-test counter instead of data")},
         {"invert", "Invert", "b", N_("Invert"), NULL, "SetInvert", N_("negate both axes")},
+        {"input-devices", "InputDevices", "b", N_("Input devices"), NULL, "SetInputDevices",
+         N_("hdaps input devices through uinput")},
         {"claimed", "Claimed", "b", N_("Polling"), NULL, NULL, N_("continuous polling is running")},
         {"suspended", "Suspended", "b", N_("Suspended"), NULL, NULL, N_("the machine is asleep")},
         {"pitch", "Pitch", "d", N_("Pitch"), "°", NULL, N_("degrees, front edge up is positive"), TRUE},

@@ -12,6 +12,7 @@
 #include "bus-polkit.h"
 #include "context.h"
 #include "diagnose.h"
+#include "input-devices.h"
 #include "ec-protocol.h"
 #include "log.h"
 #include "strv.h"
@@ -472,6 +473,39 @@ static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *er
         return authorize_bool_setter(m, userdata, apply_invert, error);
 }
 
+/* The hdaps input devices through uinput (input-devices.h): persisted; while on, polling runs. */
+static int apply_input_devices(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+{
+        int r;
+
+        if (a->b && !c->input_devices)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
+                                         "No input devices: %s could not be opened when tpacceld started "
+                                         "(no uinput module, or the unit lacks DeviceAllow=%s rw)",
+                                         INPUT_DEVICES_UINPUT_PATH, INPUT_DEVICES_UINPUT_PATH);
+        if (c->input_devices) {
+                r = input_devices_enable(c->input_devices, a->b);
+                if (r < 0)
+                        return sd_bus_error_setf(
+                                error, ACCEL_ERROR_HARDWARE,
+                                "Creating the hdaps input devices through uinput failed: %s", strerror(-r));
+        }
+        if (c->config.input_devices != a->b) {
+                c->config.input_devices = a->b;
+                log_info("Input devices %s by %s", a->b ? "enabled" : "disabled",
+                         strna(sd_bus_message_get_sender(call)));
+                context_save_state(c);
+                bus_emit_changed(c, "InputDevices");
+        }
+        poller_update(c);
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        return authorize_bool_setter(m, userdata, apply_input_devices, error);
+}
+
 /* The motion parameters set over D-Bus: validated here, applied to Motion, persisted, announced. */
 typedef struct MotionSetting {
         const char *property, *unit;
@@ -632,6 +666,7 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("FilterOrder", "u", property_get_ec_config, CHANGE),
         PROP("FakeDataMode", "b", property_get_fake_data_mode, CHANGE),
         PROP_BOOL("Invert", config.invert, CHANGE),
+        PROP_BOOL("InputDevices", config.input_devices, CHANGE),
         PROP_BOOL("Claimed", polling, CHANGE),
         PROP_BOOL("Suspended", suspended, CHANGE),
         PROP("Pitch", "d", property_get_angle, CHANGE),
@@ -663,6 +698,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
                                 method_set_filter_order, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("SetFakeDataMode", SD_BUS_ARGS("b", enabled), SD_BUS_NO_RESULT,
                                 method_set_fake_data_mode, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("SetInputDevices", SD_BUS_ARGS("b", enabled), SD_BUS_NO_RESULT,
+                                method_set_input_devices, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("SetInvert", SD_BUS_ARGS("b", invert), SD_BUS_NO_RESULT, method_set_invert,
                                 SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("SetShockSensitivity", SD_BUS_ARGS("d", sensitivity), SD_BUS_NO_RESULT,

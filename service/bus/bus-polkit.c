@@ -25,6 +25,7 @@ static const struct {
         {ACCEL_INTERFACE, "SetFilterOrder", ACTION_CONFIGURE},
         {ACCEL_INTERFACE, "SetFakeDataMode", ACTION_CONFIGURE},
         {ACCEL_INTERFACE, "SetInvert", ACTION_CONFIGURE},
+        {ACCEL_INTERFACE, "SetInputDevices", ACTION_CONFIGURE},
         {ACCEL_INTERFACE, "SetShockSensitivity", ACTION_CONFIGURE},
         {ACCEL_INTERFACE, "SetTiltStep", ACTION_CONFIGURE},
         {ACCEL_INTERFACE, "SetProtectedDisks", ACTION_CONFIGURE},

@@ -10,6 +10,7 @@
 #include "bus-errors.h"
 #include "context.h"
 #include "diagnose.h"
+#include "input-devices.h"
 #include "log.h"
 #include "strv.h"
 
@@ -214,6 +215,7 @@ Context *context_free(Context *c)
         c->sensor_proxy = sensor_proxy_free(c->sensor_proxy);
         c->tablet_mode = tablet_mode_free(c->tablet_mode);
         c->diagnosis = diagnosis_free(c->diagnosis);
+        c->input_devices = input_devices_free(c->input_devices);
         c->claims = sd_bus_track_unref(c->claims);
         if (c->sleep_lock_fd >= 0)
                 close(c->sleep_lock_fd);

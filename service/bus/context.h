@@ -40,6 +40,7 @@
 
 typedef struct EcQueue EcQueue;
 typedef struct Diagnosis Diagnosis;
+typedef struct InputDevices InputDevices;
 
 /* The poll path's view of the hardware (the HardwareState property). */
 typedef enum HardwareState {
@@ -115,7 +116,9 @@ typedef struct Context {
         const char *sysroot;   /* where DMI, /proc and /sys are read; NULL: "/" */
         PortLog *port_capture; /* borrowed, wraps the EC backend's port; NULL: no port log of a readout */
         Diagnosis *diagnosis;  /* the Diagnose() run in progress; NULL: none */
-        IdleExit *idle_exit;   /* NULL: never exit when idle */
+
+        InputDevices *input_devices; /* /dev/uinput opened at start (input-devices.h); NULL: none */
+        IdleExit *idle_exit;         /* NULL: never exit when idle */
 } Context;
 
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret);

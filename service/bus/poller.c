@@ -8,6 +8,7 @@
 
 #include "context.h"
 #include "diagnose.h"
+#include "input-devices.h"
 #include "ec-protocol.h"
 #include "log.h"
 #include "strutil.h"
@@ -263,6 +264,12 @@ static void poll_once(Context *c)
 
         poller_check_rest(c);
         check_activity(c);
+        if (input_devices_enabled(c->input_devices)) {
+                const HdapsState *st = backend_get_state(c->backend);
+                r = input_devices_report(c->input_devices, ro.x, ro.y, st->rest_x, st->rest_y);
+                if (r < 0)
+                        log_debug_errno(r, "Writing to the hdaps input devices failed: %m");
+        }
 
         bool shock_active = false;
         if (c->motion) {
@@ -313,7 +320,8 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
 static bool poller_wanted(const Context *c)
 {
         return c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED &&
-               (c->claims || sensor_proxy_claimed(c) || protection_armed(c) || c->diagnosis);
+               (c->claims || sensor_proxy_claimed(c) || protection_armed(c) || c->diagnosis ||
+                input_devices_enabled(c->input_devices));
 }
 
 void poller_update(Context *c)

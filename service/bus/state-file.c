@@ -180,6 +180,7 @@ enum {
         KEY_TILT_STEP,
         KEY_SHOCK_SENSITIVITY,
         KEY_PROTECTED_DISKS,
+        KEY_INPUT_DEVICES,
         _KEY_MAX,
 };
 
@@ -188,6 +189,7 @@ static const char *const key_names[_KEY_MAX] = {
         [KEY_FILTER_ORDER] = "filter_order",           [KEY_INVERT] = "invert",
         [KEY_REST_POSITION] = "rest_position",         [KEY_TILT_STEP] = "tilt_step",
         [KEY_SHOCK_SENSITIVITY] = "shock_sensitivity", [KEY_PROTECTED_DISKS] = "protected_disks",
+        [KEY_INPUT_DEVICES] = "input_devices",
 };
 
 static int parse_line(Parser *p, char *key, char *value, StateConfig *c)
@@ -215,6 +217,13 @@ static int parse_line(Parser *p, char *key, char *value, StateConfig *c)
                 if (r < 0)
                         return r;
                 c->invert = u;
+                return 0;
+        }
+        case KEY_INPUT_DEVICES: {
+                int r = parse_unsigned(p, key, value, 0, 1, &u);
+                if (r < 0)
+                        return r;
+                c->input_devices = u;
                 return 0;
         }
         case KEY_REST_POSITION: {
@@ -362,9 +371,11 @@ int state_config_format(const StateConfig *c, char **ret)
                      "%s"
                      "tilt_step=%.17g\n"
                      "shock_sensitivity=%.17g\n"
-                     "protected_disks=%s\n",
+                     "protected_disks=%s\n"
+                     "%s",
                      c->sampling_rate, c->oversampling_ratio, c->filter_order, c->invert, rest ? rest : "",
-                     c->tilt_step, c->shock_sensitivity, disks) < 0)
+                     c->tilt_step, c->shock_sensitivity, disks,
+                     c->input_devices ? "input_devices=1\n" : "") < 0)
                 return -ENOMEM;
         return 0;
 }

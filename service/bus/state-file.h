@@ -29,6 +29,7 @@
 typedef struct StateConfig {
         unsigned sampling_rate, oversampling_ratio, filter_order;
         bool invert;
+        bool input_devices; /* the hdaps input devices through uinput (input-devices.h) */
         bool has_rest;
         int rest_x, rest_y;
         double tilt_step, shock_sensitivity;

@@ -13,6 +13,7 @@
 #include "context.h"
 #include "diagnose.h"
 #include "dump.h"
+#include "input-devices.h"
 #include "log.h"
 #include "options.h"
 #include "port-lock.h"
@@ -83,6 +84,7 @@ static int run(const Options *o)
         _cleanup_(backend_freep) Backend *backend = NULL;
         _cleanup_free_ char *reason = NULL;
         _cleanup_(tablet_mode_freep) TabletMode *tablet_mode = NULL;
+        _cleanup_(input_devices_freep) InputDevices *input_devices = NULL;
         const char *sim_faults[SIM_FAULTS_MAX + 1] = {};
         BackendOptions bo = {
                 .kind = o->backend,
@@ -159,6 +161,14 @@ static int run(const Options *o)
         if ((o->sensor_proxy != SENSOR_PROXY_NO || o->diagnose) && o->dump == 0)
                 sensor_proxy_open_tablet_mode(o->input_dir, &tablet_mode);
 
+        /* /dev/uinput is root's: opened now, the devices are made when SetInputDevices(true) asks. */
+        if (o->dump == 0 && !o->diagnose) {
+                r = input_devices_open(NULL, &input_devices);
+                if (r < 0)
+                        log_debug_errno(r, "No hdaps input devices: %s cannot be opened: %m",
+                                        INPUT_DEVICES_UINPUT_PATH);
+        }
+
         /* Port access is held now (ioperm grant or open /dev/port): nothing else needs privileges. */
         if (privileges_drop(o->user, o->state_dir, ec_lock ? port_lock_created_dir(ec_lock) : NULL) < 0)
                 return EXIT_FAILURE;
@@ -169,6 +179,14 @@ static int run(const Options *o)
                 return EXIT_FAILURE;
         }
         c->tablet_mode = TAKE_PTR(tablet_mode);
+        c->input_devices = TAKE_PTR(input_devices);
+        if (c->config.input_devices) {
+                if (!c->input_devices)
+                        log_warning("The hdaps input devices are enabled, but %s could not be opened",
+                                    INPUT_DEVICES_UINPUT_PATH);
+                else if ((r = input_devices_enable(c->input_devices, true)) < 0)
+                        log_warning_errno(r, "Creating the hdaps input devices failed: %m");
+        }
         c->sysroot = o->sysroot;
         c->port_capture = port_capture;
 

@@ -327,6 +327,7 @@ time.sleep(600)
                                        ('SetFilterOrder', dbus.UInt32(4), 'FilterOrder', 2),
                                        ('SetFakeDataMode', dbus.Boolean(True), 'FakeDataMode', False),
                                        ('SetInvert', dbus.Boolean(True), 'Invert', False),
+                                       ('SetInputDevices', dbus.Boolean(True), 'InputDevices', False),
                                        ('SetShockSensitivity', dbus.Double(2.0), 'ShockSensitivity', 1.0),
                                        ('SetTiltStep', dbus.Double(5.0), 'TiltStep', 1.0),
                                        ('Pause', dbus.UInt32(10), 'PausedUntil', 0)):
@@ -337,6 +338,8 @@ time.sleep(600)
         self.assertNotEqual(rc, 0)
         self.assertIn('GDBus.Error:' + ACCESS_DENIED, out)
         self.assertFalse(os.path.exists(os.path.join(self.state_dir, 'state')), 'nothing persisted')
+        # The diagnosis is open to everyone, polkit or not.
+        self.assertIn('"has-accelerometer": true', self.accel.Diagnose('json', timeout=60))
 
     def test_config_allowed(self):
         self.start_polkit([CONFIGURE, CALIBRATE])
