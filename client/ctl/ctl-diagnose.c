@@ -21,11 +21,11 @@ static ExitStatus exec_tpacceld(Ctl *ctl)
         char *argv[] = {(char *) path, format, NULL};
 
         fprintf(stderr,
-                "tpaccelctl: tpacceld is not running on the %s; running the checks with %s --diagnose\n",
+                _("tpaccelctl: tpacceld is not running on the %s; running the checks with %s --diagnose\n"),
                 ctl->bus_description, path);
         fflush(stdout);
         execv(path, argv);
-        fprintf(stderr, "tpaccelctl: cannot run %s: %s\n", path, g_strerror(errno));
+        fprintf(stderr, _("tpaccelctl: cannot run %s: %s\n"), path, g_strerror(errno));
         return EXIT_STATUS_FAILURE;
 }
 
@@ -34,8 +34,8 @@ static ExitStatus no_service(Ctl *ctl, const char *why)
         if (geteuid() == 0)
                 return exec_tpacceld(ctl);
         fprintf(stderr,
-                "tpaccelctl: %s; run \"sudo tpaccelctl diagnose\" to run the checks without the service "
-                "(they need root for the EC ports)\n",
+                _("tpaccelctl: %s; run \"sudo tpaccelctl diagnose\" to run the checks without the service "
+                  "(they need root for the EC ports)\n"),
                 why);
         return EXIT_STATUS_NO_SERVICE;
 }
@@ -48,11 +48,12 @@ ExitStatus ctl_diagnose(Ctl *ctl, char **args, int n_args)
         const char *report;
 
         if (n_args > 0)
-                return ctl_usage_error("diagnose takes no arguments, got \"%s\"", args[0]);
+                return ctl_usage_error(_("diagnose takes no arguments, got \"%s\""), args[0]);
 
         ctl->bus = accel_bus_connect(ctl->target, ctl->address, &error);
         if (!ctl->bus) {
-                why = g_strdup_printf("cannot connect to the %s: %s", ctl->bus_description, error->message);
+                why = g_strdup_printf(_("cannot connect to the %s: %s"), ctl->bus_description,
+                                      error->message);
                 return no_service(ctl, why);
         }
         reply = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Diagnose",
@@ -62,7 +63,7 @@ ExitStatus ctl_diagnose(Ctl *ctl, char **args, int n_args)
                         why = accel_error_describe(error, ctl->bus_description);
                         return no_service(ctl, why);
                 }
-                return ctl_report_error(ctl, "the diagnosis failed", error);
+                return ctl_report_error(ctl, _("the diagnosis failed"), error);
         }
         g_variant_get(reply, "(&s)", &report);
         fputs(report, stdout);

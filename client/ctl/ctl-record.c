@@ -120,7 +120,7 @@ static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer us
 {
         Recorder *rec = userdata;
 
-        fprintf(stderr, "%stpaccelctl: tpacceld left the %s; the recording ends here\n",
+        fprintf(stderr, _("%stpaccelctl: tpacceld left the %s; the recording ends here\n"),
                 rec->live ? "\n" : "", rec->ctl->bus_description);
         rec->status = EXIT_STATUS_NO_SERVICE;
         g_main_loop_quit(rec->loop);
@@ -171,11 +171,11 @@ static ExitStatus write_header(Recorder *rec, GVariant *props)
 static ExitStatus parse_args(Ctl *ctl, char **args, int n_args, const char **ret_path)
 {
         if (n_args < 1)
-                return ctl_usage_error("record needs a FILE to write");
+                return ctl_usage_error(_("record needs a FILE to write"));
         if (n_args > 1)
-                return ctl_usage_error("record takes one FILE, got \"%s\" too", args[1]);
+                return ctl_usage_error(_("record takes one FILE, got \"%s\" too"), args[1]);
         if (ctl->seconds > RECORD_SECONDS_MAX)
-                return ctl_usage_error("--seconds: at most %u", RECORD_SECONDS_MAX);
+                return ctl_usage_error(_("--seconds: at most %u"), RECORD_SECONDS_MAX);
         *ret_path = args[0];
         return EXIT_STATUS_OK;
 }
@@ -187,14 +187,14 @@ static ExitStatus open_output(const char *path, FILE **ret)
         FILE *f;
 
         if (fd < 0) {
-                fprintf(stderr, "tpaccelctl: cannot create %s: %s%s\n", path, g_strerror(errno),
-                        errno == EEXIST ? " (an existing file is never overwritten; choose another name)"
+                fprintf(stderr, _("tpaccelctl: cannot create %s: %s%s\n"), path, g_strerror(errno),
+                        errno == EEXIST ? _(" (an existing file is never overwritten; choose another name)")
                                         : "");
                 return errno == EEXIST ? EXIT_STATUS_USAGE : EXIT_STATUS_FAILURE;
         }
         f = fdopen(fd, "w");
         if (!f) {
-                fprintf(stderr, "tpaccelctl: cannot write %s: %s\n", path, g_strerror(errno));
+                fprintf(stderr, _("tpaccelctl: cannot write %s: %s\n"), path, g_strerror(errno));
                 close(fd);
                 (void) unlink(path);
                 return EXIT_STATUS_FAILURE;
@@ -229,13 +229,13 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
                 ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, &rec, NULL);
         props = ctl_get_all(ctl, &error);
         if (!props)
-                status = ctl_report_error(ctl, "cannot read the accelerometer's properties", error);
+                status = ctl_report_error(ctl, _("cannot read the accelerometer's properties"), error);
         else {
                 gboolean has = FALSE;
                 (void) g_variant_lookup(props, "HasAccelerometer", "b", &has);
                 if (!has) {
-                        fprintf(stderr, "tpaccelctl: there is no accelerometer to record; "
-                                        "run \"tpaccelctl diagnose\" to see why\n");
+                        fprintf(stderr, _("tpaccelctl: there is no accelerometer to record; "
+                                          "run \"tpaccelctl diagnose\" to see why\n"));
                         status = EXIT_STATUS_NO_ACCELEROMETER;
                 }
         }
@@ -247,7 +247,7 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
                 reply = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Claim", NULL, G_VARIANT_TYPE("()"),
                                  &error);
                 if (!reply)
-                        status = ctl_report_error(ctl, "cannot claim the accelerometer", error);
+                        status = ctl_report_error(ctl, _("cannot claim the accelerometer"), error);
         }
         if (status != EXIT_STATUS_OK) {
                 g_dbus_connection_signal_unsubscribe(ctl->bus, sample_sub);
@@ -260,9 +260,9 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         }
 
         if (ctl->seconds > 0)
-                printf("Recording to %s for %u s.\n", path, ctl->seconds);
+                printf(_("Recording to %s for %u s.\n"), path, ctl->seconds);
         else
-                printf("Recording to %s. Press Ctrl-C to stop.\n", path);
+                printf(_("Recording to %s. Press Ctrl-C to stop.\n"), path);
 
         loop = g_main_loop_new(NULL, FALSE);
         rec.loop = loop;
@@ -290,7 +290,7 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
                 released = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Release", NULL,
                                     G_VARIANT_TYPE("()"), &release_error);
                 if (!released)
-                        fprintf(stderr, "tpaccelctl: releasing the accelerometer failed, ignoring: %s\n",
+                        fprintf(stderr, _("tpaccelctl: releasing the accelerometer failed, ignoring: %s\n"),
                                 release_error->message);
         }
         if (rec.live)
@@ -298,11 +298,11 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         if (fclose(rec.out) != 0 && !rec.write_errno)
                 rec.write_errno = errno ?: EIO;
         if (rec.write_errno) {
-                fprintf(stderr, "tpaccelctl: writing %s failed: %s; the recording is incomplete\n", path,
+                fprintf(stderr, _("tpaccelctl: writing %s failed: %s; the recording is incomplete\n"), path,
                         g_strerror(rec.write_errno));
                 return EXIT_STATUS_FAILURE;
         }
-        printf("Recorded %llu readouts over %.1f s into %s.\n", (unsigned long long) rec.rows,
+        printf(_("Recorded %llu readouts over %.1f s into %s.\n"), (unsigned long long) rec.rows,
                rec.rows ? (double) (rec.last_usec - rec.first_usec) / 1e6 : 0.0, path);
         return rec.status;
 }

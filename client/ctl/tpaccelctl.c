@@ -205,9 +205,9 @@ int main(int argc, char *argv[])
                 case ARG_SECONDS: {
                         guint64 seconds;
                         if (!g_ascii_string_to_unsigned(optarg, 10, 1, G_MAXUINT32, &seconds, NULL))
-                                return ctl_usage_error(_("--seconds: \"%s\" is not a whole number of seconds "
-                                                       "(1 or more)",
-                                                       optarg);
+                                return ctl_usage_error(
+                                        _("--seconds: \"%s\" is not a whole number of seconds (1 or more)"),
+                                        optarg);
                         ctl.seconds = (guint) seconds;
                         seconds_given = TRUE;
                         break;
