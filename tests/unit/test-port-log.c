@@ -126,6 +126,43 @@ TEST(test_write_error_reported)
         port_log_free(log);
 }
 
+/* A capture (tpacceld --diagnose: the port log of one readout) records only between start and stop; each
+ * start begins a new text with its own time zero. */
+TEST(test_capture)
+{
+        PortLog *log = NULL;
+        PortIO *port = NULL;
+        MockPort *m = mock_port_new();
+        char *text = NULL;
+
+        CHECK_EQ(port_log_new_capture(&log), 0);
+        CHECK_EQ(port_log_capture_stop(log, &text), -ENODATA);
+        CHECK_EQ(port_log_wrap(&m->base, log, &port), 0);
+        port_outb(port, EC_PORT_TWR0, 0x13); /* not capturing: forwarded, not recorded */
+        CHECK_EQ(m->n_log, 1);
+        CHECK_EQ(port_log_count(log), 0);
+
+        CHECK_EQ(port_log_capture_start(log), 0);
+        port_outb(port, EC_PORT_TWR0, 0x11);
+        (void) port_inb(port, EC_PORT_STR3);
+        CHECK_EQ(port_log_capture_stop(log, &text), 0);
+        CHECK_STREQ(text, "time_us,dir,port,value\n"
+                          "0,out,0x1610,0x11\n"
+                          "1,in,0x1604,0x00\n");
+        free(text);
+        port_outb(port, EC_PORT_TWR0, 0x14); /* stopped again */
+        CHECK_EQ(port_log_count(log), 2);
+
+        CHECK_EQ(port_log_capture_start(log), 0);
+        (void) port_inb(port, EC_PORT_TWR0 + 15);
+        CHECK_EQ(port_log_capture_stop(log, &text), 0);
+        CHECK_STREQ(text, "time_us,dir,port,value\n"
+                          "0,in,0x161f,0x00\n");
+        free(text);
+        port_free(port);
+        port_log_free(log);
+}
+
 int main(void)
 {
         if (!mkdtemp(tmpdir)) {
@@ -136,6 +173,7 @@ int main(void)
         RUN(test_buffered_until_flushed);
         RUN(test_bad_paths);
         RUN(test_write_error_reported);
+        RUN(test_capture);
 
         char cmd[300];
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
