@@ -454,6 +454,8 @@ static void report_backend(Diagnosis *d, Report *rep)
         item_str(rep, "name", "Backend:", c->backend ? backend_name(c->backend) : NULL);
         item_str(rep, "reason", "Why:", c->backend_reason);
         item_bool(rep, "has-accelerometer", "Accelerometer:", c->has_accelerometer);
+        item_str(rep, "hardware-state", "Hardware state:", hardware_state_to_string(c->hardware_state));
+        item_str(rep, "last-error", "Last error:", c->last_error);
         if (c->backend) {
                 backend_describe_power(c->backend, power, sizeof(power));
                 item_str(rep, "status", "Status:", power);
@@ -466,6 +468,12 @@ static void report_backend(Diagnosis *d, Report *rep)
                         "Check the kernel modules, the ports owner and the lockdown above; send this report "
                         "to the issue tracker.",
                         "No backend could be opened: %s", strna(c->backend_reason));
+        else if (c->has_accelerometer && c->hardware_state != HARDWARE_OK)
+                problem(d,
+                        "The EC failed while polling; tpacceld re-initializes it with a back-off. Send this "
+                        "report with a port log to the issue tracker.",
+                        "The hardware state is \"%s\": %s", hardware_state_to_string(c->hardware_state),
+                        strna(c->last_error));
         else if (!c->has_accelerometer)
                 problem(d,
                         "If the machine has an accelerometer, send this report with a port log "
