@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ec-protocol.h"
@@ -438,39 +441,63 @@ static int write_all(int fd, const char *buf, size_t len)
         return 0;
 }
 
+/* Creates a new file next to the state file, in the directory dfd: a random name opened with O_EXCL, so
+ * that no existing path (a symbolic link planted there, a stale file) is ever followed or truncated.
+ * Returns the fd and the name in tmp (size STATE_TMP_NAME_MAX), or -errno. */
+#define STATE_TMP_NAME_MAX 64
+#define STATE_TMP_TRIES    16
+static int create_temp(int dfd, const char *base, char *tmp)
+{
+        for (unsigned i = 0; i < STATE_TMP_TRIES; i++) {
+                uint64_t id;
+                int fd;
+
+                if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id))
+                        id = ((uint64_t) getpid() << 32) ^ (uint64_t) time(NULL) ^ ((uint64_t) i << 48);
+                snprintf(tmp, STATE_TMP_NAME_MAX, ".%.24s.%016" PRIx64 ".tmp", base, id);
+                fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+                if (fd >= 0)
+                        return fd;
+                if (errno != EEXIST)
+                        return -errno;
+        }
+        return -EEXIST;
+}
+
 int state_config_save(const char *path, const StateConfig *c)
 {
-        _cleanup_free_ char *text = NULL, *tmp = NULL, *dir_copy = NULL;
+        _cleanup_free_ char *text = NULL, *dir_copy = NULL, *base_copy = NULL;
         _cleanup_close_ int fd = -1, dfd = -1;
+        char tmp[STATE_TMP_NAME_MAX];
+        const char *base;
         int r;
 
         r = state_config_format(c, &text);
         if (r < 0)
                 return r;
-        if (asprintf(&tmp, "%s.tmp", path) < 0)
+        dir_copy = strdup(path);
+        base_copy = strdup(path);
+        if (!dir_copy || !base_copy)
                 return -ENOMEM;
+        base = basename(base_copy);
 
-        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
-        if (fd < 0)
+        /* Everything below is relative to the directory, and nothing in it is opened by name. */
+        dfd = open(dirname(dir_copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
                 return -errno;
+        fd = create_temp(dfd, base, tmp);
+        if (fd < 0)
+                return fd;
         r = write_all(fd, text, strlen(text));
         if (r >= 0 && fsync(fd) < 0)
                 r = -errno;
-        if (r < 0) {
-                (void) unlink(tmp);
-                return r;
-        }
-        if (rename(tmp, path) < 0) {
+        /* rename() replaces whatever is at the state path (a link is replaced, never followed). */
+        if (r >= 0 && renameat(dfd, tmp, dfd, base) < 0)
                 r = -errno;
-                (void) unlink(tmp);
+        if (r < 0) {
+                (void) unlinkat(dfd, tmp, 0);
                 return r;
         }
-
-        dir_copy = strdup(path);
-        if (!dir_copy)
-                return -ENOMEM;
-        dfd = open(dirname(dir_copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd >= 0)
-                (void) fsync(dfd);
+        (void) fsync(dfd);
         return 0;
 }

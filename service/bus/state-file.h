@@ -2,7 +2,7 @@
 #pragma once
 
 /* The daemon's persistent configuration: a key=value text file in the state directory
- * (StateDirectory=tpaccel), written atomically (temp file, fsync, rename). Format:
+ * (StateDirectory=tpaccel), written atomically (new temp file, fsync, rename). Format:
  *
  *   # comment
  *   sampling_rate=50            1..1000
@@ -59,5 +59,7 @@ int state_config_format(const StateConfig *c, char **ret);
  * errors as state_config_parse(), or -errno with *ret_error = "PATH: strerror". */
 int state_config_load(const char *path, StateConfig *ret, char ***ret_warnings, char **ret_error);
 
-/* Writes atomically: PATH.tmp, fsync, rename over PATH, fsync of the directory. Returns 0 or -errno. */
+/* Writes atomically: a new temp file with a random name in PATH's directory (O_CREAT|O_EXCL|O_NOFOLLOW:
+ * nothing that exists is followed or truncated), fsync, rename over PATH (a link there is replaced, not
+ * followed), fsync of the directory. Returns 0 or -errno; on failure PATH is unchanged. */
 int state_config_save(const char *path, const StateConfig *c);

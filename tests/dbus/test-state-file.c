@@ -2,10 +2,12 @@
 /* The state file parser and writer: good files, every kind of bad file, and a round trip. */
 
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "state-file.h"
@@ -144,6 +146,74 @@ static void test_round_trip(void)
         rmdir(dir);
 }
 
+static char *read_text(const char *path)
+{
+        static char buf[4096];
+        FILE *f = fopen(path, "re");
+        size_t n;
+
+        if (!f)
+                return NULL;
+        n = fread(buf, 1, sizeof(buf) - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        return buf;
+}
+
+/* The writer never follows a link planted in the state directory: not at the old fixed temp name, not
+ * at the state path itself (the link is replaced by the new file; its target is left alone). */
+static void test_save_does_not_follow_links(void)
+{
+        char dir[] = "/tmp/test-state-XXXXXX";
+        _cleanup_free_ char *path = NULL, *tmp = NULL, *victim = NULL, *victim2 = NULL, *error = NULL;
+        struct stat st;
+        StateConfig c, d;
+        FILE *f;
+
+        assert(mkdtemp(dir));
+        assert(asprintf(&path, "%s/state", dir) >= 0);
+        assert(asprintf(&tmp, "%s/state.tmp", dir) >= 0);
+        assert(asprintf(&victim, "%s/victim", dir) >= 0);
+        assert(asprintf(&victim2, "%s/victim2", dir) >= 0);
+        for (int i = 0; i < 2; i++) {
+                f = fopen(i ? victim2 : victim, "we");
+                assert(f);
+                fputs("secret\n", f);
+                fclose(f);
+        }
+        assert(symlink(victim, tmp) == 0);
+        assert(symlink(victim2, path) == 0);
+
+        state_config_init(&c);
+        c.filter_order = 5;
+        CHECK(state_config_save(path, &c) == 0);
+        CHECK(strcmp(read_text(victim), "secret\n") == 0);
+        CHECK(strcmp(read_text(victim2), "secret\n") == 0);
+        CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
+        CHECK(lstat(tmp, &st) == 0 && S_ISLNK(st.st_mode)); /* not touched */
+        CHECK(state_config_load(path, &d, NULL, &error) == 0 && d.filter_order == 5);
+        state_config_done(&d);
+
+        /* A second save next to the first leaves no temp file behind. */
+        CHECK(state_config_save(path, &c) == 0);
+        DIR *dd = opendir(dir);
+        struct dirent *de;
+        unsigned entries = 0;
+        assert(dd);
+        while ((de = readdir(dd)))
+                if (de->d_name[0] != '.' || strstr(de->d_name, ".tmp"))
+                        entries++;
+        closedir(dd);
+        CHECK(entries == 4); /* state, state.tmp (the planted link), victim, victim2 */
+        state_config_done(&c);
+
+        unlink(path);
+        unlink(tmp);
+        unlink(victim);
+        unlink(victim2);
+        CHECK(rmdir(dir) == 0);
+}
+
 int main(void)
 {
         test_good();
@@ -151,6 +221,7 @@ int main(void)
         test_bad();
         test_nul_inside();
         test_round_trip();
+        test_save_does_not_follow_links();
         if (failures) {
                 fprintf(stderr, "%d check(s) failed\n", failures);
                 return EXIT_FAILURE;
