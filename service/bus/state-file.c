@@ -11,11 +11,13 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ec-protocol.h"
 #include "motion.h"
 #include "state-file.h"
+#include "strutil.h"
 #include "strv.h"
 
 #define REST_MIN INT16_MIN
@@ -86,15 +88,15 @@ static int parse_error(Parser *p, const char *fmt, ...)
 static int parse_unsigned(Parser *p, const char *key, const char *v, unsigned min, unsigned max,
                           unsigned *ret)
 {
-        char *end;
+        char *end, x[STR_EXCERPT_SIZE];
         unsigned long u;
 
         errno = 0;
         if (*v < '0' || *v > '9')
-                return parse_error(p, "%s: '%s' is not a number", key, v);
+                return parse_error(p, "%s: '%s' is not a number", key, str_excerpt(v, x));
         u = strtoul(v, &end, 10);
         if (errno != 0 || *end != '\0')
-                return parse_error(p, "%s: '%s' is not a number", key, v);
+                return parse_error(p, "%s: '%s' is not a number", key, str_excerpt(v, x));
         if (u < min || u > max)
                 return parse_error(p, "%s: %lu is out of range %u..%u", key, u, min, max);
         *ret = (unsigned) u;
@@ -103,30 +105,31 @@ static int parse_unsigned(Parser *p, const char *key, const char *v, unsigned mi
 
 static int parse_double(Parser *p, const char *key, const char *v, double min, double max, double *ret)
 {
-        char *end;
+        char *end, x[STR_EXCERPT_SIZE], vs[STR_DOUBLE_SIZE], mins[STR_DOUBLE_SIZE], maxs[STR_DOUBLE_SIZE];
         double d;
 
         errno = 0;
         d = strtod(v, &end);
         if (errno != 0 || end == v || *end != '\0' || !isfinite(d))
-                return parse_error(p, "%s: '%s' is not a number", key, v);
+                return parse_error(p, "%s: '%s' is not a number", key, str_excerpt(v, x));
         if (d < min || d > max)
-                return parse_error(p, "%s: %g is out of range %g..%g", key, d, min, max);
+                return parse_error(p, "%s: %s is out of range %s..%s", key, str_double(d, vs),
+                                   str_double(min, mins), str_double(max, maxs));
         *ret = d;
         return 0;
 }
 
 static int parse_int16(Parser *p, const char *key, const char *v, const char **ret_end, int *ret)
 {
-        char *end;
+        char *end, x[STR_EXCERPT_SIZE];
         long l;
 
         errno = 0;
         if (!(*v == '-' || (*v >= '0' && *v <= '9')))
-                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, v);
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, str_excerpt(v, x));
         l = strtol(v, &end, 10);
         if (errno != 0 || end == v)
-                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, v);
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, str_excerpt(v, x));
         if (l < REST_MIN || l > REST_MAX)
                 return parse_error(p, "%s: %ld is out of range %d..%d", key, l, REST_MIN, REST_MAX);
         *ret = (int) l;
@@ -137,7 +140,7 @@ static int parse_int16(Parser *p, const char *key, const char *v, const char **r
 static int parse_disks(Parser *p, const char *key, char *v, char ***ret)
 {
         _cleanup_strv_free_ char **disks = NULL;
-        char *save = NULL;
+        char *save = NULL, x[STR_EXCERPT_SIZE];
         int r;
 
         disks = calloc(1, sizeof(char *));
@@ -145,7 +148,7 @@ static int parse_disks(Parser *p, const char *key, char *v, char ***ret)
                 return -ENOMEM;
         for (char *w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
                 if (!state_disk_name_valid(w))
-                        return parse_error(p, "%s: '%s' is not a block device name", key, w);
+                        return parse_error(p, "%s: '%s' is not a block device name", key, str_excerpt(w, x));
                 for (char **d = disks; *d; d++)
                         if (strcmp(*d, w) == 0)
                                 return parse_error(p, "%s: '%s' is listed twice", key, w);
@@ -198,6 +201,7 @@ static const char *const key_names[_KEY_MAX] = {
 static int parse_line(Parser *p, char *key, char *value, StateConfig *c)
 {
         const char *end;
+        char ex[STR_EXCERPT_SIZE];
         unsigned u;
         int k;
 
@@ -235,12 +239,14 @@ static int parse_line(Parser *p, char *key, char *value, StateConfig *c)
                 if (r < 0)
                         return r;
                 if (*end != ',')
-                        return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, value);
+                        return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key,
+                                           str_excerpt(value, ex));
                 r = parse_int16(p, key, end + 1, &end, &y);
                 if (r < 0)
                         return r;
                 if (*end != '\0')
-                        return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, value);
+                        return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key,
+                                           str_excerpt(value, ex));
                 c->has_rest = true;
                 c->rest_x = x;
                 c->rest_y = y;
@@ -290,13 +296,13 @@ int state_config_parse(const char *text, size_t len, const char *name, StateConf
                 line[n] = '\0';
                 pos += n + 1;
 
-                char *s = strip(line);
+                char *s = strip(line), x[STR_EXCERPT_SIZE];
                 if (*s == '\0' || *s == '#')
                         continue;
 
                 char *eq = strchr(s, '=');
                 if (!eq) {
-                        r = parse_error(&p, "expected 'key=value', got '%s'", s);
+                        r = parse_error(&p, "expected 'key=value', got '%s'", str_excerpt(s, x));
                         goto fail;
                 }
                 *eq = '\0';
@@ -311,7 +317,8 @@ int state_config_parse(const char *text, size_t len, const char *name, StateConf
                         goto fail;
                 if (r > 0) {
                         char *w;
-                        if (asprintf(&w, "%s:%u: unknown key '%s', ignoring", name, p.line, key) < 0) {
+                        if (asprintf(&w, "%s:%u: unknown key '%s', ignoring", name, p.line,
+                                     str_excerpt(key, x)) < 0) {
                                 r = -ENOMEM;
                                 goto fail;
                         }
@@ -385,6 +392,47 @@ int state_config_format(const StateConfig *c, char **ret)
 
 #define STATE_FILE_SIZE_MAX (64 * 1024)
 
+/* Opens path for reading without following a link and without blocking (a FIFO planted there must not
+ * hang start-up), and accepts only a regular file with one link, owned by the daemon's own uid. */
+static int open_state_file(const char *path, char **ret_error)
+{
+        _cleanup_close_ int fd = -1;
+        struct stat st;
+        int r;
+
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) {
+                r = -errno;
+                if (r == -ENOENT)
+                        return r;
+                if (r == -ELOOP)
+                        return error_printf(ret_error, r, "%s: is a symbolic link, not following it", path);
+                return error_printf(ret_error, r, "%s: %s", path, strerror(-r));
+        }
+        if (fstat(fd, &st) < 0)
+                return error_printf(ret_error, -errno, "%s: %s", path, strerror(errno));
+        if (S_ISDIR(st.st_mode))
+                return error_printf(ret_error, -EISDIR, "%s: is a directory, not a state file", path);
+        if (!S_ISREG(st.st_mode))
+                return error_printf(ret_error, -EINVAL, "%s: is not a regular file (%s), not reading it",
+                                    path,
+                                    S_ISFIFO(st.st_mode)   ? "a FIFO"
+                                    : S_ISSOCK(st.st_mode) ? "a socket"
+                                    : S_ISCHR(st.st_mode)  ? "a character device"
+                                    : S_ISBLK(st.st_mode)  ? "a block device"
+                                                           : "not a file");
+        if (st.st_uid != geteuid())
+                return error_printf(ret_error, -EPERM, "%s: is owned by uid %u, not by the daemon's uid %u",
+                                    path, (unsigned) st.st_uid, (unsigned) geteuid());
+        if (st.st_nlink > 1)
+                return error_printf(ret_error, -EPERM, "%s: has %lu hard links, a state file has one", path,
+                                    (unsigned long) st.st_nlink);
+        /* Regular files never block; reads are plain from here on. */
+        if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+                return error_printf(ret_error, -errno, "%s: %s", path, strerror(errno));
+        return TAKE_FD(fd);
+}
+
 int state_config_load(const char *path, StateConfig *ret, char ***ret_warnings, char **ret_error)
 {
         _cleanup_free_ char *text = NULL;
@@ -393,15 +441,9 @@ int state_config_load(const char *path, StateConfig *ret, char ***ret_warnings, 
         ssize_t n;
 
         *ret_error = NULL;
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0) {
-                int r = -errno;
-                if (r == -ENOENT)
-                        return r;
-                if (asprintf(ret_error, "%s: %s", path, strerror(-r)) < 0)
-                        *ret_error = NULL;
-                return r;
-        }
+        fd = open_state_file(path, ret_error);
+        if (fd < 0)
+                return fd;
 
         text = malloc(STATE_FILE_SIZE_MAX + 1);
         if (!text)

@@ -55,8 +55,12 @@ int state_config_parse(const char *text, size_t len, const char *name, StateConf
 /* Formats the file text. Returns 0 or -ENOMEM. */
 int state_config_format(const StateConfig *c, char **ret);
 
-/* Reads and parses path. -ENOENT when the file does not exist (*ret untouched, no message); other
- * errors as state_config_parse(), or -errno with *ret_error = "PATH: strerror". */
+/* Reads and parses path. -ENOENT when the file does not exist (*ret untouched, no message). Never follows
+ * a link and never blocks: a symbolic link (-ELOOP), a directory (-EISDIR), anything else that is not a
+ * regular file (-EINVAL: a FIFO, a socket, a device), a file not owned by the caller's euid or with
+ * more than one hard link (-EPERM) are refused with *ret_error saying which. Other errors as
+ * state_config_parse(), or -errno with *ret_error = "PATH: strerror". Messages quote the file's text
+ * only as short escaped excerpts (str_excerpt()), never whole lines. */
 int state_config_load(const char *path, StateConfig *ret, char ***ret_warnings, char **ret_error);
 
 /* Writes atomically: a new temp file with a random name in PATH's directory (O_CREAT|O_EXCL|O_NOFOLLOW:

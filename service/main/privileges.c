@@ -84,7 +84,9 @@ static int chown_dir(const char *dir, const char *what, uid_t uid, gid_t gid)
         if (fchown(dirfd(d), uid, gid) < 0)
                 return log_error_errno(-errno, "Cannot hand %s %s to uid %u: %m", what, dir, (unsigned) uid);
         while ((de = readdir(d))) {
-                if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+                /* Never a hard link: it could be a link to some other file of the system. */
+                if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+                    st.st_nlink > 1)
                         continue;
                 if (fchownat(dirfd(d), de->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
                         return log_error_errno(-errno, "Cannot hand %s/%s to uid %u: %m", dir, de->d_name,

@@ -22,3 +22,14 @@ int error_printf(char **ret_error, int err, const char *fmt, ...) _printf_(3, 4)
 /* As error_printf(), with "NAME:LINE: " before the message (parse errors). */
 int error_printf_at(char **ret_error, int err, const char *name, unsigned line, const char *fmt, ...)
         _printf_(5, 6);
+
+/* A short, safe excerpt of untrusted text for messages and logs: at most STR_EXCERPT_MAX characters of
+ * s, printable ASCII kept, everything else as \xNN, "..." when cut. Returns buf. */
+#define STR_EXCERPT_MAX  16
+#define STR_EXCERPT_SIZE (STR_EXCERPT_MAX * 4 + 4)
+const char *str_excerpt(const char *s, char buf[static STR_EXCERPT_SIZE]);
+
+/* The shortest decimal text that reads back as exactly d (range errors: 10.0000001 must not print as
+ * "10"). Returns buf. */
+#define STR_DOUBLE_SIZE 32
+const char *str_double(double d, char buf[static STR_DOUBLE_SIZE]);

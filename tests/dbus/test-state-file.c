@@ -4,6 +4,7 @@
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,111 @@ static void test_save_does_not_follow_links(void)
         CHECK(rmdir(dir) == 0);
 }
 
+static void expect_load_error(const char *path, int err, const char *message)
+{
+        _cleanup_free_ char *error = NULL;
+        StateConfig c;
+        int r;
+
+        state_config_init(&c);
+        r = state_config_load(path, &c, NULL, &error);
+        CHECK(r == err);
+        if (!error || !strstr(error, message)) {
+                fprintf(stderr, "loading %s: expected %d '%s', got %d '%s'\n", path, err, message, r,
+                        error ? error : "(null)");
+                failures++;
+        }
+        state_config_done(&c);
+}
+
+static void on_alarm(int sig)
+{
+        static const char msg[] = "state_config_load() blocked on a FIFO\n";
+        (void) !write(STDERR_FILENO, msg, sizeof(msg) - 1);
+        _exit(EXIT_FAILURE);
+}
+
+/* Only a regular file owned by us is read: links, FIFOs (which would block open()), directories,
+ * files of other users and hard links are refused with a message saying which. */
+static void test_load_refuses_what_is_not_a_state_file(void)
+{
+        char dir[] = "/tmp/test-state-XXXXXX";
+        _cleanup_free_ char *path = NULL, *secret = NULL, *other = NULL;
+        FILE *f;
+
+        assert(mkdtemp(dir));
+        assert(asprintf(&path, "%s/state", dir) >= 0);
+        assert(asprintf(&secret, "%s/secret", dir) >= 0);
+        assert(asprintf(&other, "%s/other", dir) >= 0);
+        f = fopen(secret, "we");
+        assert(f);
+        fputs("sampling_rate=25\n", f);
+        fclose(f);
+
+        assert(symlink(secret, path) == 0);
+        expect_load_error(path, -ELOOP, "is a symbolic link");
+        unlink(path);
+
+        assert(mkfifo(path, 0600) == 0);
+        signal(SIGALRM, on_alarm);
+        alarm(10);
+        expect_load_error(path, -EINVAL, "is not a regular file (a FIFO)");
+        alarm(0);
+        unlink(path);
+
+        assert(mkdir(path, 0700) == 0);
+        expect_load_error(path, -EISDIR, "is a directory");
+        rmdir(path);
+
+        assert(link(secret, path) == 0);
+        expect_load_error(path, -EPERM, "has 2 hard links");
+        unlink(path);
+
+        f = fopen(path, "we");
+        assert(f);
+        fputs("sampling_rate=25\n", f);
+        fclose(f);
+        if (geteuid() == 0) {
+                assert(chown(path, 65534, 65534) == 0);
+                expect_load_error(path, -EPERM, "is owned by uid 65534");
+        }
+        unlink(path);
+        unlink(secret);
+        CHECK(rmdir(dir) == 0);
+}
+
+/* A file that is not a state file (say /etc/shadow) is quoted only as a short escaped excerpt. */
+static void test_messages_quote_only_excerpts(void)
+{
+        static const char shadow[] = "root:$y$j9T$SALTSALTSALT$HASHHASHHASHHASHHASH:19700:0:99999:7:::\n";
+        static const char binary[] = "filter_order=\x01\x02\xff\x1b[2J\n";
+        _cleanup_free_ char *error = NULL, *error2 = NULL, *error3 = NULL;
+        _cleanup_strv_free_ char **warnings = NULL;
+        char key[300];
+        StateConfig c;
+
+        CHECK(state_config_parse(shadow, strlen(shadow), "state", &c, NULL, &error) == -EINVAL);
+        CHECK(error && strstr(error, "expected 'key=value', got 'root:$y$j9T$SALT...'"));
+        CHECK(error && !strstr(error, "HASH") && strlen(error) < 80);
+
+        CHECK(state_config_parse(binary, strlen(binary), "state", &c, NULL, &error2) == -EINVAL);
+        CHECK(error2 && strstr(error2, "'\\x01\\x02\\xff\\x1b[2J' is not a number"));
+        for (const char *e = error2; e && *e; e++)
+                CHECK(*e >= 0x20 && *e < 0x7f);
+
+        memset(key, 'k', sizeof(key));
+        memcpy(key + sizeof(key) - 4, "=1\n", 4);
+        CHECK(state_config_parse(key, sizeof(key) - 1, "state", &c, &warnings, &error3) == 0);
+        CHECK(strv_length(warnings) == 1 && strlen(warnings[0]) < 80 && strstr(warnings[0], "kkkk..."));
+        state_config_done(&c);
+}
+
+static void test_range_errors_print_enough_digits(void)
+{
+        expect_error("shock_sensitivity=10.0000001\n", "10.0000001 is out of range 0.1..10");
+        expect_error("tilt_step=0.09999999999999999\n", "0.09999999999999999 is out of range 0.1..45");
+}
+
 int main(void)
 {
         test_good();
@@ -222,6 +328,9 @@ int main(void)
         test_nul_inside();
         test_round_trip();
         test_save_does_not_follow_links();
+        test_load_refuses_what_is_not_a_state_file();
+        test_messages_quote_only_excerpts();
+        test_range_errors_print_enough_digits();
         if (failures) {
                 fprintf(stderr, "%d check(s) failed\n", failures);
                 return EXIT_FAILURE;

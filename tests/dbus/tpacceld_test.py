@@ -581,6 +581,39 @@ for i in range(40):
         self.assertEqual(self.get('SamplingRate'), 50)
         self.assertIn('Ignoring the state file', self.daemon_log())
 
+    def test_fifo_state_file_does_not_hang_startup(self):
+        os.mkfifo(os.path.join(self.state_dir, 'state'))
+        self.start_polkit()
+        self.start_daemon()
+        self.assertEqual(self.get('SamplingRate'), 50)
+        self.assertRegex(self.daemon_log(), r'Ignoring the state file.*state: is not a regular file \(a FIFO\)')
+
+    def test_state_file_link_is_not_followed_nor_quoted(self):
+        secret = os.path.join(self.state_dir, 'shadow')
+        with open(secret, 'w') as f:
+            f.write('root:$y$j9T$SALTSALTSALT$HASHHASHHASHHASH:19700:0:99999:7:::\n')
+        os.symlink(secret, os.path.join(self.state_dir, 'state'))
+        self.start_polkit([CONFIGURE])
+        self.start_daemon()
+        self.assertEqual(self.get('SamplingRate'), 50)
+        self.assertIn('is a symbolic link, not following it', self.daemon_log())
+        # The same text as a regular file: refused with a short excerpt, never the whole line.
+        self.stop_daemon()
+        os.unlink(os.path.join(self.state_dir, 'state'))
+        os.rename(secret, os.path.join(self.state_dir, 'state'))
+        self.start_daemon()
+        log = self.daemon_log()
+        self.assertIn("got 'root:$y$j9T$SALT...'", log)
+        self.assertNotIn('HASH', log)
+        # A file owned by another user is refused.
+        self.stop_daemon()
+        with open(os.path.join(self.state_dir, 'state'), 'w') as f:
+            f.write('sampling_rate=25\n')
+        os.chown(os.path.join(self.state_dir, 'state'), 65534, 65534)
+        self.start_daemon()
+        self.assertEqual(self.get('SamplingRate'), 50)
+        self.assertIn('is owned by uid 65534', self.daemon_log())
+
     # Suspend
 
     def test_logind_prepare_for_sleep(self):
