@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The org.thinkpad.Accelerometer object. Every handler has the same shape: validate the arguments
- * (InvalidArgs naming the valid range), authorize (bus-polkit.c), apply through the backend, update
- * and persist the configuration, emit PropertiesChanged, reply. On any error nothing changes. */
+ * (InvalidArgs naming the valid range), authorize (bus-polkit.c), validate again against the state of
+ * that moment (another call may have changed it while polkit decided), persist the new configuration
+ * (Error.NotSaved if it cannot be), apply through the backend (the old file is written back if that
+ * fails), emit PropertiesChanged, reply. On any error nothing changes. */
 
 #include <errno.h>
 #include <math.h>
@@ -15,6 +17,7 @@
 #include "input-devices.h"
 #include "ec-protocol.h"
 #include "log.h"
+#include "strutil.h"
 #include "strv.h"
 
 void bus_emit_changed_strv(Context *c, const char *const *properties)
@@ -319,31 +322,89 @@ static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *err
         return bus_authorize(userdata, m, &a, apply_calibrate, error);
 }
 
-/* Applies one hdaps setting; on success stores it with store() and emits property. */
+#define CONFIG_NOT_PERSISTED               SIZE_MAX
+#define CONFIG_FIELD(config, type, offset) ((type *) ((uint8_t *) (config) + (offset)))
+
+/* Applies one hdaps setting: persists it first (config_offset: its unsigned in StateConfig, or
+ * CONFIG_NOT_PERSISTED), then sets it in the device; emits property. On any error nothing changes. */
 static int apply_device_setting(Context *c, sd_bus_message *call, int (*set)(Backend *b, unsigned v),
-                                unsigned value, unsigned *field, const char *property, sd_bus_error *error)
+                                unsigned value, size_t config_offset, const char *property,
+                                sd_bus_error *error)
 {
+        bool persist = config_offset != CONFIG_NOT_PERSISTED;
+        StateConfig next = {};
         int r;
 
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
+        if (persist) {
+                r = state_config_copy(&next, &c->config);
+                if (r < 0)
+                        return r;
+                *CONFIG_FIELD(&next, unsigned, config_offset) = value;
+                r = context_save_config(c, &next, error);
+                if (r < 0) {
+                        state_config_done(&next);
+                        return r;
+                }
+        }
         r = set(c->backend, value);
-        if (r < 0)
+        if (r < 0) {
+                if (persist) {
+                        state_config_done(&next);
+                        context_restore_state(c);
+                }
                 return bus_error_from_backend(error, c->backend, r, property);
-        if (field)
-                *field = value;
+        }
+        if (persist) {
+                state_config_done(&c->config);
+                c->config = next;
+        }
         log_info("%s set to %u by %s", property, value, strna(sd_bus_message_get_sender(call)));
-        context_save_state(c);
         bus_emit_changed(c, property);
         context_read_back_ec_config(c);
         return sd_bus_reply_method_return(call, NULL);
 }
 
+/* SamplingRate x OversamplingRatio must fit the EC's 16-bit rate: checked when the call comes in and
+ * again when it is applied, against the other value of that moment; the message says which limit. */
+static int check_sampling_rate(Context *c, unsigned rate, sd_bus_error *error)
+{
+        if (rate < HDAPS_SAMPLING_RATE_MIN || rate > HDAPS_SAMPLING_RATE_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "SamplingRate %u is out of range %u..%u", rate,
+                                         HDAPS_SAMPLING_RATE_MIN, HDAPS_SAMPLING_RATE_MAX);
+        if ((uint64_t) rate * c->config.oversampling_ratio > EC_RATE_MAX)
+                return sd_bus_error_setf(
+                        error, SD_BUS_ERROR_INVALID_ARGS,
+                        "SamplingRate %u x OversamplingRatio %u exceeds %u: valid range with this "
+                        "ratio is %u..%u",
+                        rate, c->config.oversampling_ratio, EC_RATE_MAX, HDAPS_SAMPLING_RATE_MIN,
+                        MIN((unsigned) HDAPS_SAMPLING_RATE_MAX, EC_RATE_MAX / c->config.oversampling_ratio));
+        return 0;
+}
+
+static int check_oversampling_ratio(Context *c, unsigned ratio, sd_bus_error *error)
+{
+        unsigned max = EC_RATE_MAX / c->config.sampling_rate;
+
+        if (ratio < HDAPS_OVERSAMPLING_RATIO_MIN || ratio > max)
+                return sd_bus_error_setf(
+                        error, SD_BUS_ERROR_INVALID_ARGS,
+                        "OversamplingRatio %u is out of range %u..%u (SamplingRate %u x ratio "
+                        "must not exceed %u)",
+                        ratio, HDAPS_OVERSAMPLING_RATIO_MIN, max, c->config.sampling_rate, EC_RATE_MAX);
+        return 0;
+}
+
 static int apply_sampling_rate(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
-        int r = apply_device_setting(c, call, backend_set_sampling_rate, a->u, &c->config.sampling_rate,
-                                     "SamplingRate", error);
+        int r = check_sampling_rate(c, a->u, error);
+        if (r < 0)
+                return r;
+        r = apply_device_setting(c, call, backend_set_sampling_rate, a->u,
+                                 offsetof(StateConfig, sampling_rate), "SamplingRate", error);
         if (r >= 0)
                 poller_rate_changed(c);
         return r;
@@ -358,49 +419,40 @@ static int method_set_sampling_rate(sd_bus_message *m, void *userdata, sd_bus_er
         r = sd_bus_message_read(m, "u", &a.u);
         if (r < 0)
                 return r;
-        if (a.u < HDAPS_SAMPLING_RATE_MIN || a.u > HDAPS_SAMPLING_RATE_MAX)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-                                         "SamplingRate %u is out of range %u..%u", a.u,
-                                         HDAPS_SAMPLING_RATE_MIN, HDAPS_SAMPLING_RATE_MAX);
-        if ((uint64_t) a.u * c->config.oversampling_ratio > EC_RATE_MAX)
-                return sd_bus_error_setf(
-                        error, SD_BUS_ERROR_INVALID_ARGS,
-                        "SamplingRate %u x OversamplingRatio %u exceeds %u: valid range with this "
-                        "ratio is %u..%u",
-                        a.u, c->config.oversampling_ratio, EC_RATE_MAX, HDAPS_SAMPLING_RATE_MIN,
-                        MIN((unsigned) HDAPS_SAMPLING_RATE_MAX, EC_RATE_MAX / c->config.oversampling_ratio));
+        r = check_sampling_rate(c, a.u, error);
+        if (r < 0)
+                return r;
         return bus_authorize(c, m, &a, apply_sampling_rate, error);
 }
 
 static int apply_oversampling_ratio(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
+        int r = check_oversampling_ratio(c, a->u, error);
+        if (r < 0)
+                return r;
         return apply_device_setting(c, call, backend_set_oversampling_ratio, a->u,
-                                    &c->config.oversampling_ratio, "OversamplingRatio", error);
+                                    offsetof(StateConfig, oversampling_ratio), "OversamplingRatio", error);
 }
 
 static int method_set_oversampling_ratio(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         Context *c = userdata;
-        unsigned max = EC_RATE_MAX / c->config.sampling_rate;
         BusArgs a = {};
         int r;
 
         r = sd_bus_message_read(m, "u", &a.u);
         if (r < 0)
                 return r;
-        if (a.u < HDAPS_OVERSAMPLING_RATIO_MIN || a.u > max)
-                return sd_bus_error_setf(
-                        error, SD_BUS_ERROR_INVALID_ARGS,
-                        "OversamplingRatio %u is out of range %u..%u (SamplingRate %u x ratio "
-                        "must not exceed %u)",
-                        a.u, HDAPS_OVERSAMPLING_RATIO_MIN, max, c->config.sampling_rate, EC_RATE_MAX);
+        r = check_oversampling_ratio(c, a.u, error);
+        if (r < 0)
+                return r;
         return bus_authorize(c, m, &a, apply_oversampling_ratio, error);
 }
 
 static int apply_filter_order(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
-        return apply_device_setting(c, call, backend_set_filter_order, a->u, &c->config.filter_order,
-                                    "FilterOrder", error);
+        return apply_device_setting(c, call, backend_set_filter_order, a->u,
+                                    offsetof(StateConfig, filter_order), "FilterOrder", error);
 }
 
 static int method_set_filter_order(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -439,7 +491,8 @@ static int authorize_bool_setter(sd_bus_message *m, Context *c, BusAuthorizedFun
 static int apply_fake_data_mode(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
         /* A self-test switch, deliberately not persisted. */
-        return apply_device_setting(c, call, set_fake_data_mode, a->b, NULL, "FakeDataMode", error);
+        return apply_device_setting(c, call, set_fake_data_mode, a->b, CONFIG_NOT_PERSISTED, "FakeDataMode",
+                                    error);
 }
 
 static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -449,20 +502,38 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
 
 static int apply_invert(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
+        bool changed = c->config.invert != a->b;
+        StateConfig next = {};
         int r;
 
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
+        if (changed) {
+                r = state_config_copy(&next, &c->config);
+                if (r < 0)
+                        return r;
+                next.invert = a->b;
+                r = context_save_config(c, &next, error);
+                if (r < 0) {
+                        state_config_done(&next);
+                        return r;
+                }
+        }
         r = backend_set_invert(c->backend, a->b);
-        if (r < 0)
+        if (r < 0) {
+                if (changed) {
+                        state_config_done(&next);
+                        context_restore_state(c);
+                }
                 return bus_error_from_backend(error, c->backend, r, "Invert");
-        if (c->config.invert != a->b) {
-                c->config.invert = a->b;
+        }
+        if (changed) {
+                state_config_done(&c->config);
+                c->config = next;
                 log_info("Invert set to %s by %s", a->b ? "true" : "false",
                          strna(sd_bus_message_get_sender(call)));
                 poller_check_rest(c);
-                context_save_state(c);
                 bus_emit_changed(c, "Invert", "AxisCode");
         }
         return sd_bus_reply_method_return(call, NULL);
@@ -528,16 +599,29 @@ static const MotionSetting tilt_step_setting = {
 static int apply_motion_setting(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
         const MotionSetting *s = a->setting;
+        StateConfig next;
         int r;
 
         if (!c->motion)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                          "Motion processing is not available");
-        r = s->set(c->motion, a->d);
+        r = state_config_copy(&next, &c->config);
         if (r < 0)
+                return r;
+        *CONFIG_FIELD(&next, double, s->config_offset) = a->d;
+        r = context_save_config(c, &next, error);
+        if (r < 0) {
+                state_config_done(&next);
+                return r;
+        }
+        r = s->set(c->motion, a->d);
+        if (r < 0) {
+                state_config_done(&next);
+                context_restore_state(c);
                 return bus_error_from_errno(error, r, s->property);
-        *(double *) ((uint8_t *) &c->config + s->config_offset) = a->d;
-        context_save_state(c);
+        }
+        state_config_done(&c->config);
+        c->config = next;
         bus_emit_changed(c, s->property);
         return sd_bus_reply_method_return(call, NULL);
 }
@@ -545,14 +629,16 @@ static int apply_motion_setting(Context *c, sd_bus_message *call, BusArgs *a, sd
 static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting *s, sd_bus_error *error)
 {
         BusArgs a = {.setting = s};
+        char value[STR_DOUBLE_SIZE], min[STR_DOUBLE_SIZE], max[STR_DOUBLE_SIZE];
         int r;
 
         r = sd_bus_message_read(m, "d", &a.d);
         if (r < 0)
                 return r;
         if (!isfinite(a.d) || a.d < s->min || a.d > s->max)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s %g is out of range %g..%g%s",
-                                         s->property, a.d, s->min, s->max, s->unit);
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s %s is out of range %s..%s%s",
+                                         s->property, str_double(a.d, value), str_double(s->min, min),
+                                         str_double(s->max, max), s->unit);
         return bus_authorize(c, m, &a, apply_motion_setting, error);
 }
 
@@ -590,10 +676,14 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "At most %d disks can be protected", STATE_DISKS_MAX);
         for (size_t i = 0; disks && disks[i]; i++) {
+                char excerpt[STR_EXCERPT_SIZE];
+
                 if (!state_disk_name_valid(disks[i]))
                         return sd_bus_error_setf(
                                 error, SD_BUS_ERROR_INVALID_ARGS,
-                                "'%s' is not a block device name (letters, digits, '_' and '-')", disks[i]);
+                                "'%s' is not a block device name (at most %d letters, digits, "
+                                "'_' and '-')",
+                                str_excerpt(disks[i], excerpt), STATE_DISK_NAME_MAX);
                 for (size_t j = 0; j < i; j++)
                         if (strcmp(disks[i], disks[j]) == 0)
                                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,

@@ -53,6 +53,37 @@ void context_save_state(Context *c)
                                   c->state_path);
 }
 
+int context_save_config(Context *c, const StateConfig *next, sd_bus_error *error)
+{
+        int r;
+
+        if (!c->state_path)
+                return 0;
+        r = state_config_save(c->state_path, next);
+        if (r < 0) {
+                log_warning_errno(r, "Failed to write the state file %s, refusing the change: %m",
+                                  c->state_path);
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SAVED,
+                                         "The change was not made: cannot write the state file %s: %s",
+                                         c->state_path, strerror(-r));
+        }
+        return 0;
+}
+
+void context_restore_state(Context *c)
+{
+        int r;
+
+        if (!c->state_path)
+                return;
+        r = state_config_save(c->state_path, &c->config);
+        if (r < 0)
+                log_warning_errno(r,
+                                  "Failed to write the old configuration back to %s, it now holds a change "
+                                  "that was not applied: %m",
+                                  c->state_path);
+}
+
 int context_init_device(Context *c)
 {
         HdapsConfig hc = {

@@ -131,8 +131,15 @@ int context_start_bus(Context *c, const ContextOptions *o);
  * release the name. Idempotent. */
 void context_shutdown(Context *c);
 
-/* Writes the state file (if any); failures are logged, not fatal. */
+/* Writes c->config to the state file (if any); failures are logged, not fatal (the daemon's own changes,
+ * such as a finished calibration). */
 void context_save_state(Context *c);
+/* Writes next to the state file (if any), for a setter before it applies a change: on failure logs and
+ * sets error to Error.NotSaved naming the file and why, and the caller changes nothing. Returns 0 or
+ * -errno. */
+int context_save_config(Context *c, const StateConfig *next, sd_bus_error *error);
+/* After a saved change could not be applied: writes c->config (the old configuration) back. */
+void context_restore_state(Context *c);
 /* Initializes the device with the configuration (startup and after resume), then reads the EC's
  * configuration back. */
 int context_init_device(Context *c);

@@ -118,6 +118,7 @@ int protection_set_disks(Context *c, char **disks, sd_bus_error *error)
 {
         _cleanup_free_ char *message = NULL;
         _cleanup_strv_free_ char **copy = NULL;
+        StateConfig next;
         int r;
 
         if (!c->disk_protect)
@@ -128,16 +129,24 @@ int protection_set_disks(Context *c, char **disks, sd_bus_error *error)
         if (!copy)
                 return -ENOMEM;
 
+        /* Persisted first: a change that cannot be saved is not made (Error.NotSaved). */
+        next = c->config;
+        next.protected_disks = copy;
+        r = context_save_config(c, &next, error);
+        if (r < 0)
+                return r;
+
         if (strv_length(disks) == 0)
                 unpark(c);
         r = disk_protect_set_disks(c->disk_protect, disks, &message);
-        if (r < 0)
+        if (r < 0) {
+                context_restore_state(c);
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s",
                                          message ? message : strerror(-r));
+        }
 
         strv_free(c->config.protected_disks);
         c->config.protected_disks = TAKE_PTR(copy);
-        context_save_state(c);
         bus_emit_changed(c, "ProtectedDisks");
         protection_state_changed(c);
         poller_update(c);

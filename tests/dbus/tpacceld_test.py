@@ -40,6 +40,7 @@ EC_RAW = 'org.thinkpad.ec.raw'
 
 INVALID_ARGS = 'org.freedesktop.DBus.Error.InvalidArgs'
 ACCESS_DENIED = 'org.freedesktop.DBus.Error.AccessDenied'
+NOT_SAVED = 'org.thinkpad.Accelerometer.Error.NotSaved'
 TIMEOUT = 15  # seconds for any condition to become true
 
 
@@ -414,6 +415,7 @@ time.sleep(600)
             ('SetFilterOrder', dbus.UInt32(9), r'1\.\.8'),
             ('SetShockSensitivity', dbus.Double(0.01), r'0\.1\.\.10'),
             ('SetShockSensitivity', dbus.Double(float('nan')), r'0\.1\.\.10'),
+            ('SetShockSensitivity', dbus.Double(10.0000001), r'^ShockSensitivity 10\.0000001 is out of range 0\.1\.\.10$'),
             ('SetTiltStep', dbus.Double(46.0), r'0\.1\.\.45'),
             ('SetTiltStep', dbus.Double(-1.0), r'0\.1\.\.45'),
             ('Pause', dbus.UInt32(3601), r'3600'),
@@ -424,6 +426,10 @@ time.sleep(600)
         before = self.props.GetAll(IFACE)
         for method, arg, msg in range_cases:
             self.assertDBusError(INVALID_ARGS, getattr(self.accel, method), arg, message_re=msg)
+        # A 100 KB disk name is cut in the reply, not echoed back whole.
+        e = self.assertDBusError(INVALID_ARGS, self.accel.SetProtectedDisks, dbus.Array(['x' * 100000], signature='s'),
+                                 message_re=r"^'x{16}\.\.\.' is not a block device name")
+        self.assertLess(len(e.get_dbus_message()), 200)
         # Wrong types and counts, through the raw connection so nothing is converted for us.
         for method, sig, args in (('SetSamplingRate', 's', ['fast']), ('SetSamplingRate', 'i', [-5]),
                                   ('SetSamplingRate', '', []), ('SetInvert', 'u', [1]),
@@ -613,6 +619,51 @@ for i in range(40):
         self.start_daemon()
         self.assertEqual(self.get('SamplingRate'), 50)
         self.assertIn('is owned by uid 65534', self.daemon_log())
+
+    def test_unsaved_change_is_refused(self):
+        os.mkdir(os.path.join(self.state_dir, 'state'))  # the state file cannot be written
+        self.start_polkit([CONFIGURE, EC_RAW])
+        self.start_daemon()
+        before = self.props.GetAll(IFACE)
+        for method, arg in (('SetFilterOrder', dbus.UInt32(4)), ('SetSamplingRate', dbus.UInt32(100)),
+                            ('SetInvert', dbus.Boolean(True)), ('SetShockSensitivity', dbus.Double(2.0)),
+                            ('SetTiltStep', dbus.Double(5.0))):
+            self.assertDBusError(NOT_SAVED, getattr(self.accel, method), arg,
+                                 message_re=r'not made: cannot write the state file .*/state: Is a directory')
+        after = self.props.GetAll(IFACE)
+        for k in ('SamplingRate', 'FilterOrder', 'Invert', 'ShockSensitivity', 'TiltStep', 'AxisCode'):
+            self.assertEqual(after[k], before[k], k)
+        # The EC's own configuration (0x17/0x82: [2..3] EC rate, [4] filter order) did not change either.
+        data = self.ec.ReadRow(dbus.UInt16(3), row(0x17, 0x82), dbus.UInt16(0x1f))
+        self.assertEqual((data[2] | data[3] << 8, data[4]), (50 * 5, 2))
+        # A change that needs no saving (FakeDataMode is not persisted) still works.
+        self.accel.SetFakeDataMode(True)
+        self.assertTrue(self.get('FakeDataMode'))
+
+    def test_racing_setters_validated_when_applied(self):
+        # Each call alone is valid (1000 x 5 and 50 x 100 fit 65535); together they would not. Both pass
+        # the check at call time; the one applied second is checked against the first one's result.
+        self.start_polkit([CONFIGURE])
+        self.start_daemon()
+        results = []
+        loop = GLib.MainLoop()
+
+        def done(name, err=None):
+            results.append((name, err))
+            if len(results) == 2:
+                loop.quit()
+        self.accel.SetSamplingRate(dbus.UInt32(1000), reply_handler=lambda: done('rate'),
+                                   error_handler=lambda e: done('rate', e))
+        self.accel.SetOversamplingRatio(dbus.UInt32(100), reply_handler=lambda: done('ratio'),
+                                        error_handler=lambda e: done('ratio', e))
+        GLib.timeout_add_seconds(TIMEOUT, loop.quit)
+        loop.run()
+        self.assertEqual(len(results), 2)
+        errors = [e for _, e in results if e]
+        self.assertEqual(len(errors), 1, results)
+        self.assertEqual(errors[0].get_dbus_name(), INVALID_ARGS)
+        self.assertRegex(errors[0].get_dbus_message(), r'(SamplingRate 1000 x ratio must not exceed|x OversamplingRatio 100 exceeds) 65535')
+        self.assertLessEqual(self.get('SamplingRate') * self.get('OversamplingRatio'), 65535)
 
     # Suspend
 
