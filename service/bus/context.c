@@ -84,6 +84,180 @@ void context_restore_state(Context *c)
                                   c->state_path);
 }
 
+/* Device settings from next: re-initializes the device when a rate or the filter order changed (a
+ * product of both that the EC accepts is only guaranteed as a whole), then invert and rest position.
+ * On a refusal next gets the current values back. */
+static void reload_device(Context *c, StateConfig *next)
+{
+        int r;
+
+        if (!c->has_accelerometer) {
+                next->sampling_rate = c->config.sampling_rate;
+                next->oversampling_ratio = c->config.oversampling_ratio;
+                next->filter_order = c->config.filter_order;
+                next->invert = c->config.invert;
+                return;
+        }
+        if (next->sampling_rate != c->config.sampling_rate ||
+            next->oversampling_ratio != c->config.oversampling_ratio ||
+            next->filter_order != c->config.filter_order) {
+                HdapsConfig hc = {
+                        .sampling_rate = next->sampling_rate,
+                        .oversampling_ratio = next->oversampling_ratio,
+                        .filter_order = next->filter_order,
+                        .fake_data_mode = backend_get_config(c->backend)->fake_data_mode,
+                };
+                r = backend_init(c->backend, &hc);
+                if (r < 0) {
+                        log_warning_errno(
+                                r,
+                                "Reload: the device refused %u Hz, oversampling %u, filter order %u, "
+                                "keeping the old values: %m",
+                                next->sampling_rate, next->oversampling_ratio, next->filter_order);
+                        next->sampling_rate = c->config.sampling_rate;
+                        next->oversampling_ratio = c->config.oversampling_ratio;
+                        next->filter_order = c->config.filter_order;
+                        r = context_init_device(c);
+                        if (r < 0)
+                                log_error_errno(
+                                        r, "Reload: re-initializing with the old values failed too: %m");
+                }
+        }
+        if (next->invert != c->config.invert) {
+                r = backend_set_invert(c->backend, next->invert);
+                if (r < 0) {
+                        log_warning_errno(r, "Reload: cannot apply invert=%d, keeping the old value: %m",
+                                          next->invert);
+                        next->invert = c->config.invert;
+                }
+        }
+        if (next->has_rest &&
+            (!c->config.has_rest || next->rest_x != c->config.rest_x || next->rest_y != c->config.rest_y))
+                backend_set_rest(c->backend, next->rest_x, next->rest_y);
+        else if (!next->has_rest && c->config.has_rest) {
+                /* No rest position in the file: keep the calibrated one (the file gets it on the next save).
+                 */
+                next->has_rest = true;
+                next->rest_x = c->config.rest_x;
+                next->rest_y = c->config.rest_y;
+        }
+}
+
+static void reload_motion(Context *c, StateConfig *next)
+{
+        if (!c->motion) {
+                next->tilt_step = c->config.tilt_step;
+                next->shock_sensitivity = c->config.shock_sensitivity;
+                return;
+        }
+        if (next->tilt_step != c->config.tilt_step && motion_set_tilt_step(c->motion, next->tilt_step) < 0) {
+                log_warning("Reload: tilt_step %g refused, keeping %g", next->tilt_step,
+                            c->config.tilt_step);
+                next->tilt_step = c->config.tilt_step;
+        }
+        if (next->shock_sensitivity != c->config.shock_sensitivity &&
+            motion_set_shock_sensitivity(c->motion, next->shock_sensitivity) < 0) {
+                log_warning("Reload: shock_sensitivity %g refused, keeping %g", next->shock_sensitivity,
+                            c->config.shock_sensitivity);
+                next->shock_sensitivity = c->config.shock_sensitivity;
+        }
+}
+
+static int reload_disks(Context *c, StateConfig *next)
+{
+        _cleanup_free_ char *error = NULL;
+        char *empty[] = {NULL};
+        int r;
+
+        if (strv_equal(next->protected_disks ?: empty, c->config.protected_disks ?: empty))
+                return 0;
+        if (!c->disk_protect)
+                r = -EOPNOTSUPP;
+        else
+                r = disk_protect_set_disks(c->disk_protect, next->protected_disks ?: empty, &error);
+        if (r < 0) {
+                log_warning("Reload: not protecting the disks from the state file, keeping the old ones: %s",
+                            error ? error : strerror(-r));
+                strv_free(next->protected_disks);
+                next->protected_disks = NULL;
+                if (c->config.protected_disks) {
+                        next->protected_disks = strv_copy(c->config.protected_disks);
+                        if (!next->protected_disks)
+                                return -ENOMEM;
+                }
+                return 0;
+        }
+        return 1;
+}
+
+void context_reload(Context *c)
+{
+        _cleanup_strv_free_ char **warnings = NULL;
+        _cleanup_free_ char *error = NULL;
+        StateConfig next;
+        int r;
+
+        if (!c->state_path) {
+                log_info("Reload: no state file, nothing to do");
+                return;
+        }
+        r = state_config_load(c->state_path, &next, &warnings, &error);
+        for (char **w = warnings; w && *w; w++)
+                log_warning("%s", *w);
+        if (r == -ENOENT) {
+                log_info("Reload: no state file %s, applying the defaults", c->state_path);
+                state_config_init(&next);
+        } else if (r < 0) {
+                log_warning("Reload: keeping the current configuration: %s", error ? error : strerror(-r));
+                return;
+        }
+
+        reload_device(c, &next);
+        reload_motion(c, &next);
+        r = reload_disks(c, &next);
+        if (r < 0) {
+                log_error_errno(r, "Reload failed: %m");
+                state_config_done(&next);
+                return;
+        }
+        if (r > 0 && strv_length(next.protected_disks) == 0)
+                protection_release(c);
+
+        StateConfig old = c->config;
+        c->config = next;
+#define CHANGED(field) (old.field != next.field)
+        if (CHANGED(sampling_rate))
+                bus_emit_changed(c, "SamplingRate");
+        if (CHANGED(oversampling_ratio))
+                bus_emit_changed(c, "OversamplingRatio");
+        if (CHANGED(filter_order))
+                bus_emit_changed(c, "FilterOrder");
+        if (CHANGED(invert))
+                bus_emit_changed(c, "Invert", "AxisCode");
+        if (CHANGED(has_rest) || CHANGED(rest_x) || CHANGED(rest_y)) {
+                if (c->motion)
+                        motion_reset(c->motion);
+                bus_emit_changed(c, "RestPosition");
+        }
+        if (CHANGED(tilt_step))
+                bus_emit_changed(c, "TiltStep");
+        if (CHANGED(shock_sensitivity))
+                bus_emit_changed(c, "ShockSensitivity");
+#undef CHANGED
+        if (r > 0) {
+                bus_emit_changed(c, "ProtectedDisks");
+                protection_state_changed(c);
+        }
+        state_config_done(&old);
+        poller_rate_changed(c);
+        poller_update(c);
+        log_info("Reloaded the configuration from %s: %u Hz, oversampling %u, filter order %u, invert %d, "
+                 "tilt step %g, shock sensitivity %g, %zu protected disk(s)",
+                 c->state_path, c->config.sampling_rate, c->config.oversampling_ratio,
+                 c->config.filter_order, c->config.invert, c->config.tilt_step, c->config.shock_sensitivity,
+                 strv_length(c->config.protected_disks));
+}
+
 int context_init_device(Context *c)
 {
         HdapsConfig hc = {
@@ -236,6 +410,8 @@ Context *context_free(Context *c)
 {
         if (!c)
                 return NULL;
+        /* Every way out (a fatal error at start-up included) powers off and unparks. */
+        context_shutdown(c);
         c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
         c->reinit_timer = sd_event_source_disable_unref(c->reinit_timer);
         c->pause_timer = sd_event_source_disable_unref(c->pause_timer);

@@ -131,6 +131,12 @@ int context_start_bus(Context *c, const ContextOptions *o);
  * release the name. Idempotent. */
 void context_shutdown(Context *c);
 
+/* SIGHUP: reads the state file again and applies what changed (device settings, invert, rest position,
+ * motion settings, protected disks), announcing each change. A file that cannot be read or parsed
+ * changes nothing (a warning); a missing file means the defaults; a value the device or the disks
+ * refuse keeps its old value (a warning). Never writes the file. */
+void context_reload(Context *c);
+
 /* Writes c->config to the state file (if any); failures are logged, not fatal (the daemon's own changes,
  * such as a finished calibration). */
 void context_save_state(Context *c);

@@ -63,13 +63,9 @@ static int dump_loop(Context *c, unsigned n, FILE *out)
 
 int dump_readouts(Context *c, unsigned n, FILE *out)
 {
-        int r, k;
+        int r;
 
         r = dump_loop(c, n, out);
-        k = backend_power_off(c->backend);
-        if (k < 0)
-                log_warning_errno(k, "Failed to power the accelerometer off: %m");
-        else
-                log_debug("accelerometer powered off");
+        context_shutdown(c); /* the daemon's one way out: powers off */
         return r;
 }

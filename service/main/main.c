@@ -72,6 +72,35 @@ static int ec_lock_new(const Options *o, PortLock **ret)
         return port_lock_new(path, create_dir, ret);
 }
 
+/* SIGHUP: the systemd convention for "reload your configuration" (ExecReload= in the unit). */
+static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+        log_info("SIGHUP: reloading the state file");
+        context_reload(userdata);
+        return 0;
+}
+
+static int setup_signals(Context *c)
+{
+        sigset_t mask;
+        int r;
+
+        /* SIGTERM and SIGINT end the loop with status 0 (sd-event blocks them for us); the exit handler
+         * runs the shutdown (context_shutdown()). */
+        r = sd_event_set_signal_exit(c->event, true);
+        if (r < 0)
+                return log_error_errno(r, "Failed to handle SIGTERM/SIGINT: %m");
+        /* SIGHUP would kill the daemon without its shutdown: it reloads instead. */
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGHUP);
+        if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+                return log_error_errno(-errno, "Failed to block SIGHUP: %m");
+        r = sd_event_add_signal(c->event, NULL, SIGHUP, on_sighup, c);
+        if (r < 0)
+                return log_error_errno(r, "Failed to handle SIGHUP: %m");
+        return 0;
+}
+
 static int run(const Options *o)
 {
         /* Declared first, so freed last: after the context, whose shutdown makes the last port access. */
@@ -207,12 +236,8 @@ static int run(const Options *o)
                 return dump_readouts(c, o->dump, stdout) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
         }
 
-        /* SIGTERM and SIGINT end the loop with status 0 (sd-event blocks them for us). */
-        r = sd_event_set_signal_exit(c->event, true);
-        if (r < 0) {
-                log_error_errno(r, "Failed to handle SIGTERM/SIGINT: %m");
-                return EXIT_FAILURE;
-        }
+        if (setup_signals(c) < 0)
+                return EXIT_FAILURE; /* every return from here on shuts down through context_free() */
         (void) sd_event_set_watchdog(c->event, true);
 
         r = context_start_bus(c, &co);

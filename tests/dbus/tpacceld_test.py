@@ -539,6 +539,46 @@ for i in range(40):
         self.assertEqual(self.stop_daemon(signal.SIGINT), 0)
         self.assertIn('powered=no', self.daemon_log())
 
+    def test_sighup_reloads_and_keeps_running(self):
+        self.start_polkit([CONFIGURE, EC_RAW])
+        self.start_daemon()
+        self.accel.Claim()
+        changed = []
+        self.dbus_con.add_signal_receiver(lambda i, c, inv: changed.extend(c.keys()),
+                                          signal_name='PropertiesChanged', path=PATH,
+                                          dbus_interface=dbus.PROPERTIES_IFACE)
+        with open(os.path.join(self.state_dir, 'state'), 'w') as f:
+            f.write('sampling_rate=25\nfilter_order=6\ntilt_step=3.5\ninvert=1\n')
+        self.daemon.send_signal(signal.SIGHUP)
+        self.assertEventually(lambda: self.get('SamplingRate') == 25)
+        self.assertIsNone(self.daemon.poll(), 'SIGHUP must not end the daemon')
+        p = self.props.GetAll(IFACE)
+        self.assertEqual((p['FilterOrder'], p['TiltStep'], p['Invert'], p['Claimed']), (6, 3.5, True, True))
+        data = self.ec.ReadRow(dbus.UInt16(3), row(0x17, 0x82), dbus.UInt16(0x1f))
+        self.assertEqual((data[2] | data[3] << 8, data[4]), (25 * 5, 6), 'the EC got the reloaded values')
+        self.assertEventually(lambda: {'SamplingRate', 'FilterOrder', 'TiltStep', 'Invert'} <= set(changed))
+        self.assertGreater(len(self.collect_samples(0.5)), 5, 'polling goes on at the new rate')
+        # A bad file changes nothing and is reported; the daemon keeps running.
+        with open(os.path.join(self.state_dir, 'state'), 'w') as f:
+            f.write('sampling_rate=banana\n')
+        self.daemon.send_signal(signal.SIGHUP)
+        self.assertEventually(lambda: 'Reload: keeping the current configuration' in self.daemon_log())
+        self.assertEqual(self.get('SamplingRate'), 25)
+        self.assertIsNone(self.daemon.poll())
+        self.assertEqual(self.stop_daemon(), 0)
+
+    def test_fatal_startup_error_runs_the_shutdown(self):
+        self.start_polkit()
+        self.start_daemon()
+        # A second daemon on the same bus cannot have the name: it exits 1, but powers off first.
+        other_dir = os.path.join(self.state_dir, 'other')
+        p = subprocess.run([TPACCELD, '-v', '--backend=sim', '--state-dir=' + other_dir], capture_output=True,
+                           text=True, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn('Failed to acquire the bus name', p.stderr)
+        self.assertRegex(p.stderr, r'accelerometer powered off \(emulated EC: powered=no')
+        self.assertIsNone(self.daemon.poll())
+
     def test_restart_keeps_configuration(self):
         self.start_polkit([CONFIGURE, CALIBRATE])
         self.start_daemon()
