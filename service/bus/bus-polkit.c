@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus-errors.h"
 #include "bus-polkit.h"
 #include "log.h"
 #include "strv.h"
@@ -44,6 +45,193 @@ const char *bus_polkit_action(const char *interface, const char *member)
         return NULL;
 }
 
+/* Authorizations in flight, per connection (bus-polkit.h: the bounds). A slot lives while its connection
+ * has checks pending, or while its refusals are still being counted for the rate-limited log line. */
+#define PENDING_SLOTS (POLKIT_PENDING_MAX + 32)
+
+typedef struct PendingSlot {
+        char *sender; /* NULL: free */
+        uid_t uid;
+        unsigned pending;
+        unsigned refused;       /* since the last log line */
+        uint64_t last_log_usec; /* 0: never logged */
+} PendingSlot;
+
+struct PolkitPending {
+        PendingSlot slots[PENDING_SLOTS];
+        unsigned total, total_root;
+        unsigned refused_unslotted; /* refusals with no slot to count them in */
+        uint64_t unslotted_log_usec;
+};
+
+PolkitPending *polkit_pending_free(PolkitPending *p)
+{
+        if (!p)
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(p->slots); i++)
+                free(p->slots[i].sender);
+        free(p);
+        return NULL;
+}
+
+static PendingSlot *pending_find(PolkitPending *p, const char *sender)
+{
+        for (size_t i = 0; i < ELEMENTSOF(p->slots); i++)
+                if (p->slots[i].sender && strcmp(p->slots[i].sender, sender) == 0)
+                        return &p->slots[i];
+        return NULL;
+}
+
+/* A free slot, or the idle one logged longest ago (its refusal count is dropped); NULL if every slot
+ * has checks pending. */
+static PendingSlot *pending_new_slot(PolkitPending *p)
+{
+        PendingSlot *best = NULL;
+
+        for (size_t i = 0; i < ELEMENTSOF(p->slots); i++) {
+                PendingSlot *s = &p->slots[i];
+                if (!s->sender)
+                        return s;
+                if (s->pending == 0 && (!best || s->last_log_usec < best->last_log_usec))
+                        best = s;
+        }
+        if (best) {
+                free(best->sender);
+                best->sender = NULL;
+        }
+        return best;
+}
+
+static unsigned pending_of_uid(const PolkitPending *p, uid_t uid)
+{
+        unsigned n = 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(p->slots); i++)
+                if (p->slots[i].sender && p->slots[i].uid == uid)
+                        n += p->slots[i].pending;
+        return n;
+}
+
+/* The caller's euid: asked of the bus once per connection (then kept in its slot). */
+static int sender_uid(sd_bus_message *call, uid_t *ret)
+{
+        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
+        int r;
+
+        r = sd_bus_query_sender_creds(call, SD_BUS_CREDS_EUID, &creds);
+        if (r >= 0)
+                r = sd_bus_creds_get_euid(creds, ret);
+        return r;
+}
+
+static void log_refusal(PolkitPending *p, PendingSlot *s, const char *sender, uid_t uid, const char *limit)
+{
+        uint64_t now = now_usec();
+
+        if (!s) {
+                p->refused_unslotted++;
+                if (p->unslotted_log_usec == 0 ||
+                    now - p->unslotted_log_usec >= POLKIT_BUSY_LOG_INTERVAL_USEC) {
+                        log_warning("Too many pending authorizations: refused %u call(s) (%s), last from %s "
+                                    "(uid %u)",
+                                    p->refused_unslotted, limit, sender, (unsigned) uid);
+                        p->refused_unslotted = 0;
+                        p->unslotted_log_usec = now;
+                }
+                return;
+        }
+        s->refused++;
+        if (s->last_log_usec != 0 && now - s->last_log_usec < POLKIT_BUSY_LOG_INTERVAL_USEC)
+                return;
+        log_warning(
+                "Too many pending authorizations: refused %u call(s) of %s (uid %u) in the last %llu s (%s)",
+                s->refused, sender, (unsigned) uid,
+                (unsigned long long) (POLKIT_BUSY_LOG_INTERVAL_USEC / USEC_PER_SEC), limit);
+        s->refused = 0;
+        s->last_log_usec = now;
+}
+
+/* Admits one more check for the caller, or sets error to Error.Busy naming the bound. Returns 0 or
+ * a negative errno. Every admission is paired with pending_release(). */
+static int pending_admit(Context *c, sd_bus_message *call, const char *sender, sd_bus_error *error)
+{
+        PolkitPending *p;
+        PendingSlot *s;
+        const char *limit = NULL;
+        uid_t uid = (uid_t) -1;
+        unsigned bound = 0;
+        int r;
+
+        if (!c->polkit_pending) {
+                c->polkit_pending = calloc(1, sizeof(PolkitPending));
+                if (!c->polkit_pending)
+                        return -ENOMEM;
+        }
+        p = c->polkit_pending;
+        s = pending_find(p, sender);
+        if (s)
+                uid = s->uid;
+        else {
+                r = sender_uid(call, &uid);
+                if (r < 0)
+                        return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                                 "Not authorized: cannot tell who %s is: %s", sender,
+                                                 strerror(-r));
+        }
+
+        if (s && s->pending >= POLKIT_PENDING_PER_SENDER)
+                limit = "per connection", bound = POLKIT_PENDING_PER_SENDER;
+        else if (uid != 0 && pending_of_uid(p, uid) >= POLKIT_PENDING_PER_UID)
+                limit = "per user", bound = POLKIT_PENDING_PER_UID;
+        else if (uid != 0 && p->total - p->total_root >= POLKIT_PENDING_TOTAL)
+                limit = "for all users", bound = POLKIT_PENDING_TOTAL;
+        else if (p->total >= POLKIT_PENDING_MAX)
+                limit = "in all", bound = POLKIT_PENDING_MAX;
+
+        if (!s) {
+                s = pending_new_slot(p);
+                if (s) {
+                        *s = (PendingSlot){.sender = strdup(sender), .uid = uid};
+                        if (!s->sender)
+                                return -ENOMEM;
+                } else if (!limit)
+                        limit = "in all", bound = POLKIT_PENDING_MAX; /* cannot happen: slots > bound */
+        }
+        if (limit) {
+                log_refusal(p, s, sender, uid, limit);
+                return sd_bus_error_setf(
+                        error, ACCEL_ERROR_BUSY,
+                        "Too many pending authorizations (%u %s); try again when they are answered", bound,
+                        limit);
+        }
+        s->pending++;
+        p->total++;
+        if (uid == 0)
+                p->total_root++;
+        return 0;
+}
+
+static void pending_release(Context *c, const char *sender)
+{
+        PolkitPending *p = c->polkit_pending;
+        PendingSlot *s;
+
+        if (!p || !sender)
+                return;
+        s = pending_find(p, sender);
+        if (!s || s->pending == 0)
+                return;
+        s->pending--;
+        p->total--;
+        if (s->uid == 0)
+                p->total_root--;
+        if (s->pending == 0 && s->refused == 0 && s->last_log_usec == 0) {
+                /* Never refused: forget it. A refused one stays (evictable) to keep its log rate. */
+                free(s->sender);
+                s->sender = NULL;
+        }
+}
+
 typedef struct AuthQuery {
         Context *context;
         sd_bus_message *call;
@@ -58,6 +246,7 @@ static void auth_query_free(void *p)
 
         if (!q)
                 return;
+        pending_release(q->context, sd_bus_message_get_sender(q->call));
         sd_bus_message_unref(q->call);
         strv_free(q->args.strv);
         free(q);
@@ -163,8 +352,14 @@ int bus_authorize(Context *c, sd_bus_message *call, BusArgs *args, BusAuthorized
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: no sender");
         }
 
+        r = pending_admit(c, call, sender, error);
+        if (r < 0) {
+                strv_free(TAKE_PTR(args->strv));
+                return r;
+        }
         q = calloc(1, sizeof(*q));
         if (!q) {
+                pending_release(c, sender);
                 strv_free(TAKE_PTR(args->strv));
                 return -ENOMEM;
         }

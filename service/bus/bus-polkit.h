@@ -5,7 +5,15 @@
  * bus_authorize() checks the caller asynchronously (CheckAuthorization on org.freedesktop.PolicyKit1,
  * interactive when the call's header allows it). A pending check never blocks the loop. Fails closed:
  * no polkit means AccessDenied. On the session bus, callers with the daemon's own uid are allowed
- * without asking polkit. */
+ * without asking polkit.
+ *
+ * Checks in flight are bounded, so that a flood of calls by some users can neither exhaust the
+ * daemon's pending replies on the bus (dbus-daemon's max_replies_per_connection, 128 on the system
+ * bus) nor deny anyone else: POLKIT_PENDING_PER_SENDER per connection, POLKIT_PENDING_PER_UID per
+ * user, POLKIT_PENDING_TOTAL for all users but root, and POLKIT_PENDING_MAX including root (the rest is
+ * kept for root, whom polkit authorizes). The excess is answered at once with Error.Busy ("too many
+ * pending authorizations"), logged at most once per connection per POLKIT_BUSY_LOG_INTERVAL_USEC with
+ * a count. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,6 +25,12 @@
 #define ACTION_CALIBRATE "org.thinkpad.accelerometer.calibrate"
 #define ACTION_CONFIGURE "org.thinkpad.accelerometer.configure"
 #define ACTION_EC_RAW    "org.thinkpad.ec.raw"
+
+#define POLKIT_PENDING_PER_SENDER     4
+#define POLKIT_PENDING_PER_UID        16
+#define POLKIT_PENDING_TOTAL          64
+#define POLKIT_PENDING_MAX            96
+#define POLKIT_BUSY_LOG_INTERVAL_USEC (10 * USEC_PER_SEC)
 
 /* The parsed, validated arguments of a guarded call, kept while polkit decides. */
 typedef struct BusArgs {

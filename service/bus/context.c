@@ -427,6 +427,8 @@ Context *context_free(Context *c)
         if (c->sleep_lock_fd >= 0)
                 close(c->sleep_lock_fd);
         c->bus = sd_bus_flush_close_unref(c->bus);
+        c->polkit_pending =
+                polkit_pending_free(c->polkit_pending); /* after the bus: its queries refer to it */
         c->event = sd_event_unref(c->event);
         disk_protect_free(c->disk_protect);
         motion_free(c->motion);

@@ -41,6 +41,7 @@
 typedef struct EcQueue EcQueue;
 typedef struct Diagnosis Diagnosis;
 typedef struct InputDevices InputDevices;
+typedef struct PolkitPending PolkitPending;
 
 /* The poll path's view of the hardware (the HardwareState property). */
 typedef enum HardwareState {
@@ -105,8 +106,9 @@ typedef struct Context {
         char *protection_state; /* last emitted ProtectionState, to detect changes */
 
         EcQueue *ec_queue;
-        SensorProxy *sensor_proxy; /* NULL: not serving net.hadess.SensorProxy */
-        TabletMode *tablet_mode;   /* NULL: no tablet-mode switch (laptop mode) */
+        PolkitPending *polkit_pending; /* bus-polkit.c: authorizations in flight; NULL until the first */
+        SensorProxy *sensor_proxy;     /* NULL: not serving net.hadess.SensorProxy */
+        TabletMode *tablet_mode;       /* NULL: no tablet-mode switch (laptop mode) */
         sd_event_source *exit_source;
         bool shut_down;
 
@@ -172,6 +174,9 @@ void bus_emit_changed_strv(Context *c, const char *const *properties);
 /* bus-ec.c */
 int bus_ec_register(Context *c);
 EcQueue *ec_queue_free(EcQueue *q);
+
+/* bus-polkit.c */
+PolkitPending *polkit_pending_free(PolkitPending *p);
 
 /* bus-errors.c: maps a negative errno from the backend to a D-Bus error. what names the operation. */
 int bus_error_from_errno(sd_bus_error *error, int r, const char *what);
