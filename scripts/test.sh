@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing (apt-get, as root), builds with -Werror, runs the whole meson
 # test suite, then the unit, motion and D-Bus tests again under AddressSanitizer + UBSan, the soak and
-# valgrind checks, and bounded fuzz runs (scripts/test-hardening.sh).
+# valgrind checks, and bounded fuzz runs (scripts/test-hardening.sh). Ends by checking that no process the
+# tests started is still running (scripts/check-leftovers.py).
 #   scripts/test.sh                     everything
 #   TPACCEL_QUICK=1 scripts/test.sh     only the main suite (while developing)
 set -uo pipefail
@@ -15,12 +16,17 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 ninja -C "$build" || exit 1
 
+# Every process the tests start inherits this mark; at the end none may still be running.
+export TPACCEL_TEST_RUN="$$-$(date +%s%N)"
+
 status=0
 meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 3 || status=1
 
 if [ -z "${TPACCEL_QUICK:-}" ]; then
         bash scripts/test-hardening.sh || status=1
 fi
+
+/usr/bin/python3 scripts/check-leftovers.py TPACCEL_TEST_RUN "$TPACCEL_TEST_RUN" || status=1
 
 # One closing line for everything meson ran (main suite and sanitizer build).
 /usr/bin/python3 - "$build" build-asan <<'PY'

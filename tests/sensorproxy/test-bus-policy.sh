@@ -20,10 +20,14 @@ fi
 tmp=$(mktemp -d /tmp/tpaccel-sp-policy.XXXXXX)
 chmod 755 "$tmp"
 pids=()
+descendants() { # the children of $1, theirs first (umockdev-run does not pass signals on to tpacceld)
+        local p
+        for p in $(ps -o pid= --ppid "$1" 2>/dev/null); do descendants "$p"; echo "$p"; done
+}
 cleanup() {
         local rc=$?
         for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-                kill "${pids[i]}" 2>/dev/null || true
+                kill $(descendants "${pids[i]}") "${pids[i]}" 2>/dev/null || true
                 wait "${pids[i]}" 2>/dev/null || true
         done
         if [ $rc -ne 0 ]; then
@@ -33,7 +37,7 @@ cleanup() {
         rm -rf "$tmp"
         exit $rc
 }
-trap cleanup EXIT
+trap cleanup EXIT INT TERM
 fail() { echo "bus-policy: FAIL: $*" >&2; exit 1; }
 
 # A system-bus-like configuration: deny owning and calling by default, then the shipped policies.
@@ -55,6 +59,8 @@ write_conf() { # $1: conf path, $2: socket, $3...: policy files to include
         } >"$conf"
 }
 
+# Sets $address. Not called as $(start_bus ...): a subshell would lose the pid, and the bus would outlive
+# the test.
 start_bus() { # $1: name, $2...: policy files
         local name=$1; shift
         write_conf "$tmp/$name.conf" "$tmp/$name.sock" "$@"
@@ -62,7 +68,7 @@ start_bus() { # $1: name, $2...: policy files
         pids+=($!)
         for _ in $(seq 100); do [ -S "$tmp/$name.sock" ] && break; sleep 0.05; done
         chmod 666 "$tmp/$name.sock"
-        echo "unix:path=$tmp/$name.sock"
+        address="unix:path=$tmp/$name.sock"
 }
 
 start_daemon() { # $1: address, $2: log
@@ -78,7 +84,7 @@ wait_for_log() { # $1: file, $2: text
 }
 
 # 1. With the shipped policies.
-address=$(start_bus full "$src/data/org.thinkpad.Accelerometer.conf" "$src/data/net.hadess.SensorProxy.conf")
+start_bus full "$src/data/org.thinkpad.Accelerometer.conf" "$src/data/net.hadess.SensorProxy.conf"
 if DBUS_SYSTEM_BUS_ADDRESS=$address setpriv --reuid=65534 --regid=65534 --clear-groups \
         /usr/bin/python3 -c 'import dbus,sys; b=dbus.SystemBus(); sys.exit(0 if b.request_name("net.hadess.SensorProxy") else 1)' \
         >"$tmp/own.log" 2>&1; then
@@ -95,7 +101,7 @@ got=$(sed -n 's/.*Accelerometer orientation changed: //p' "$tmp/monitor.log" | p
 echo "ok: shipped policy: root owns net.hadess.SensorProxy, nobody's monitor-sensor sees $got"
 
 # 2. Without the second policy: one clear line, and the first name still served.
-address=$(start_bus bare "$src/data/org.thinkpad.Accelerometer.conf")
+start_bus bare "$src/data/org.thinkpad.Accelerometer.conf"
 start_daemon "$address" "$tmp/daemon-bare.log"
 wait_for_log "$tmp/daemon-bare.log" "Cannot own net.hadess.SensorProxy (bus policy?)"
 DBUS_SYSTEM_BUS_ADDRESS=$address busctl --system get-property org.thinkpad.Accelerometer \
