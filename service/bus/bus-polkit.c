@@ -46,22 +46,29 @@ const char *bus_polkit_action(const char *interface, const char *member)
 }
 
 /* Authorizations in flight, per connection (bus-polkit.h: the bounds). A slot lives while its connection
- * has checks pending, or while its refusals are still being counted for the rate-limited log line. */
-#define PENDING_SLOTS (POLKIT_PENDING_MAX + 32)
+ * has checks pending, so there are never more than POLKIT_PENDING_MAX. Refusals are logged per user (a
+ * client can open connections at will, but not change its uid): one line per uid per interval, with a
+ * count. */
+#define PENDING_SLOTS POLKIT_PENDING_MAX
+#define LOG_SLOTS     16
 
 typedef struct PendingSlot {
         char *sender; /* NULL: free */
         uid_t uid;
         unsigned pending;
-        unsigned refused;       /* since the last log line */
-        uint64_t last_log_usec; /* 0: never logged */
 } PendingSlot;
+
+typedef struct RefusalLog {
+        bool used;
+        uid_t uid;
+        unsigned refused;       /* since the last line */
+        uint64_t last_log_usec; /* 0: never logged */
+} RefusalLog;
 
 struct PolkitPending {
         PendingSlot slots[PENDING_SLOTS];
+        RefusalLog logs[LOG_SLOTS];
         unsigned total, total_root;
-        unsigned refused_unslotted; /* refusals with no slot to count them in */
-        uint64_t unslotted_log_usec;
 };
 
 PolkitPending *polkit_pending_free(PolkitPending *p)
@@ -82,24 +89,12 @@ static PendingSlot *pending_find(PolkitPending *p, const char *sender)
         return NULL;
 }
 
-/* A free slot, or the idle one logged longest ago (its refusal count is dropped); NULL if every slot
- * has checks pending. */
-static PendingSlot *pending_new_slot(PolkitPending *p)
+static PendingSlot *pending_free_slot(PolkitPending *p)
 {
-        PendingSlot *best = NULL;
-
-        for (size_t i = 0; i < ELEMENTSOF(p->slots); i++) {
-                PendingSlot *s = &p->slots[i];
-                if (!s->sender)
-                        return s;
-                if (s->pending == 0 && (!best || s->last_log_usec < best->last_log_usec))
-                        best = s;
-        }
-        if (best) {
-                free(best->sender);
-                best->sender = NULL;
-        }
-        return best;
+        for (size_t i = 0; i < ELEMENTSOF(p->slots); i++)
+                if (!p->slots[i].sender)
+                        return &p->slots[i];
+        return NULL;
 }
 
 static unsigned pending_of_uid(const PolkitPending *p, uid_t uid)
@@ -112,7 +107,7 @@ static unsigned pending_of_uid(const PolkitPending *p, uid_t uid)
         return n;
 }
 
-/* The caller's euid: asked of the bus once per connection (then kept in its slot). */
+/* The caller's euid (asked of the bus when the message does not carry it). */
 static int sender_uid(sd_bus_message *call, uid_t *ret)
 {
         _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
@@ -124,31 +119,36 @@ static int sender_uid(sd_bus_message *call, uid_t *ret)
         return r;
 }
 
-static void log_refusal(PolkitPending *p, PendingSlot *s, const char *sender, uid_t uid, const char *limit)
+/* The uid's record, or a reused one: a free one, else the one logged longest ago (its count is lost). */
+static RefusalLog *refusal_log(PolkitPending *p, uid_t uid)
 {
+        RefusalLog *oldest = &p->logs[0];
+
+        for (size_t i = 0; i < ELEMENTSOF(p->logs); i++) {
+                RefusalLog *l = &p->logs[i];
+                if (l->used && l->uid == uid)
+                        return l;
+                if (!l->used || (oldest->used && l->last_log_usec < oldest->last_log_usec))
+                        oldest = l;
+        }
+        *oldest = (RefusalLog){.used = true, .uid = uid};
+        return oldest;
+}
+
+static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const char *limit)
+{
+        RefusalLog *l = refusal_log(p, uid);
         uint64_t now = now_usec();
 
-        if (!s) {
-                p->refused_unslotted++;
-                if (p->unslotted_log_usec == 0 ||
-                    now - p->unslotted_log_usec >= POLKIT_BUSY_LOG_INTERVAL_USEC) {
-                        log_warning("Too many pending authorizations: refused %u call(s) (%s), last from %s "
-                                    "(uid %u)",
-                                    p->refused_unslotted, limit, sender, (unsigned) uid);
-                        p->refused_unslotted = 0;
-                        p->unslotted_log_usec = now;
-                }
+        l->refused++;
+        if (l->last_log_usec != 0 && now - l->last_log_usec < POLKIT_BUSY_LOG_INTERVAL_USEC)
                 return;
-        }
-        s->refused++;
-        if (s->last_log_usec != 0 && now - s->last_log_usec < POLKIT_BUSY_LOG_INTERVAL_USEC)
-                return;
-        log_warning(
-                "Too many pending authorizations: refused %u call(s) of %s (uid %u) in the last %llu s (%s)",
-                s->refused, sender, (unsigned) uid,
-                (unsigned long long) (POLKIT_BUSY_LOG_INTERVAL_USEC / USEC_PER_SEC), limit);
-        s->refused = 0;
-        s->last_log_usec = now;
+        log_warning("Too many pending authorizations: refused %u call(s) of uid %u since the last message "
+                    "(at most one per %llu s), the last one from %s (limit %s)",
+                    l->refused, (unsigned) uid,
+                    (unsigned long long) (POLKIT_BUSY_LOG_INTERVAL_USEC / USEC_PER_SEC), sender, limit);
+        l->refused = 0;
+        l->last_log_usec = now;
 }
 
 /* Admits one more check for the caller, or sets error to Error.Busy naming the bound. Returns 0 or
@@ -187,22 +187,21 @@ static int pending_admit(Context *c, sd_bus_message *call, const char *sender, s
                 limit = "for all users", bound = POLKIT_PENDING_TOTAL;
         else if (p->total >= POLKIT_PENDING_MAX)
                 limit = "in all", bound = POLKIT_PENDING_MAX;
-
-        if (!s) {
-                s = pending_new_slot(p);
-                if (s) {
-                        *s = (PendingSlot){.sender = strdup(sender), .uid = uid};
-                        if (!s->sender)
-                                return -ENOMEM;
-                } else if (!limit)
-                        limit = "in all", bound = POLKIT_PENDING_MAX; /* cannot happen: slots > bound */
-        }
         if (limit) {
-                log_refusal(p, s, sender, uid, limit);
+                log_refusal(p, sender, uid, limit);
                 return sd_bus_error_setf(
                         error, ACCEL_ERROR_BUSY,
                         "Too many pending authorizations (%u %s); try again when they are answered", bound,
                         limit);
+        }
+
+        if (!s) {
+                s = pending_free_slot(p); /* there is one: total < POLKIT_PENDING_MAX slots */
+                if (!s)
+                        return -ENOBUFS;
+                *s = (PendingSlot){.sender = strdup(sender), .uid = uid};
+                if (!s->sender)
+                        return -ENOMEM;
         }
         s->pending++;
         p->total++;
@@ -225,8 +224,7 @@ static void pending_release(Context *c, const char *sender)
         p->total--;
         if (s->uid == 0)
                 p->total_root--;
-        if (s->pending == 0 && s->refused == 0 && s->last_log_usec == 0) {
-                /* Never refused: forget it. A refused one stays (evictable) to keep its log rate. */
+        if (s->pending == 0) {
                 free(s->sender);
                 s->sender = NULL;
         }

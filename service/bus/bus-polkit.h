@@ -12,8 +12,8 @@
  * bus) nor deny anyone else: POLKIT_PENDING_PER_SENDER per connection, POLKIT_PENDING_PER_UID per
  * user, POLKIT_PENDING_TOTAL for all users but root, and POLKIT_PENDING_MAX including root (the rest is
  * kept for root, whom polkit authorizes). The excess is answered at once with Error.Busy ("too many
- * pending authorizations"), logged at most once per connection per POLKIT_BUSY_LOG_INTERVAL_USEC with
- * a count. */
+ * pending authorizations"), logged at most once per user (uid) per POLKIT_BUSY_LOG_INTERVAL_USEC with a
+ * count: a client can open connections at will, not change its uid. */
 
 #include <stdbool.h>
 #include <stdint.h>

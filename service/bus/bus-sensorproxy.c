@@ -157,6 +157,9 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
                                                SENSOR_PROXY_BUS_NAME);
         }
         r = sd_bus_track_add_sender(p->claims, m);
+        if (r == -ENXIO) /* the client is already gone: its business, not worth a line per client */
+                return log_debug_errno(r, "%s left before its claim was tracked",
+                                       strna(sd_bus_message_get_sender(m)));
         if (r < 0)
                 return log_error_errno(r, "Failed to track the accelerometer claim of %s: %m",
                                        strna(sd_bus_message_get_sender(m)));

@@ -34,6 +34,9 @@ int claims_add(Context *c, sd_bus_message *m)
         }
 
         r = sd_bus_track_add_sender(c->claims, m);
+        if (r == -ENXIO) /* the client is already gone: its business, not worth a line per client */
+                return log_debug_errno(r, "%s left before its claim was tracked",
+                                       strna(sd_bus_message_get_sender(m)));
         if (r < 0)
                 return log_error_errno(r, "Failed to track claim of %s: %m",
                                        strna(sd_bus_message_get_sender(m)));
