@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sets up and runs busfuzz (busfuzz.c): a private bus that lets every uid call and own (the fuzzer's
+# unprivileged workers run as uid 65534, so the socket is open to all), python-dbusmock's polkitd (what
+# it allows is flipped during the run), and tpacceld as root on the emulator with every fault kind at a
+# low rate and net.hadess.SensorProxy served. Prints the seed and the findings; the daemon's log on
+# failure. Stops everything it started, also when it fails. Needs root (the workers switch uid).
+#   run-busfuzz.sh PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]
+set -euo pipefail
+
+tpacceld=${1:?usage: $0 PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]}
+busfuzz=${2:?usage: $0 PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]}
+seconds=${3:?usage: $0 PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]}
+seed=${4:-${BUSFUZZ_SEED:-}}
+if [ "$(id -u)" -ne 0 ]; then
+        echo "busfuzz: needs root (workers run as uid 0 and 65534); skipped" >&2
+        exit 77
+fi
+# Every fault kind of the emulator (docs/EMULATOR.md), rare enough that most calls get through.
+faults=(--sim-fault=busy:0.002 --sim-fault=silent:0.001 --sim-fault=bad-status:0.002
+        --sim-fault=retval:0.01 --sim-fault=pending:0.01 --sim-fault=absent:0.002)
+
+tmp=$(mktemp -d /tmp/tpaccel-busfuzz.XXXXXX)
+chmod 755 "$tmp"
+pids=()
+cleanup() {
+        local rc=$?
+        for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+                kill "${pids[i]}" 2>/dev/null || true
+                wait "${pids[i]}" 2>/dev/null || true
+        done
+        if [ $rc -ne 0 ]; then
+                echo "---- tpacceld log (last 60 lines)"
+                tail -n 60 "$tmp/daemon.log" 2>/dev/null || true
+        fi
+        rm -rf "$tmp"
+        exit $rc
+}
+trap cleanup EXIT INT TERM
+fail() { echo "busfuzz: FAIL: $*" >&2; exit 1; }
+
+cat >"$tmp/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=$tmp/bus.sock</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow receive_sender="*"/>
+  </policy>
+</busconfig>
+CONF
+dbus-daemon --config-file="$tmp/bus.conf" --nofork --print-address=3 3>"$tmp/address" 2>"$tmp/bus.log" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/address" ] && break; sleep 0.05; done
+[ -s "$tmp/address" ] || fail "dbus-daemon did not start"
+chmod 666 "$tmp/bus.sock"
+address=$(head -1 "$tmp/address")
+export DBUS_SYSTEM_BUS_ADDRESS=$address
+
+/usr/bin/python3 -m dbusmock --system --template polkitd >"$tmp/polkit.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 200); do
+        busctl --address="$address" status org.freedesktop.PolicyKit1 >/dev/null 2>&1 && break
+        sleep 0.05
+done
+
+"$tpacceld" --backend=sim "${faults[@]}" --address="$address" --state-dir="$tmp/state" \
+        --sensor-proxy=yes --input-dir="$tmp/no-input" >"$tmp/daemon.log" 2>&1 &
+daemon=$!
+pids+=($daemon)
+for _ in $(seq 200); do
+        busctl --address="$address" status org.thinkpad.Accelerometer >/dev/null 2>&1 && break
+        kill -0 $daemon 2>/dev/null || fail "tpacceld exited at start-up"
+        sleep 0.05
+done
+busctl --address="$address" status org.thinkpad.Accelerometer >/dev/null 2>&1 || fail "tpacceld did not start"
+
+"$busfuzz" --address="$address" --pid=$daemon --state-file="$tmp/state/state" --seconds="$seconds" \
+        ${seed:+--seed="$seed"} || fail "findings (see above)"
+kill -0 $daemon 2>/dev/null || fail "tpacceld is gone"
+lines=$(wc -l <"$tmp/daemon.log")
+echo "busfuzz: daemon log $lines lines"
+echo "busfuzz: the daemon's most frequent log lines (numbers and bus names folded):"
+sed -E 's/:[0-9]+\.[0-9]+/:N.N/g; s/[0-9]+(\.[0-9]+)?/N/g' "$tmp/daemon.log" | sort | uniq -c | sort -rn | head -8
