@@ -25,6 +25,9 @@ static void load_state(Context *c)
 
         if (!c->state_path)
                 return;
+        r = state_config_remove_stale(c->state_path);
+        if (r > 0)
+                log_info("Removed %d temporary file(s) of an interrupted state file write", r);
         r = state_config_load(c->state_path, &loaded, &warnings, &error);
         for (char **w = warnings; w && *w; w++)
                 log_warning("%s", *w);

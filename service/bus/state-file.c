@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -504,6 +505,46 @@ static int create_temp(int dfd, const char *base, char *tmp)
                         return -errno;
         }
         return -EEXIST;
+}
+
+static bool is_temp_name(const char *name, const char *base)
+{
+        size_t n = strlen(base), len = strlen(name);
+
+        /* "." base "." 16 hex digits ".tmp" */
+        if (len != 1 + n + 1 + 16 + 4 || name[0] != '.' || strncmp(name + 1, base, n) != 0 ||
+            name[1 + n] != '.')
+                return false;
+        return strspn(name + 2 + n, "0123456789abcdef") == 16 && strcmp(name + 2 + n + 16, ".tmp") == 0;
+}
+
+int state_config_remove_stale(const char *path)
+{
+        _cleanup_free_ char *dir_copy = NULL, *base_copy = NULL;
+        const char *base;
+        struct dirent *de;
+        DIR *d;
+        int fd, n = 0;
+
+        dir_copy = strdup(path);
+        base_copy = strdup(path);
+        if (!dir_copy || !base_copy)
+                return -ENOMEM;
+        base = basename(base_copy);
+        fd = open(dirname(dir_copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        d = fdopendir(fd);
+        if (!d) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        while ((de = readdir(d)))
+                if (is_temp_name(de->d_name, base) && unlinkat(dirfd(d), de->d_name, 0) == 0)
+                        n++;
+        closedir(d);
+        return n;
 }
 
 int state_config_save(const char *path, const StateConfig *c)

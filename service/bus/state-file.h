@@ -67,3 +67,7 @@ int state_config_load(const char *path, StateConfig *ret, char ***ret_warnings, 
  * nothing that exists is followed or truncated), fsync, rename over PATH (a link there is replaced, not
  * followed), fsync of the directory. Returns 0 or -errno; on failure PATH is unchanged. */
 int state_config_save(const char *path, const StateConfig *c);
+
+/* Removes the temp files a writer killed mid-save left next to path (".NAME.HEX.tmp"; a link there is
+ * removed, never followed). Returns how many, or -errno. */
+int state_config_remove_stale(const char *path);

@@ -208,6 +208,17 @@ static void test_save_does_not_follow_links(void)
         CHECK(entries == 4); /* state, state.tmp (the planted link), victim, victim2 */
         state_config_done(&c);
 
+        /* Temp files of an interrupted write are removed (a link among them is removed, not followed). */
+        _cleanup_free_ char *stale = NULL, *stale_link = NULL;
+        assert(asprintf(&stale, "%s/.state.0123456789abcdef.tmp", dir) >= 0);
+        assert(asprintf(&stale_link, "%s/.state.fedcba9876543210.tmp", dir) >= 0);
+        f = fopen(stale, "we");
+        assert(f);
+        fclose(f);
+        assert(symlink(victim, stale_link) == 0);
+        CHECK(state_config_remove_stale(path) == 2);
+        CHECK(access(stale, F_OK) < 0 && access(victim, F_OK) == 0 && access(tmp, F_OK) == 0);
+
         unlink(path);
         unlink(tmp);
         unlink(victim);

@@ -96,8 +96,10 @@ def strace_config_calls(bus, d, state_dir):
     subprocess.run(['rm', '-rf', os.path.dirname(out)], check=False)
     opened = set(re.findall(r'open(?:at)?\((?:AT_FDCWD|\d+), "([^"]*)"', trace))
     # sd-bus reads the boot id (read-only) for the claims' peer tracking.
-    allowed = {os.path.join(state_dir, 'state'), os.path.join(state_dir, 'state.tmp'), state_dir,
-               '/proc/sys/kernel/random/boot_id'}
+    # The state file is written through a new temp file with a random name, opened relative to the
+    # state directory (openat(dirfd, ".state.HEX.tmp")).
+    temp_files = {p for p in opened if re.fullmatch(r'\.state\.[0-9a-f]{16}\.tmp', p)}
+    allowed = {os.path.join(state_dir, 'state'), state_dir, '/proc/sys/kernel/random/boot_id'} | temp_files
     unexpected = sorted(p for p in opened if p not in allowed)
     sockets = re.findall(r'\bsocket\(.*', trace)
     forbidden = re.findall(r'\b(ioperm|iopl|execve|setuid|setresuid|setgid|setresgid|capset|ptrace)\(.*', trace)
@@ -108,7 +110,7 @@ def strace_config_calls(bus, d, state_dir):
     print('strace_sockets_created: %d sockets' % len(sockets))
     print('strace_forbidden_syscalls: %d calls' % len(forbidden))
     check(answered == len(calls), 'only %d of %d config calls were answered' % (answered, len(calls)))
-    check(os.path.join(state_dir, 'state.tmp') in opened, 'strace saw no state file write (is it tracing?)')
+    check(temp_files, 'strace saw no state file write (is it tracing?)')
     check(not unexpected, 'config calls opened files other than the state file: %s' % unexpected)
     check(not sockets, 'config calls created sockets: %s' % sockets)
     check(not forbidden, 'config calls made forbidden system calls: %s' % forbidden)
