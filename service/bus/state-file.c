@@ -374,7 +374,8 @@ int state_config_format(const StateConfig *c, char **ret)
                         return -ENOMEM;
         }
         if (asprintf(ret,
-                     "# tpacceld state: written by the daemon; edit only while it is stopped.\n"
+                     "# tpacceld state: written by the daemon; edit while it is stopped, or send it SIGHUP "
+                     "after.\n"
                      "sampling_rate=%u\n"
                      "oversampling_ratio=%u\n"
                      "filter_order=%u\n"
