@@ -6,6 +6,7 @@ Each test method is its own meson test (tests/dbus/meson.build lists them); run 
   TOP_BUILDDIR=build TOP_SRCDIR=. /usr/bin/python3 tests/dbus/tpacceld_test.py TpaccelTest.test_sample_rate
 The daemon runs as a child with -v; its log is printed when a test fails."""
 
+import atexit
 import os
 import re
 import shutil
@@ -44,6 +45,38 @@ NOT_SAVED = 'org.thinkpad.Accelerometer.Error.NotSaved'
 TIMEOUT = 15  # seconds for any condition to become true
 
 
+# Whatever this process started must end with it, also when meson ends a test that timed out (SIGTERM):
+# then neither tearDown nor tearDownClass runs, and python-dbusmock's bus (started with --fork, so not
+# our child) and our children (tpacceld, the mocks, helper clients) would be left running.
+_forked_buses = []
+
+
+def _end_everything_started():
+    me = os.getpid()
+    for name in os.listdir('/proc'):
+        if not name.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % name) as f:
+                ppid = int(f.read().rsplit(')', 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == me:
+            try:
+                os.kill(int(name), signal.SIGKILL)
+            except OSError:
+                pass
+    for pid in _forked_buses:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+
+
+atexit.register(_end_everything_started)
+signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))
+
+
 def row(*first, length=16):
     b = list(first) + [0] * (length - len(first))
     return dbus.Array([dbus.Byte(x) for x in b], signature='y')
@@ -53,6 +86,7 @@ class TpaccelTestBase(dbusmock.DBusTestCase):
     @classmethod
     def setUpClass(cls):
         cls.start_system_bus()
+        _forked_buses.append(cls.system_bus_pid)
         cls.bus_address = os.environ['DBUS_SYSTEM_BUS_ADDRESS']
         cls.dbus_con = cls.get_dbus(system_bus=True)
 
