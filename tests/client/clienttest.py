@@ -18,6 +18,9 @@ import gi
 gi.require_version("Gio", "2.0")
 from gi.repository import Gio, GLib  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import endchildren  # noqa: E402,F401  (SIGTERM at a timeout still ends the bus and the daemon)
+
 TOP_SRCDIR = os.environ.get("TOP_SRCDIR", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 TOP_BUILDDIR = os.environ.get("TOP_BUILDDIR", os.path.join(TOP_SRCDIR, "build"))
 TPACCELD = os.path.join(TOP_BUILDDIR, "service", "tpacceld")

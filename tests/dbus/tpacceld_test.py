@@ -6,7 +6,6 @@ Each test method is its own meson test (tests/dbus/meson.build lists them); run 
   TOP_BUILDDIR=build TOP_SRCDIR=. /usr/bin/python3 tests/dbus/tpacceld_test.py TpaccelTest.test_sample_rate
 The daemon runs as a child with -v; its log is printed when a test fails."""
 
-import atexit
 import os
 import re
 import shutil
@@ -22,6 +21,9 @@ import dbus
 import dbus.mainloop.glib
 import dbusmock
 from gi.repository import GLib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import endchildren  # noqa: E402  (SIGTERM ends our children and the forked bus)
 
 dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
 
@@ -45,38 +47,6 @@ NOT_SAVED = 'org.thinkpad.Accelerometer.Error.NotSaved'
 TIMEOUT = 15  # seconds for any condition to become true
 
 
-# Whatever this process started must end with it, also when meson ends a test that timed out (SIGTERM):
-# then neither tearDown nor tearDownClass runs, and python-dbusmock's bus (started with --fork, so not
-# our child) and our children (tpacceld, the mocks, helper clients) would be left running.
-_forked_buses = []
-
-
-def _end_everything_started():
-    me = os.getpid()
-    for name in os.listdir('/proc'):
-        if not name.isdigit():
-            continue
-        try:
-            with open('/proc/%s/stat' % name) as f:
-                ppid = int(f.read().rsplit(')', 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if ppid == me:
-            try:
-                os.kill(int(name), signal.SIGKILL)
-            except OSError:
-                pass
-    for pid in _forked_buses:
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except OSError:
-            pass
-
-
-atexit.register(_end_everything_started)
-signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))
-
-
 def row(*first, length=16):
     b = list(first) + [0] * (length - len(first))
     return dbus.Array([dbus.Byte(x) for x in b], signature='y')
@@ -86,7 +56,7 @@ class TpaccelTestBase(dbusmock.DBusTestCase):
     @classmethod
     def setUpClass(cls):
         cls.start_system_bus()
-        _forked_buses.append(cls.system_bus_pid)
+        endchildren.also_end(cls.system_bus_pid)  # forked away: ours to end even on SIGTERM
         cls.bus_address = os.environ['DBUS_SYSTEM_BUS_ADDRESS']
         cls.dbus_con = cls.get_dbus(system_bus=True)
 

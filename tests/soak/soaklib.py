@@ -6,8 +6,12 @@ started here is stopped by PID."""
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import endchildren  # noqa: E402,F401  (SIGTERM at a timeout still ends the bus and the daemon)
 
 NAME = 'org.thinkpad.Accelerometer'
 PATH = '/org/thinkpad/Accelerometer'
