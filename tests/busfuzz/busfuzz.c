@@ -232,19 +232,21 @@ static int append_string_array(sd_bus_message *m)
         return r >= 0 ? sd_bus_message_close_container(m) : r;
 }
 
-/* An EC row for ReadRow: a read-only command (never 0x10 configure, 0x14 power or 0x17/0x83 fake data,
- * which would change the EC's configuration behind the daemon: a legitimate raw write, not a finding),
- * the battery row 0x0B (refused by the daemon), or a wrong length. */
+/* An EC row for ReadRow: a readable row, a row that would change the EC's configuration behind the
+ * daemon (0x10 configure, 0x14 power, 0x17/0x83 fake data: the daemon's allow-list must refuse them,
+ * and the final EC check would see it if not), the battery row 0x0B, any other byte, or a wrong
+ * length. */
 static int append_row(sd_bus_message *m)
 {
-        static const uint8_t commands[] = {0x01, 0x0B, 0x11, 0x12, 0x13, 0x17, 0x17, 0x30, 0xff};
-        static const uint8_t subs[] = {0x81, 0x82, 0x00, 0x7f, 0xff};
+        static const uint8_t commands[] = {0x00, 0x01, 0x0A, 0x0B, 0x10, 0x11, 0x12,
+                                           0x13, 0x14, 0x17, 0x17, 0x30, 0xff};
+        static const uint8_t subs[] = {0x81, 0x82, 0x83, 0x00, 0x7f, 0xff};
         uint8_t row[20] = {};
         size_t len = chance(90) ? 16 : rnd_below(20);
 
         for (size_t i = 0; i < len; i++)
                 row[i] = (uint8_t) rnd();
-        row[0] = PICK(commands);
+        row[0] = chance(90) ? PICK(commands) : (uint8_t) rnd();
         row[1] = row[0] == 0x17 ? PICK(subs) : row[1];
         return sd_bus_message_append_array(m, 'y', row, len);
 }
@@ -268,7 +270,10 @@ static int append_args(sd_bus_message *m, const char *sig)
 
         if (strcmp(sig, "qayq") == 0) {
                 /* ReadRow: argument mask (bit 0: the command byte), row, data mask */
-                r = sd_bus_message_append(m, "q", (uint16_t) (chance(80) ? 0x0003 : rnd()));
+                r = sd_bus_message_append(
+                        m, "q",
+                        (uint16_t) (chance(70) ? PICK(((const uint16_t[]){0x0001, 0x0003, 0x8001, 0xffff}))
+                                               : rnd()));
                 if (r >= 0)
                         r = append_row(m);
                 return r >= 0 ? sd_bus_message_append(m, "q", (uint16_t) rnd()) : r;
