@@ -118,7 +118,7 @@ for f in /usr/share/dbus-1/system.d/net.hadess.SensorProxy.conf /etc/dbus-1/syst
 done
 [ -n "$iio_policy" ] || fail "iio-sensor-proxy's bus policy net.hadess.SensorProxy.conf is not installed (scripts/deps.sh test)"
 # In the system bus's order: /usr/share/dbus-1/system.d, then /etc/dbus-1/system.d.
-address=$(start_bus both "$src/data/org.thinkpad.Accelerometer.conf" "$src/data/net.hadess.SensorProxy.conf" "$iio_policy")
+start_bus both "$src/data/org.thinkpad.Accelerometer.conf" "$src/data/net.hadess.SensorProxy.conf" "$iio_policy"
 start_daemon "$address" "$tmp/daemon-both.log"
 wait_for_log "$tmp/daemon-both.log" "Serving net.hadess.SensorProxy too"
 for as in root nobody; do
