@@ -252,6 +252,8 @@ void context_reload(Context *c)
                 protection_state_changed(c);
         }
         state_config_done(&old);
+        if (c->has_accelerometer)
+                context_read_back_ec_config(c); /* what the EC now says (OversamplingRatio, FilterOrder) */
         poller_rate_changed(c);
         poller_update(c);
         log_info("Reloaded the configuration from %s: %u Hz, oversampling %u, filter order %u, invert %d, "
