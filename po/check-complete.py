@@ -123,8 +123,8 @@ def main():
     for problem in problems:
         print(problem)
     if problems:
-        print(f"{len(problems)} problem(s) in {args.lang}.po; to fix: ninja -C BUILD tpaccel-pot "
-              f"tpaccel-update-po, then translate every untranslated and fuzzy entry")
+        print(f"{len(problems)} problem(s) in {args.lang}.po; to fix: ninja -C BUILD tpaccel-pot, then "
+              f"ninja -C BUILD tpaccel-update-po, and translate every untranslated and fuzzy entry")
         return 1
     print(f"{args.lang}.po translates all {len(template)} messages ({check.stdout.strip()})")
     return 0
