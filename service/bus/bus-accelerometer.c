@@ -500,42 +500,59 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
         return authorize_bool_setter(m, userdata, apply_fake_data_mode, error);
 }
 
+/* Makes one persisted change the way every setter does (issue 13.6): next, c->config with the change
+ * (consumed), is written to the state file first (Error.NotSaved and nothing changed if it cannot be),
+ * then apply(c, a, error) makes it; if that fails, the old file is written back and its error returned.
+ * On success next becomes c->config. Returns 0 or a negative errno with error set. */
+static int change_config(Context *c, StateConfig *next,
+                         int (*apply)(Context *c, BusArgs *a, sd_bus_error *error), BusArgs *a,
+                         sd_bus_error *error)
+{
+        int r;
+
+        r = context_save_config(c, next, error);
+        if (r >= 0) {
+                r = apply(c, a, error);
+                if (r < 0)
+                        context_restore_state(c);
+        }
+        if (r < 0) {
+                state_config_done(next);
+                return r;
+        }
+        state_config_done(&c->config);
+        c->config = *next;
+        return 0;
+}
+
+static int set_invert(Context *c, BusArgs *a, sd_bus_error *error)
+{
+        int r = backend_set_invert(c->backend, a->b);
+        return r < 0 ? bus_error_from_backend(error, c->backend, r, "Invert") : 0;
+}
+
 static int apply_invert(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
-        bool changed = c->config.invert != a->b;
         StateConfig next = {};
         int r;
 
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
-        if (changed) {
-                r = state_config_copy(&next, &c->config);
-                if (r < 0)
-                        return r;
-                next.invert = a->b;
-                r = context_save_config(c, &next, error);
-                if (r < 0) {
-                        state_config_done(&next);
-                        return r;
-                }
+        if (c->config.invert == a->b) {
+                r = set_invert(c, a, error);
+                return r < 0 ? r : sd_bus_reply_method_return(call, NULL);
         }
-        r = backend_set_invert(c->backend, a->b);
-        if (r < 0) {
-                if (changed) {
-                        state_config_done(&next);
-                        context_restore_state(c);
-                }
-                return bus_error_from_backend(error, c->backend, r, "Invert");
-        }
-        if (changed) {
-                state_config_done(&c->config);
-                c->config = next;
-                log_info("Invert set to %s by %s", a->b ? "true" : "false",
-                         strna(sd_bus_message_get_sender(call)));
-                poller_check_rest(c);
-                bus_emit_changed(c, "Invert", "AxisCode");
-        }
+        r = state_config_copy(&next, &c->config);
+        if (r < 0)
+                return r;
+        next.invert = a->b;
+        r = change_config(c, &next, set_invert, a, error);
+        if (r < 0)
+                return r;
+        log_info("Invert set to %s by %s", a->b ? "true" : "false", strna(sd_bus_message_get_sender(call)));
+        poller_check_rest(c);
+        bus_emit_changed(c, "Invert", "AxisCode");
         return sd_bus_reply_method_return(call, NULL);
 }
 
@@ -544,9 +561,25 @@ static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *er
         return authorize_bool_setter(m, userdata, apply_invert, error);
 }
 
+/* Makes or removes the devices for a->b; without uinput (then a->b is false) there is nothing to do. */
+static int enable_input_devices(Context *c, BusArgs *a, sd_bus_error *error)
+{
+        int r;
+
+        if (!c->input_devices)
+                return 0;
+        r = input_devices_enable(c->input_devices, a->b);
+        if (r < 0)
+                return sd_bus_error_setf(error, ACCEL_ERROR_HARDWARE,
+                                         "Creating the hdaps input devices through uinput failed: %s",
+                                         strerror(-r));
+        return 0;
+}
+
 /* The hdaps input devices through uinput (input-devices.h): persisted; while on, polling runs. */
 static int apply_input_devices(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
+        StateConfig next = {};
         int r;
 
         if (a->b && !c->input_devices)
@@ -554,20 +587,22 @@ static int apply_input_devices(Context *c, sd_bus_message *call, BusArgs *a, sd_
                                          "No input devices: %s could not be opened when tpacceld started "
                                          "(no uinput module, or the unit lacks DeviceAllow=%s rw)",
                                          INPUT_DEVICES_UINPUT_PATH, INPUT_DEVICES_UINPUT_PATH);
-        if (c->input_devices) {
-                r = input_devices_enable(c->input_devices, a->b);
+        if (c->config.input_devices == a->b)
+                r = enable_input_devices(c, a, error);
+        else {
+                r = state_config_copy(&next, &c->config);
                 if (r < 0)
-                        return sd_bus_error_setf(
-                                error, ACCEL_ERROR_HARDWARE,
-                                "Creating the hdaps input devices through uinput failed: %s", strerror(-r));
+                        return r;
+                next.input_devices = a->b;
+                r = change_config(c, &next, enable_input_devices, a, error);
+                if (r >= 0) {
+                        log_info("Input devices %s by %s", a->b ? "enabled" : "disabled",
+                                 strna(sd_bus_message_get_sender(call)));
+                        bus_emit_changed(c, "InputDevices");
+                }
         }
-        if (c->config.input_devices != a->b) {
-                c->config.input_devices = a->b;
-                log_info("Input devices %s by %s", a->b ? "enabled" : "disabled",
-                         strna(sd_bus_message_get_sender(call)));
-                context_save_state(c);
-                bus_emit_changed(c, "InputDevices");
-        }
+        if (r < 0)
+                return r;
         poller_update(c);
         return sd_bus_reply_method_return(call, NULL);
 }
@@ -596,6 +631,13 @@ static const MotionSetting tilt_step_setting = {
         MOTION_TILT_STEP_MAX, motion_set_tilt_step, offsetof(StateConfig, tilt_step),
 };
 
+static int set_motion(Context *c, BusArgs *a, sd_bus_error *error)
+{
+        const MotionSetting *s = a->setting;
+        int r = s->set(c->motion, a->d);
+        return r < 0 ? bus_error_from_errno(error, r, s->property) : 0;
+}
+
 static int apply_motion_setting(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
 {
         const MotionSetting *s = a->setting;
@@ -609,19 +651,9 @@ static int apply_motion_setting(Context *c, sd_bus_message *call, BusArgs *a, sd
         if (r < 0)
                 return r;
         *CONFIG_FIELD(&next, double, s->config_offset) = a->d;
-        r = context_save_config(c, &next, error);
-        if (r < 0) {
-                state_config_done(&next);
+        r = change_config(c, &next, set_motion, a, error);
+        if (r < 0)
                 return r;
-        }
-        r = s->set(c->motion, a->d);
-        if (r < 0) {
-                state_config_done(&next);
-                context_restore_state(c);
-                return bus_error_from_errno(error, r, s->property);
-        }
-        state_config_done(&c->config);
-        c->config = next;
         bus_emit_changed(c, s->property);
         return sd_bus_reply_method_return(call, NULL);
 }

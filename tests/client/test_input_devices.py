@@ -111,6 +111,18 @@ class InputDevicesTest(ClientTestCase):
         self.assertEqual(self.log(1)[1:], RAW)
         wait_until(lambda: self.bus.accel_property("Claimed"), what="polling to run after a restart")
 
+    def test_unsaved_change_is_refused(self):
+        # As every setter (issue 13.6): a change that cannot be saved is not made, no device is created.
+        os.makedirs(os.path.join(self.tmpdir, "state", "state"))  # the state file cannot be written
+        self.start_with_shim()
+        with self.assertRaisesRegex(GLib.Error, r"NotSaved.*not made: cannot write the state file "
+                                                r".*/state: Is a directory"):
+            self.set_input_devices(True)
+        self.assertIs(self.bus.accel_property("InputDevices"), False)
+        self.assertEqual(self.log(0), ["open /dev/uinput"], "a device was made for an unsaved change")
+        self.assertEqual(self.log(1), ["open /dev/uinput"], "a device was made for an unsaved change")
+        self.assertIs(self.bus.accel_property("Claimed"), False)
+
     def test_without_uinput(self):
         self.start_daemon("rest.csv")
         if os.path.exists("/dev/uinput") and os.access("/dev/uinput", os.W_OK):
