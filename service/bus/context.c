@@ -166,6 +166,26 @@ static void reload_motion(Context *c, StateConfig *next)
         }
 }
 
+/* The hdaps input devices from next: made or removed as the file says; without uinput, or when making
+ * them fails, next gets the current value back. */
+static void reload_input_devices(Context *c, StateConfig *next)
+{
+        int r;
+
+        if (next->input_devices == c->config.input_devices)
+                return;
+        if (!c->input_devices)
+                r = -ENODEV;
+        else
+                r = input_devices_enable(c->input_devices, next->input_devices);
+        if (r < 0) {
+                log_warning_errno(r, "Reload: cannot %s the hdaps input devices (%s), keeping them %s: %m",
+                                  next->input_devices ? "create" : "remove", INPUT_DEVICES_UINPUT_PATH,
+                                  c->config.input_devices ? "enabled" : "disabled");
+                next->input_devices = c->config.input_devices;
+        }
+}
+
 static int reload_disks(Context *c, StateConfig *next)
 {
         _cleanup_free_ char *error = NULL;
@@ -217,6 +237,7 @@ void context_reload(Context *c)
 
         reload_device(c, &next);
         reload_motion(c, &next);
+        reload_input_devices(c, &next);
         r = reload_disks(c, &next);
         if (r < 0) {
                 log_error_errno(r, "Reload failed: %m");
@@ -246,6 +267,8 @@ void context_reload(Context *c)
                 bus_emit_changed(c, "TiltStep");
         if (CHANGED(shock_sensitivity))
                 bus_emit_changed(c, "ShockSensitivity");
+        if (CHANGED(input_devices))
+                bus_emit_changed(c, "InputDevices");
 #undef CHANGED
         if (r > 0) {
                 bus_emit_changed(c, "ProtectedDisks");
@@ -257,10 +280,10 @@ void context_reload(Context *c)
         poller_rate_changed(c);
         poller_update(c);
         log_info("Reloaded the configuration from %s: %u Hz, oversampling %u, filter order %u, invert %d, "
-                 "tilt step %g, shock sensitivity %g, %zu protected disk(s)",
+                 "tilt step %g, shock sensitivity %g, input devices %d, %zu protected disk(s)",
                  c->state_path, c->config.sampling_rate, c->config.oversampling_ratio,
                  c->config.filter_order, c->config.invert, c->config.tilt_step, c->config.shock_sensitivity,
-                 strv_length(c->config.protected_disks));
+                 c->config.input_devices, strv_length(c->config.protected_disks));
 }
 
 int context_init_device(Context *c)

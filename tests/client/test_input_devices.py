@@ -5,6 +5,7 @@
 against tp_smapi's devices and what hdapsd's evdev reader needs (phys "hdaps/input1", ABS_X/ABS_Y frames
 ended by SYN_REPORT). This machine has no /dev/uinput, so the real kernel path is not exercised here."""
 import os
+import signal
 import struct
 import sys
 import time
@@ -110,6 +111,25 @@ class InputDevicesTest(ClientTestCase):
         self.assertIs(self.bus.accel_property("InputDevices"), True)
         self.assertEqual(self.log(1)[1:], RAW)
         wait_until(lambda: self.bus.accel_property("Claimed"), what="polling to run after a restart")
+
+    def test_sighup_applies_input_devices(self):
+        self.start_with_shim()
+        state = os.path.join(self.tmpdir, "state", "state")
+        with open(state, "w") as f:
+            f.write("sampling_rate=50\ninput_devices=1\n")
+        self.daemon.send_signal(signal.SIGHUP)
+        wait_until(lambda: self.bus.accel_property("InputDevices"), what="the reload to enable the devices")
+        self.assertEqual(self.log(0)[1:], JOYSTICK)
+        self.assertEqual(self.log(1)[1:], RAW)
+        wait_until(lambda: self.bus.accel_property("Claimed"), what="polling to run for the input devices")
+        with open(state, "w") as f:
+            f.write("sampling_rate=50\n")
+        self.daemon.send_signal(signal.SIGHUP)
+        wait_until(lambda: self.bus.accel_property("InputDevices") is False, what="the reload to disable them")
+        self.assertEqual(self.log(0)[-1], "UI_DEV_DESTROY")
+        self.assertEqual(self.log(1)[-1], "UI_DEV_DESTROY")
+        wait_until(lambda: self.bus.accel_property("Claimed") is False, what="polling to stop")
+        self.assertIsNone(self.daemon.poll(), "SIGHUP must not end the daemon")
 
     def test_unsaved_change_is_refused(self):
         # As every setter (issue 13.6): a change that cannot be saved is not made, no device is created.
