@@ -301,7 +301,12 @@ static int append_args(sd_bus_message *m, const char *sig)
 
 typedef struct Method {
         const char *path, *iface, *member, *sig;
+        const char *const *strings; /* NULL-terminated: the "s" argument's usual values; NULL: random */
 } Method;
+
+/* Diagnose(s format): the two formats, near misses and garbage (random strings too, see below). */
+static const char *const diagnose_formats[] = {"text", "json", "",       "JSON",     "text ", "jsonx",
+                                               "xml",  "t",    "json\n", "%s%n%s%n", NULL};
 
 static const Method methods[] = {
         {PATH, IFACE, "Claim", ""},
@@ -312,6 +317,8 @@ static const Method methods[] = {
         {PATH, IFACE, "SetFilterOrder", "u"},
         {PATH, IFACE, "SetFakeDataMode", "b"},
         {PATH, IFACE, "SetInvert", "b"},
+        {PATH, IFACE, "SetInputDevices", "b"},
+        {PATH, IFACE, "Diagnose", "s", diagnose_formats},
         {PATH, IFACE, "SetShockSensitivity", "d"},
         {PATH, IFACE, "SetTiltStep", "d"},
         {PATH, IFACE, "SetProtectedDisks", "as"},
@@ -397,6 +404,11 @@ static int send_random_call(sd_bus *bus, int worker)
                         r = sd_bus_message_append(m, "s", PICK(properties));
                 if (r >= 0 && strlen(sig) >= 3) /* Set: the value */
                         r = append_variant(m);
+        } else if (meth->strings && sig == meth->sig && chance(80)) {
+                size_t n = 0;
+                while (meth->strings[n])
+                        n++;
+                r = sd_bus_message_append(m, "s", meth->strings[rnd_below(n)]);
         } else
                 r = append_args(m, sig);
         if (r < 0)
