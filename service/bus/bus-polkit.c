@@ -46,9 +46,9 @@ const char *bus_polkit_action(const char *interface, const char *member)
 }
 
 /* Authorizations in flight, per connection (bus-polkit.h: the bounds). A slot lives while its connection
- * has checks pending, so there are never more than POLKIT_PENDING_MAX. Refusals are logged per user (a
- * client can open connections at will, but not change its uid): one line per uid per interval, with a
- * count. */
+ * has checks pending, so there are never more than POLKIT_PENDING_MAX. Refusals and failed polkit checks
+ * are logged per user (a client can open connections at will, but not change its uid): one line of each
+ * kind per uid per interval, with a count. */
 #define PENDING_SLOTS POLKIT_PENDING_MAX
 #define LOG_SLOTS     16
 
@@ -58,11 +58,16 @@ typedef struct PendingSlot {
         unsigned pending;
 } PendingSlot;
 
+typedef struct LogLimit {
+        unsigned count;         /* events since the last line */
+        uint64_t last_log_usec; /* 0: never logged */
+} LogLimit;
+
 typedef struct RefusalLog {
         bool used;
         uid_t uid;
-        unsigned refused;       /* since the last line */
-        uint64_t last_log_usec; /* 0: never logged */
+        LogLimit busy;          /* Error.Busy refusals */
+        LogLimit polkit_failed; /* polkit checks that failed (no polkitd, a timeout, an error) */
 } RefusalLog;
 
 struct PolkitPending {
@@ -119,7 +124,12 @@ static int sender_uid(sd_bus_message *call, uid_t *ret)
         return r;
 }
 
-/* The uid's record, or a reused one: a free one, else the one logged longest ago (its count is lost). */
+static uint64_t refusal_log_last_usec(const RefusalLog *l)
+{
+        return MAX(l->busy.last_log_usec, l->polkit_failed.last_log_usec);
+}
+
+/* The uid's record, or a reused one: a free one, else the one logged longest ago (its counts are lost). */
 static RefusalLog *refusal_log(PolkitPending *p, uid_t uid)
 {
         RefusalLog *oldest = &p->logs[0];
@@ -128,27 +138,38 @@ static RefusalLog *refusal_log(PolkitPending *p, uid_t uid)
                 RefusalLog *l = &p->logs[i];
                 if (l->used && l->uid == uid)
                         return l;
-                if (!l->used || (oldest->used && l->last_log_usec < oldest->last_log_usec))
+                if (!l->used || (oldest->used && refusal_log_last_usec(l) < refusal_log_last_usec(oldest)))
                         oldest = l;
         }
         *oldest = (RefusalLog){.used = true, .uid = uid};
         return oldest;
 }
 
-static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const char *limit)
+/* Counts one event; true: log a line now, *ret_count events since the last one (this one included),
+ * and the count starts again. At most one line per POLKIT_BUSY_LOG_INTERVAL_USEC. */
+static bool log_limit_pass(LogLimit *l, unsigned *ret_count)
 {
-        RefusalLog *l = refusal_log(p, uid);
         uint64_t now = now_usec();
 
-        l->refused++;
+        l->count++;
         if (l->last_log_usec != 0 && now - l->last_log_usec < POLKIT_BUSY_LOG_INTERVAL_USEC)
+                return false;
+        *ret_count = l->count;
+        l->count = 0;
+        l->last_log_usec = now;
+        return true;
+}
+
+static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const char *limit)
+{
+        unsigned n;
+
+        if (!log_limit_pass(&refusal_log(p, uid)->busy, &n))
                 return;
         log_warning("Too many pending authorizations: refused %u call(s) of uid %u since the last message "
                     "(at most one per %llu s), the last one from %s (limit %s)",
-                    l->refused, (unsigned) uid,
-                    (unsigned long long) (POLKIT_BUSY_LOG_INTERVAL_USEC / USEC_PER_SEC), sender, limit);
-        l->refused = 0;
-        l->last_log_usec = now;
+                    n, (unsigned) uid, (unsigned long long) (POLKIT_BUSY_LOG_INTERVAL_USEC / USEC_PER_SEC),
+                    sender, limit);
 }
 
 /* Admits one more check for the caller, or sets error to Error.Busy naming the bound. Returns 0 or
@@ -266,6 +287,23 @@ static void run_authorized(Context *c, sd_bus_message *call, BusArgs *args, BusA
         }
 }
 
+/* A failed polkit check, logged per uid like the refusals: a client cannot buy a line per call. */
+static void log_polkit_failed(AuthQuery *q, const sd_bus_error *e)
+{
+        const char *sender = strna(sd_bus_message_get_sender(q->call));
+        PolkitPending *p = q->context->polkit_pending;
+        PendingSlot *s = p ? pending_find(p, sender) : NULL; /* released only after this reply */
+        unsigned n = 1;
+
+        if (s && !log_limit_pass(&refusal_log(p, s->uid)->polkit_failed, &n))
+                return;
+        log_warning(
+                "polkit check of %s for %s failed: %s: %s; denying (%u failed check(s) of uid %d since the "
+                "last message, at most one per %llu s)",
+                q->action, sender, e->name, strna(e->message), n, s ? (int) s->uid : -1,
+                (unsigned long long) (POLKIT_BUSY_LOG_INTERVAL_USEC / USEC_PER_SEC));
+}
+
 static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_error)
 {
         _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
@@ -276,8 +314,7 @@ static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret
         e = sd_bus_message_get_error(reply);
         if (e) {
                 /* No polkit, a timeout, or polkit refusing the subject: fail closed. */
-                log_warning("polkit check of %s for %s failed: %s: %s; denying", q->action,
-                            strna(sd_bus_message_get_sender(q->call)), e->name, strna(e->message));
+                log_polkit_failed(q, e);
                 r = sd_bus_error_setf(&error, SD_BUS_ERROR_ACCESS_DENIED,
                                       "Not authorized: %s (the polkit check failed: %s: %s)", q->action,
                                       e->name, strna(e->message));

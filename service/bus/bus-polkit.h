@@ -13,7 +13,8 @@
  * user, POLKIT_PENDING_TOTAL for all users but root, and POLKIT_PENDING_MAX including root (the rest is
  * kept for root, whom polkit authorizes). The excess is answered at once with Error.Busy ("too many
  * pending authorizations"), logged at most once per user (uid) per POLKIT_BUSY_LOG_INTERVAL_USEC with a
- * count: a client can open connections at will, not change its uid. */
+ * count: a client can open connections at will, not change its uid. A failed polkit check (no polkitd,
+ * a timeout, an error) is logged the same way, its own line per uid per interval. */
 
 #include <stdbool.h>
 #include <stdint.h>
