@@ -58,6 +58,8 @@ SensorProxy *sensor_proxy_free(SensorProxy *p);
 
 /* Whether a client holds an accelerometer claim (the poller keeps polling for it). */
 bool sensor_proxy_claimed(const Context *c);
+/* HasAccelerometer: an accelerometer and a tablet-mode switch (without one the screen never rotates). */
+bool sensor_proxy_has_accelerometer(const Context *c);
 /* Per readout, after motion processing: updates the screen orientation, emits PropertiesChanged, and
  * answers the Claim calls waiting for a readout. new_data false for a repeated readout. */
 void sensor_proxy_readout(Context *c, uint64_t time_usec, bool new_data);
