@@ -2,9 +2,10 @@
 /* Polling: a CLOCK_MONOTONIC timer, armed only while a client claims or disk protection is armed (and
  * the device is present and awake), at the highest rate any of them needs (EffectiveRate): armed disk
  * protection and plain claims the configured SamplingRate, ClaimAtRate claims their own, a SensorProxy
- * claim SENSOR_PROXY_RATE_HZ. The backend's (EC's) sampling rate follows it (tp_smapi: "set
- * sampling_rate to the highest rate required by any app"). Each tick: one readout -> Sample signal,
- * motion processing -> Tilt/Shock and property changes, disk protection. No claim: no timer at all. */
+ * claim SENSOR_PROXY_RATE_HZ. The backend's (EC's) sampling rate follows it, set as the seeds'
+ * sampling_rate attribute sets it while polling (docs/PROTOCOL.md, "Rate changes while polling"). Each tick:
+ * one readout -> Sample signal, motion processing -> Tilt/Shock and property changes, disk protection. No
+ * claim: no timer at all. */
 
 #include <errno.h>
 #include <time.h>
