@@ -365,14 +365,27 @@ time.sleep(600)
         self.assertEqual(self.get('EffectiveRate'), 0)
         a.close()
 
+    def ec_rate(self):
+        """The EC's own rate (0x17/0x82 [2..3]), asked through ReadRow once no change is pending
+        ([1] bit 1)."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            data = self.ec.ReadRow(dbus.UInt16(0x0003), row(0x17, 0x82), dbus.UInt16(0x801F))
+            self.assertEqual(data[15], 0, 'RETVAL')
+            if not data[1] & 0x02 or time.monotonic() > deadline:
+                return data[2] | data[3] << 8
+            time.sleep(0.01)
+
     def test_claim_at_rate_release_drops_the_latest_claim(self):
-        self.start_polkit([CONFIGURE])
+        self.start_polkit([CONFIGURE, EC_RAW])
         self.start_daemon()
         self.accel.ClaimAtRate(dbus.UInt32(4))
         self.accel.ClaimAtRate(dbus.UInt32(25))
         self.assertEqual(self.get('EffectiveRate'), 25)
+        self.assertEqual(self.ec_rate(), 25 * 5, 'the EC samples at EffectiveRate x OversamplingRatio')
         self.accel.Release()
         self.assertEqual(self.get('EffectiveRate'), 4)
+        self.assertEqual(self.ec_rate(), 4 * 5)
         # SetSamplingRate below a claim caps it; the configured rate stays SamplingRate.
         self.accel.ClaimAtRate(dbus.UInt32(40))
         self.accel.SetSamplingRate(dbus.UInt32(30))
