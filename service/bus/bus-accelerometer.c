@@ -288,11 +288,11 @@ static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error 
         r = sd_bus_message_read(m, "u", &rate);
         if (r < 0)
                 return r;
-        if (rate < HDAPS_SAMPLING_RATE_MIN || rate > c->config.sampling_rate)
+        /* Above the configured SamplingRate is valid: polling never goes above it (claims_max_rate()). */
+        if (rate < HDAPS_SAMPLING_RATE_MIN || rate > HDAPS_SAMPLING_RATE_MAX)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-                                         "ClaimAtRate: rate %u Hz is out of range %u..%u (the configured "
-                                         "SamplingRate; Claim() asks for that)",
-                                         rate, HDAPS_SAMPLING_RATE_MIN, c->config.sampling_rate);
+                                         "ClaimAtRate: rate %u Hz is out of range %u..%u", rate,
+                                         HDAPS_SAMPLING_RATE_MIN, HDAPS_SAMPLING_RATE_MAX);
         if (!c->has_accelerometer)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
                                          c->backend_reason ?: "there is no accelerometer to claim");
