@@ -178,6 +178,44 @@ def run_case(build, case, trace, seconds):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def tilt_offsets(build, rate, seconds, trace='rotate-left-up.csv', motion_from=2.0):
+    """A claimer at rate Hz (0: Claim, the full rate) on a looping turn trace: for each loop, when the
+    first Tilt signal arrived, in seconds since the loop started (the trace's time is the emulator's,
+    which starts with the daemon)."""
+    import dbus
+    import dbus.mainloop.glib
+    from gi.repository import GLib
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    with open(os.path.join(TRACES, trace)) as f:
+        period = max(int(line.split(',')[0]) for line in f if line[:1].isdigit()) / 1000
+    tmp = tempfile.mkdtemp(prefix='tpaccel-power-')
+    c = Case(build, tmp)
+    try:
+        c.start_bus()
+        t0 = time.monotonic()
+        c.start_daemon(trace)
+        bus = dbus.bus.BusConnection(c.address)
+        tilts = []
+        bus.add_signal_receiver(lambda *a: tilts.append(time.monotonic() - t0), signal_name='Tilt',
+                                dbus_interface=IFACE, path=PATH)
+        accel = dbus.Interface(bus.get_object(NAME, PATH), IFACE)
+        accel.ClaimAtRate(dbus.UInt32(rate)) if rate else accel.Claim()
+        loop, ctx = GLib.MainLoop(), GLib.main_context_default()
+        GLib.timeout_add(int(seconds * 1000), loop.quit)
+        loop.run()
+        del ctx
+        bus.close()
+        offsets = []
+        for k in range(int(seconds / period) + 1):
+            later = [t - k * period for t in tilts if k * period + motion_from <= t < (k + 1) * period]
+            if later:
+                offsets.append(min(later))
+        return offsets
+    finally:
+        c.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 CASES = [('tray', "the tray's defaults (animated icon)"), ('tray-window', 'the tray, window open'),
          ('tray-watch-shocks', 'the tray, --watch-shocks'), ('rotation', 'a SensorProxy rotation claim'),
          ('protection', 'disk protection armed'), ('idle', 'nothing claims')]
@@ -191,6 +229,15 @@ def main():
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
     with open('/proc/loadavg') as f:
         print('load average before: %s' % f.read().split()[0])
+    # The icon follows a tilt: the first Tilt of each turn at the tray's 4 Hz against the full 50 Hz.
+    full = tilt_offsets(build, 0, max(seconds, 20))
+    low = tilt_offsets(build, 4, max(seconds, 20))
+    if full and low:
+        ref = sorted(full)[len(full) // 2]
+        extra = [(o - ref) * 1000 for o in low]
+        print('tilt at 4 Hz after tilt at 50 Hz: %s ms (turns: %d; median at 50 Hz %.0f ms after the '
+              'motion starts)' % (', '.join('%.0f' % e for e in extra), len(low), (ref - 2.0) * 1000))
+        print('tilt latency at 4 Hz over 50 Hz, max: %.0f ms' % max(extra))
     rows = []
     for case, label in CASES:
         if case.startswith('tray') and not shutil.which('Xvfb'):
