@@ -404,6 +404,10 @@ static void apply_rate(Context *c)
 
         if (rate > 0)
                 set_backend_rate(c, rate);
+        else if (c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED)
+                /* Nobody polls: the EC goes back to the configured rate (SamplingRate x ratio), what
+                 * on-demand readers and the EC's own configuration (0x17/0x82) then show. */
+                set_backend_rate(c, full_rate(c));
         if (changed) {
                 log_debug("Polling rate %u Hz: %s", rate, strna(reason));
                 c->poll_rate = rate;

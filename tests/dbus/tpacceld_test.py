@@ -397,6 +397,7 @@ time.sleep(600)
         self.assertEqual(self.get('OversamplingRatio'), 5, 'the EC rate follows: still 5 x 4 Hz')
         self.accel.Release()
         self.assertEqual(self.get('EffectiveRate'), 0)
+        self.assertEqual(self.ec_rate(), 30 * 5, 'nobody polls: back to SamplingRate x OversamplingRatio')
 
     def test_claim_at_rate_refuses_bad_rates(self):
         self.start_polkit()
