@@ -20,8 +20,8 @@ struct TrayApp {
         char *bus_description;
         GDBusConnection *bus;
         guint name_watch;
-        guint signal_subscription;
-        guint properties_subscription;
+        guint tilt_subscription, shock_subscription, properties_subscription;
+        guint sample_subscription; /* only while the window is open: it draws them */
         gboolean service_present;
         gboolean service_was_present;
         gboolean service_idle;    /* it left while it had no accelerometer: its idle exit, not a failure */
@@ -29,7 +29,10 @@ struct TrayApp {
         gboolean told_gone;       /* "service stopped" was notified: say when it is back */
         gboolean start_in_flight; /* StartServiceByName sent */
         GHashTable *props;        /* D-Bus property name -> GVariant, empty while the service is missing */
-        gboolean claimed;
+        /* The claims held, in the order taken (the service's Release drops the most recent): a rate,
+         * or 0 for a plain Claim (the full SamplingRate). At most the icon's and a full-rate one. */
+        guint claims[2];
+        guint n_claims;
         gboolean claim_in_flight;
         gboolean claim_failed;     /* do not retry until something changes */
         guint temperature_timer;   /* only while the window shows the temperature */
@@ -201,9 +204,19 @@ static void refresh_ui(TrayApp *app)
 
 /* --- Claim/Release -------------------------------------------------------------------------- */
 
-static gboolean wants_claim(TrayApp *app)
+/* The claims wanted, in order: the icon's low rate while it is animated, then the full rate while the
+ * window (bubble level, plot) is open or shocks are watched. */
+static guint wanted_claims(TrayApp *app, guint wanted[2])
 {
-        return usable(app) && (app->options.animate_icon || tray_window_is_visible(app->window));
+        guint n = 0;
+
+        if (!usable(app))
+                return 0;
+        if (app->options.animate_icon)
+                wanted[n++] = TRAY_ICON_RATE_HZ;
+        if (app->options.watch_shocks || tray_window_is_visible(app->window))
+                wanted[n++] = 0;
+        return n;
 }
 
 static void on_claim_done(GObject *source, GAsyncResult *result, gpointer userdata)
@@ -217,7 +230,7 @@ static void on_claim_done(GObject *source, GAsyncResult *result, gpointer userda
         app = userdata;
         app->claim_in_flight = FALSE;
         if (reply)
-                app->claimed = TRUE;
+                app->n_claims++; /* claims[n_claims] was set when the call was made */
         else {
                 g_autofree char *words = accel_error_describe(error, app->bus_description);
                 g_message(_("Cannot claim the accelerometer: %s"), words);
@@ -236,26 +249,51 @@ static void on_release_done(GObject *source, GAsyncResult *result, gpointer user
                 return;
         app = userdata;
         app->claim_in_flight = FALSE;
-        app->claimed = FALSE;
+        if (app->n_claims > 0)
+                app->n_claims--;
         if (!reply)
                 g_debug("Release failed, ignoring: %s", error->message);
         update_claim(app);
 }
 
+/* Brings the claims held to the ones wanted, one call at a time: releases (most recent first) down to
+ * the part both share, then claims the rest. */
 static void update_claim(TrayApp *app)
 {
-        gboolean want = wants_claim(app);
+        guint wanted[2], n_wanted = wanted_claims(app, wanted), same = 0;
 
-        if (app->claim_in_flight || want == app->claimed || (want && app->claim_failed))
+        if (app->claim_in_flight)
+                return;
+        while (same < app->n_claims && same < n_wanted && app->claims[same] == wanted[same])
+                same++;
+
+        if (app->n_claims > same) {
+                app->claim_in_flight = TRUE;
+                g_debug("Releasing a claim (%u held)", app->n_claims);
+                g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE, "Release",
+                                       NULL, G_VARIANT_TYPE("()"), G_DBUS_CALL_FLAGS_NONE,
+                                       ACCEL_CALL_TIMEOUT_MS, app->cancellable, on_release_done, app);
+                return;
+        }
+        if (app->n_claims >= n_wanted || app->claim_failed)
                 return;
 
+        guint rate = wanted[app->n_claims];
+        app->claims[app->n_claims] = rate;
         app->claim_in_flight = TRUE;
-        g_debug("%s the accelerometer", want ? "Claiming" : "Releasing");
+        if (rate)
+                g_debug("Claiming the accelerometer at %u Hz", rate);
+        else
+                g_debug("Claiming the accelerometer at the full rate");
         g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE,
-                               want ? "Claim" : "Release", NULL, G_VARIANT_TYPE("()"),
-                               G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS, app->cancellable,
-                               want ? on_claim_done : on_release_done, app);
+                               rate ? "ClaimAtRate" : "Claim", rate ? g_variant_new("(u)", rate) : NULL,
+                               G_VARIANT_TYPE("()"), G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS,
+                               app->cancellable, on_claim_done, app);
 }
+
+/* Sample signals are drawn by the window only: the match rule for them exists while it is open, so
+ * that neither the bus daemon nor the tray wakes up for them otherwise. */
+static void update_sample_subscription(TrayApp *app);
 
 /* --- Properties and signals ----------------------------------------------------------------- */
 
@@ -407,6 +445,24 @@ static void on_signal(GDBusConnection *bus, const char *sender, const char *path
                 on_properties_changed(app, params);
 }
 
+static void update_sample_subscription(TrayApp *app)
+{
+        gboolean want = tray_window_is_visible(app->window);
+
+        if (want == (app->sample_subscription != 0) || !app->bus)
+                return;
+        if (!want) {
+                g_dbus_connection_signal_unsubscribe(app->bus, app->sample_subscription);
+                app->sample_subscription = 0;
+                g_debug("Unsubscribed from Sample");
+                return;
+        }
+        app->sample_subscription = g_dbus_connection_signal_subscribe(
+                app->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, "Sample", ACCEL_OBJECT, /* arg0= */ NULL,
+                G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
+        g_debug("Subscribed to Sample");
+}
+
 /* --- Service presence ----------------------------------------------------------------------- */
 
 static void on_name_appeared(GDBusConnection *bus, const char *name, const char *owner, gpointer userdata)
@@ -443,7 +499,7 @@ static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer us
         g_object_unref(app->cancellable);
         app->cancellable = g_cancellable_new();
         app->service_present = FALSE;
-        app->claimed = FALSE;
+        app->n_claims = 0;
         app->claim_in_flight = FALSE;
         g_hash_table_remove_all(app->props);
         if (was_present && !idle_exit) {
@@ -526,6 +582,14 @@ static void action_animate(gboolean active, gpointer userdata)
         update_claim(app);
 }
 
+static void action_watch_shocks(gboolean active, gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        app->options.watch_shocks = active;
+        update_claim(app);
+}
+
 static void action_settings(gpointer userdata)
 {
         TrayApp *app = userdata;
@@ -557,6 +621,7 @@ static void action_quit(gpointer userdata)
 static void on_window_visibility(gpointer userdata)
 {
         TrayApp *app = userdata;
+        update_sample_subscription(app);
         update_claim(app);
         update_temperature_polling(app);
 }
@@ -567,6 +632,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
 {
         static const TrayMenuActions actions = {
                 .animate_toggled = action_animate,
+                .watch_shocks_toggled = action_watch_shocks,
                 .calibrate = action_calibrate,
                 .settings = action_settings,
                 .show_window = action_show_window,
@@ -584,7 +650,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->notifier = tray_notifier_new();
         app->window = tray_window_new(G_CALLBACK(on_window_visibility), app);
         app->settings = tray_settings_new();
-        app->menu = tray_menu_new(&actions, app, options->animate_icon);
+        app->menu = tray_menu_new(&actions, app, options->animate_icon, options->watch_shocks);
 
         app->icon_name = g_strdup(TRAY_ICON_SERVICE_MISSING);
         app->indicator = tray_indicator_new(INDICATOR_ID, app->icon_name, _("ThinkPad Accelerometer"));
@@ -599,9 +665,14 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
                 return NULL;
         tray_settings_set_bus(app->settings, app->bus);
 
-        app->signal_subscription = g_dbus_connection_signal_subscribe(
-                app->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, /* member= */ NULL, ACCEL_OBJECT,
-                /* arg0= */ NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
+        /* One match rule per signal shown, none for all of the interface: Sample is subscribed to only
+         * while the window is open (update_sample_subscription()). */
+        app->tilt_subscription = g_dbus_connection_signal_subscribe(
+                app->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, "Tilt", ACCEL_OBJECT, /* arg0= */ NULL,
+                G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
+        app->shock_subscription = g_dbus_connection_signal_subscribe(
+                app->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, "Shock", ACCEL_OBJECT, /* arg0= */ NULL,
+                G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
         app->properties_subscription = g_dbus_connection_signal_subscribe(
                 app->bus, ACCEL_BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged",
                 ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
@@ -613,6 +684,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         refresh_ui(app);
         if (options->show_window)
                 tray_window_present(app->window);
+        update_sample_subscription(app);
         return g_steal_pointer(&app);
 }
 
@@ -626,8 +698,12 @@ void tray_app_free(TrayApp *app)
                 g_source_remove(app->temperature_timer);
         if (app->name_watch)
                 g_bus_unwatch_name(app->name_watch);
-        if (app->signal_subscription)
-                g_dbus_connection_signal_unsubscribe(app->bus, app->signal_subscription);
+        if (app->tilt_subscription)
+                g_dbus_connection_signal_unsubscribe(app->bus, app->tilt_subscription);
+        if (app->shock_subscription)
+                g_dbus_connection_signal_unsubscribe(app->bus, app->shock_subscription);
+        if (app->sample_subscription)
+                g_dbus_connection_signal_unsubscribe(app->bus, app->sample_subscription);
         if (app->properties_subscription)
                 g_dbus_connection_signal_unsubscribe(app->bus, app->properties_subscription);
         g_clear_object(&app->indicator);

@@ -2,8 +2,10 @@
 #pragma once
 
 /* tpaccel-tray's context: follows tpacceld on the bus (present or not, restarts), caches its
- * properties, claims the accelerometer only while samples are needed (icon animation on, or the
- * window open), and drives the indicator, its menu, the window, the settings and notifications. */
+ * properties, claims the accelerometer at the rate it needs (TRAY_ICON_RATE_HZ for the animated icon,
+ * the full SamplingRate while the window is open or with watch_shocks, nothing otherwise), receives
+ * Sample signals only while the window is open, and drives the indicator, its menu, the window, the settings
+ * and notifications. */
 
 #include <gtk/gtk.h>
 
@@ -11,12 +13,17 @@
 
 typedef struct TrayApp TrayApp;
 
+/* The animated icon's claim: a tilt shows on the icon within 1/4 s (plus the bus), well within the
+ * half second a user notices, at a twelfth of the default SamplingRate's wakeups. */
+#define TRAY_ICON_RATE_HZ 4
+
 typedef struct TrayOptions {
         BusTarget target;
         char *address;
         gboolean show_window; /* open the window at start */
         gboolean animate_icon;
-        char *icon_dir; /* extra icon theme directory (uninstalled runs), NULL for none */
+        gboolean watch_shocks; /* hold a full-rate claim so that shocks are detected (more power) */
+        char *icon_dir;        /* extra icon theme directory (uninstalled runs), NULL for none */
 } TrayOptions;
 
 /* Connects to the bus and starts following the service. NULL and *error if the bus is unreachable. */

@@ -36,7 +36,7 @@ static char *find_icon_dir(void)
 int main(int argc, char *argv[])
 {
         gboolean system_bus = FALSE, session_bus = FALSE, show_window = FALSE, no_animation = FALSE,
-                 version = FALSE;
+                 watch_shocks = FALSE, version = FALSE;
         g_autofree char *address = NULL;
         const GOptionEntry entries[] = {
                 {"system", 0, 0, G_OPTION_ARG_NONE, &system_bus,
@@ -48,6 +48,10 @@ int main(int argc, char *argv[])
                 {"show-window", 0, 0, G_OPTION_ARG_NONE, &show_window, N_("Open the window at start"), NULL},
                 {"no-animation", 0, 0, G_OPTION_ARG_NONE, &no_animation,
                  N_("Do not animate the icon (claim the accelerometer only while the window is open)"),
+                 NULL},
+                {"watch-shocks", 0, 0, G_OPTION_ARG_NONE, &watch_shocks,
+                 N_("Hold a full-rate claim so that tpacceld detects shocks even without disk protection "
+                    "(costs power)"),
                  NULL},
                 {"version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Show the version"), NULL},
                 {},
@@ -89,6 +93,7 @@ int main(int argc, char *argv[])
         options.address = address;
         options.show_window = show_window;
         options.animate_icon = !no_animation;
+        options.watch_shocks = watch_shocks;
         options.icon_dir = icon_dir;
 
         app = tray_app_new(&options, &error);

@@ -38,6 +38,12 @@ static void on_animate(GtkCheckMenuItem *item, gpointer userdata)
         m->actions.animate_toggled(gtk_check_menu_item_get_active(item), m->userdata);
 }
 
+static void on_watch_shocks(GtkCheckMenuItem *item, gpointer userdata)
+{
+        TrayMenu *m = userdata;
+        m->actions.watch_shocks_toggled(gtk_check_menu_item_get_active(item), m->userdata);
+}
+
 static void on_calibrate(GtkMenuItem *item, gpointer userdata)
 {
         TrayMenu *m = userdata;
@@ -62,10 +68,11 @@ static void on_quit(GtkMenuItem *item, gpointer userdata)
         m->actions.quit(m->userdata);
 }
 
-TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gboolean animate_icon)
+TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gboolean animate_icon,
+                        gboolean watch_shocks)
 {
         TrayMenu *m = g_new0(TrayMenu, 1);
-        GtkWidget *animate;
+        GtkWidget *animate, *watch;
 
         m->actions = *actions;
         m->userdata = userdata;
@@ -80,6 +87,10 @@ TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gbool
         gtk_check_menu_item_set_active(GTK_CHECK_MENU_ITEM(animate), animate_icon);
         g_signal_connect(animate, "toggled", G_CALLBACK(on_animate), m);
         gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), animate);
+        watch = gtk_check_menu_item_new_with_mnemonic(_("_Watch for shocks (full rate, more power)"));
+        gtk_check_menu_item_set_active(GTK_CHECK_MENU_ITEM(watch), watch_shocks);
+        g_signal_connect(watch, "toggled", G_CALLBACK(on_watch_shocks), m);
+        gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), watch);
         m->calibrate = action(m, _("_Calibrate"), G_CALLBACK(on_calibrate));
         m->settings = action(m, _("_Settings…"), G_CALLBACK(on_settings));
         action(m, _("Show _window"), G_CALLBACK(on_show_window));

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The indicator's menu: live readouts (tilt, orientation, temperature), then Animate icon,
- * Calibrate, Settings, Show window and Quit, each forwarded to a callback. */
+/* The indicator's menu: live readouts (tilt, orientation, temperature), then Animate icon, Watch for
+ * shocks, Calibrate, Settings, Show window and Quit, each forwarded to a callback. */
 
 #include <gtk/gtk.h>
 
 typedef struct TrayMenuActions {
         void (*animate_toggled)(gboolean active, gpointer userdata);
+        void (*watch_shocks_toggled)(gboolean active, gpointer userdata);
         void (*calibrate)(gpointer userdata);
         void (*settings)(gpointer userdata);
         void (*show_window)(gpointer userdata);
@@ -16,7 +17,8 @@ typedef struct TrayMenuActions {
 
 typedef struct TrayMenu TrayMenu;
 
-TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gboolean animate_icon);
+TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gboolean animate_icon,
+                        gboolean watch_shocks);
 void tray_menu_free(TrayMenu *m);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrayMenu, tray_menu_free)
 

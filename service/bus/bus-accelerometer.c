@@ -273,10 +273,41 @@ static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
         if (!c->has_accelerometer) /* the reason says "no accelerometer: why" already */
                 return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
                                          c->backend_reason ?: "there is no accelerometer to claim");
-        r = claims_add(c, m);
+        r = claims_add(c, m, 0);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
+}
+
+static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        uint32_t rate;
+        int r;
+
+        r = sd_bus_message_read(m, "u", &rate);
+        if (r < 0)
+                return r;
+        /* Above the configured SamplingRate is valid: polling never goes above it (claims_max_rate()). */
+        if (rate < HDAPS_SAMPLING_RATE_MIN || rate > HDAPS_SAMPLING_RATE_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "ClaimAtRate: rate %u Hz is out of range %u..%u", rate,
+                                         HDAPS_SAMPLING_RATE_MIN, HDAPS_SAMPLING_RATE_MAX);
+        if (!c->has_accelerometer)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
+                                         c->backend_reason ?: "there is no accelerometer to claim");
+        r = claims_add(c, m, rate);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+static int property_get_effective_rate_reason(sd_bus *bus, const char *path, const char *interface,
+                                              const char *property, sd_bus_message *reply, void *userdata,
+                                              sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s", c->poll_rate_reason ?: "not polling");
 }
 
 static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -790,6 +821,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP_BOOL("Invert", config.invert, CHANGE),
         PROP_BOOL("InputDevices", config.input_devices, CHANGE),
         PROP_BOOL("Claimed", polling, CHANGE),
+        PROP_FIELD("EffectiveRate", "u", poll_rate, CHANGE),
+        PROP("EffectiveRateReason", "s", property_get_effective_rate_reason, CHANGE),
         PROP_BOOL("Suspended", suspended, CHANGE),
         PROP("Pitch", "d", property_get_angle, CHANGE),
         PROP("Roll", "d", property_get_angle, CHANGE),
@@ -808,6 +841,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP_FIELD("PausedUntil", "t", paused_until_usec, CHANGE),
 
         SD_BUS_METHOD("Claim", "", "", method_claim, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("ClaimAtRate", SD_BUS_ARGS("u", rate), SD_BUS_NO_RESULT,
+                                method_claim_at_rate, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Release", "", "", method_release, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Calibrate", "", "", method_calibrate, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("Diagnose", SD_BUS_ARGS("s", format), SD_BUS_RESULT("s", report),

@@ -147,7 +147,7 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
         bool was_polling = c->polling;
         int r;
 
-        if (!c->has_accelerometer)
+        if (!sensor_proxy_has_accelerometer(c))
                 return sd_bus_reply_method_return(m, NULL); /* like iio-sensor-proxy: no sensor, no error */
 
         if (!p->claims) {
@@ -208,8 +208,7 @@ static int property_get_has_accelerometer(sd_bus *bus, const char *path, const c
                                           const char *property, sd_bus_message *reply, void *userdata,
                                           sd_bus_error *error)
 {
-        Context *c = userdata;
-        return sd_bus_message_append(reply, "b", c->has_accelerometer);
+        return sd_bus_message_append(reply, "b", sensor_proxy_has_accelerometer(userdata));
 }
 
 static int property_get_orientation(sd_bus *bus, const char *path, const char *interface,
@@ -217,9 +216,10 @@ static int property_get_orientation(sd_bus *bus, const char *path, const char *i
                                     sd_bus_error *error)
 {
         Context *c = userdata;
-        return sd_bus_message_append(
-                reply, "s",
-                c->has_accelerometer ? screen_orientation_string(&c->sensor_proxy->screen) : "undefined");
+        return sd_bus_message_append(reply, "s",
+                                     sensor_proxy_has_accelerometer(c)
+                                             ? screen_orientation_string(&c->sensor_proxy->screen)
+                                             : "undefined");
 }
 
 static int property_get_tilt(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -301,14 +301,15 @@ void sensor_proxy_open_tablet_mode(const char *input_dir, TabletMode **ret)
 
         r = tablet_mode_open(dir, ret);
         if (r == -ENODEV)
-                log_info("No tablet-mode switch (SW_TABLET_MODE) in %s: the screen orientation stays "
-                         "\"normal\" (laptop mode)",
-                         dir);
+                log_info("No tablet-mode switch (SW_TABLET_MODE) in %s: this machine cannot turn into a "
+                         "tablet, so its screen never rotates; %s says HasAccelerometer false and nothing "
+                         "polls the accelerometer for rotation",
+                         dir, SENSOR_PROXY_BUS_NAME);
         else if (r < 0)
                 log_warning_errno(r,
-                                  "Cannot look for the tablet-mode switch in %s, the screen orientation "
-                                  "stays \"normal\" (laptop mode): %m",
-                                  dir);
+                                  "Cannot look for the tablet-mode switch in %s: %m; %s says "
+                                  "HasAccelerometer false (no screen rotation without it)",
+                                  dir, SENSOR_PROXY_BUS_NAME);
         else
                 log_info("Tablet-mode switch %s: %s mode", tablet_mode_device(*ret),
                          tablet_mode_get(*ret) ? "tablet" : "laptop");
@@ -526,6 +527,14 @@ SensorProxy *sensor_proxy_free(SensorProxy *p)
         unexport(p);
         free(p);
         return NULL;
+}
+
+bool sensor_proxy_has_accelerometer(const Context *c)
+{
+        /* The HDAPS sensor is in the base: only a machine that turns into a tablet (the switch) rotates
+         * its screen by it. Without the switch, claims would poll for an orientation that is always
+         * "normal". */
+        return c->has_accelerometer && c->tablet_mode;
 }
 
 bool sensor_proxy_claimed(const Context *c)

@@ -1,61 +1,179 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Claim/Release: a recursive sd_bus_track, created lazily on the first claim and dropped in its
- * "empty" handler (an empty tracker with a handler would fire again and again). A client that leaves
- * the bus loses all its claims. */
+/* Claim/ClaimAtRate/Release: a small table of claimers keyed by unique name. Each claimer has its own
+ * sd_bus_track on its name (its handler fires when the name leaves the bus: all its claims go) and a
+ * stack of the rates its claims asked for (0: the configured SamplingRate); Release drops the caller's
+ * most recent claim. poller.c polls at the highest rate any claim needs (claims_max_rate()). */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "context.h"
 #include "log.h"
 
-static int on_claims_empty(sd_bus_track *t, void *userdata)
-{
-        Context *c = userdata;
+struct Claimer {
+        Context *context;
+        char *name;
+        sd_bus_track *track; /* on name; its handler removes the claimer when the name leaves the bus */
+        unsigned *rates;     /* the claims' rates, most recent last; 0: the configured SamplingRate */
+        size_t n_rates;
+};
 
-        if (sd_bus_track_count(t) > 0)
-                return 0;
-        log_debug("Last claim released, stopping polling");
-        c->claims = sd_bus_track_unref(c->claims);
+static Claimer *claimer_free(Claimer *k)
+{
+        if (!k)
+                return NULL;
+        sd_bus_track_unref(k->track);
+        free(k->rates);
+        free(k->name);
+        free(k);
+        return NULL;
+}
+
+static void remove_claimer(Context *c, size_t i)
+{
+        claimer_free(c->claimers[i]);
+        memmove(c->claimers + i, c->claimers + i + 1, (c->n_claimers - i - 1) * sizeof(Claimer *));
+        c->n_claimers--;
+        if (c->n_claimers == 0) {
+                free(c->claimers);
+                c->claimers = NULL;
+                log_debug("Last claim released");
+        }
+}
+
+static ssize_t find_claimer(const Context *c, const char *name)
+{
+        for (size_t i = 0; i < c->n_claimers; i++)
+                if (strcmp(c->claimers[i]->name, name) == 0)
+                        return (ssize_t) i;
+        return -1;
+}
+
+static int on_claimer_gone(sd_bus_track *t, void *userdata)
+{
+        Claimer *k = userdata;
+        Context *c = k->context;
+        ssize_t i = find_claimer(c, k->name);
+
+        log_debug("%s left the bus, dropping its %zu claim(s)", k->name, k->n_rates);
+        if (i >= 0)
+                remove_claimer(c, (size_t) i);
         poller_update(c);
         return 0;
 }
 
-int claims_add(Context *c, sd_bus_message *m)
+static int new_claimer(Context *c, const char *name, Claimer **ret)
 {
+        Claimer *k, **a;
         int r;
 
-        if (!c->claims) {
-                r = sd_bus_track_new(c->bus, &c->claims, on_claims_empty, c);
-                if (r < 0)
-                        return log_error_errno(r, "Failed to create the claim tracker: %m");
-                r = sd_bus_track_set_recursive(c->claims, true);
-                if (r < 0) {
-                        c->claims = sd_bus_track_unref(c->claims);
-                        return log_error_errno(r, "Failed to make the claim tracker recursive: %m");
-                }
+        a = reallocarray(c->claimers, c->n_claimers + 1, sizeof(Claimer *));
+        if (!a)
+                return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
+        c->claimers = a;
+
+        k = calloc(1, sizeof(Claimer));
+        if (!k)
+                return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
+        k->context = c;
+        k->name = strdup(name);
+        if (!k->name) {
+                claimer_free(k);
+                return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
         }
+        r = sd_bus_track_new(c->bus, &k->track, on_claimer_gone, k);
+        if (r >= 0)
+                r = sd_bus_track_add_name(k->track, name);
+        if (r < 0) {
+                claimer_free(k);
+                if (r == -ENXIO) /* the client is already gone: its business, not worth a line per client */
+                        return log_debug_errno(r, "%s left before its claim was tracked", name);
+                return log_error_errno(r, "Failed to track the claim of %s: %m", name);
+        }
+        c->claimers[c->n_claimers++] = k;
+        *ret = k;
+        return 0;
+}
 
-        r = sd_bus_track_add_sender(c->claims, m);
-        if (r == -ENXIO) /* the client is already gone: its business, not worth a line per client */
-                return log_debug_errno(r, "%s left before its claim was tracked",
-                                       strna(sd_bus_message_get_sender(m)));
-        if (r < 0)
-                return log_error_errno(r, "Failed to track claim of %s: %m",
-                                       strna(sd_bus_message_get_sender(m)));
+int claims_add(Context *c, sd_bus_message *m, unsigned rate)
+{
+        const char *sender = sd_bus_message_get_sender(m);
+        Claimer *k = NULL;
+        unsigned *a;
+        ssize_t i;
+        int r;
 
-        log_debug("Claim by %s (%u)", strna(sd_bus_message_get_sender(m)),
-                  (unsigned) sd_bus_track_count_sender(c->claims, m));
+        if (!sender)
+                return log_error_errno(-EINVAL, "A claim without a sender");
+        i = find_claimer(c, sender);
+        if (i >= 0)
+                k = c->claimers[i];
+        else {
+                r = new_claimer(c, sender, &k);
+                if (r < 0)
+                        return r;
+        }
+        a = reallocarray(k->rates, k->n_rates + 1, sizeof(unsigned));
+        if (!a) {
+                if (k->n_rates == 0)
+                        remove_claimer(c, c->n_claimers - 1);
+                return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
+        }
+        k->rates = a;
+        k->rates[k->n_rates++] = rate;
+
+        if (rate)
+                log_debug("Claim by %s at %u Hz (%zu)", sender, rate, k->n_rates);
+        else
+                log_debug("Claim by %s at the configured rate (%zu)", sender, k->n_rates);
         poller_update(c);
         return 0;
 }
 
 int claims_remove(Context *c, sd_bus_message *m)
 {
-        int r;
+        const char *sender = sd_bus_message_get_sender(m);
+        ssize_t i;
 
-        if (!c->claims)
+        if (!sender)
                 return 0;
-        r = sd_bus_track_remove_sender(c->claims, m);
-        if (r <= 0)
-                return r;
-        log_debug("Release by %s", strna(sd_bus_message_get_sender(m)));
+        i = find_claimer(c, sender);
+        if (i < 0)
+                return 0;
+        if (--c->claimers[i]->n_rates == 0)
+                remove_claimer(c, (size_t) i);
+        log_debug("Release by %s", sender);
+        poller_update(c);
         return 1;
+}
+
+bool claims_any(const Context *c)
+{
+        return c->n_claimers > 0;
+}
+
+unsigned claims_max_rate(const Context *c, unsigned full_rate, const char **ret_claimer)
+{
+        unsigned max = 0;
+
+        for (size_t i = 0; i < c->n_claimers; i++)
+                for (size_t j = 0; j < c->claimers[i]->n_rates; j++) {
+                        unsigned rate = MIN(c->claimers[i]->rates[j] ?: full_rate, full_rate);
+                        if (rate > max) {
+                                max = rate;
+                                if (ret_claimer)
+                                        *ret_claimer = c->claimers[i]->name;
+                        }
+                }
+        return max;
+}
+
+void claims_free(Context *c)
+{
+        for (size_t i = 0; i < c->n_claimers; i++)
+                claimer_free(c->claimers[i]);
+        free(c->claimers);
+        c->claimers = NULL;
+        c->n_claimers = 0;
 }

@@ -296,6 +296,7 @@ int context_init_device(Context *c)
         };
 
         int r = backend_init(c->backend, &hc);
+        c->backend_rate = 0; /* the configured rate; poller_update() sets the rate in force */
         if (r >= 0)
                 context_read_back_ec_config(c);
         return r;
@@ -303,7 +304,7 @@ int context_init_device(Context *c)
 
 void context_read_back_ec_config(Context *c)
 {
-        unsigned ec_rate, order;
+        unsigned ec_rate, order, rate = backend_get_config(c->backend)->sampling_rate; /* in force */
         int r;
 
         c->ec_config_valid = false;
@@ -311,9 +312,9 @@ void context_read_back_ec_config(Context *c)
         if (r < 0) {
                 if (r != -EOPNOTSUPP)
                         log_debug_errno(r, "Reading the EC configuration back (0x17/0x82) failed: %m");
-        } else if (c->config.sampling_rate > 0) {
+        } else if (rate > 0) {
                 c->ec_config_valid = true;
-                c->ec_oversampling_ratio = ec_rate / c->config.sampling_rate;
+                c->ec_oversampling_ratio = ec_rate / rate; /* the EC knows only the product */
                 c->ec_filter_order = order;
                 log_debug("EC configuration read back (0x17/0x82): EC rate %u, filter order %u", ec_rate,
                           order);
@@ -321,7 +322,7 @@ void context_read_back_ec_config(Context *c)
                     order != c->config.filter_order)
                         log_warning("The EC reports EC rate %u and filter order %u, not %u x %u and %u as "
                                     "configured; showing the EC's",
-                                    ec_rate, order, c->config.sampling_rate, c->config.oversampling_ratio,
+                                    ec_rate, order, rate, c->config.oversampling_ratio,
                                     c->config.filter_order);
         }
         bus_emit_changed(c, "OversamplingRatio", "FilterOrder");
@@ -451,7 +452,8 @@ Context *context_free(Context *c)
         c->tablet_mode = tablet_mode_free(c->tablet_mode);
         c->diagnosis = diagnosis_free(c->diagnosis);
         c->input_devices = input_devices_free(c->input_devices);
-        c->claims = sd_bus_track_unref(c->claims);
+        claims_free(c);
+        free(c->poll_rate_reason);
         if (c->sleep_lock_fd >= 0)
                 close(c->sleep_lock_fd);
         c->bus = sd_bus_flush_close_unref(c->bus);

@@ -42,6 +42,7 @@ typedef struct EcQueue EcQueue;
 typedef struct Diagnosis Diagnosis;
 typedef struct InputDevices InputDevices;
 typedef struct PolkitPending PolkitPending;
+typedef struct Claimer Claimer;
 
 /* The poll path's view of the hardware (the HardwareState property). */
 typedef enum HardwareState {
@@ -78,7 +79,11 @@ typedef struct Context {
         char *state_path;   /* NULL: do not persist */
 
         /* Polling */
-        sd_bus_track *claims; /* created on the first Claim, dropped when empty */
+        Claimer **claimers; /* claims.c: one per unique name holding claims */
+        size_t n_claimers;
+        unsigned poll_rate;     /* the EffectiveRate property: the poll timer's rate; 0: not polling */
+        char *poll_rate_reason; /* the EffectiveRateReason property */
+        unsigned backend_rate;  /* the sampling rate the backend (EC) is set to; 0: the configured */
         sd_event_source *poll_timer;
         bool polling; /* the Claimed property */
         bool last_keyboard, last_mouse;
@@ -185,14 +190,23 @@ int bus_error_from_backend(sd_bus_error *error, Backend *b, int r, const char *w
 int bus_errors_register(void);
 
 /* claims.c */
-int claims_add(Context *c, sd_bus_message *m);
-int claims_remove(Context *c, sd_bus_message *m); /* 0 if the caller held none */
+/* Records a claim of the message's sender at rate Hz (0: the configured SamplingRate, validated by the
+ * caller), tracks the sender's name, updates the poller. */
+int claims_add(Context *c, sd_bus_message *m, unsigned rate);
+/* Drops the sender's most recent claim; 0 if the caller held none. */
+int claims_remove(Context *c, sd_bus_message *m);
+bool claims_any(const Context *c);
+/* The highest rate any claim needs, capped at full_rate (which 0-rate claims mean); 0: no claim.
+ * *ret_claimer (if not NULL) is set to a claimer needing it. */
+unsigned claims_max_rate(const Context *c, unsigned full_rate, const char **ret_claimer);
+void claims_free(Context *c);
 
 /* poller.c */
 /* Starts or stops the timer to match the wanted state (claimed or protection armed, device present,
  * awake); emits Claimed on change. */
 void poller_update(Context *c);
-/* Re-arms the timer after a sampling rate change. */
+/* After SetSamplingRate changed the backend's rate to the configured one: re-applies the rate in force
+ * and re-arms the timer. */
 void poller_rate_changed(Context *c);
 /* After a readout or an on-demand update: picks up a finished calibration (persists RestPosition). */
 void poller_check_rest(Context *c);

@@ -27,7 +27,7 @@ static int on_message(sd_bus_message *m, void *userdata, sd_bus_error *error)
 
 static bool busy(const Context *c)
 {
-        return c->has_accelerometer || c->claims || c->polling;
+        return c->has_accelerometer || claims_any(c) || c->polling;
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Polling: a CLOCK_MONOTONIC timer at 1/SamplingRate, armed only while a client claims or disk
- * protection is armed (and the device is present and awake). Each tick: one readout -> Sample signal,
- * motion processing -> Tilt/Shock and property changes, disk protection. No claim: no timer at all. */
+/* Polling: a CLOCK_MONOTONIC timer, armed only while a client claims or disk protection is armed (and
+ * the device is present and awake), at the highest rate any of them needs (EffectiveRate): armed disk
+ * protection and plain claims the configured SamplingRate, ClaimAtRate claims their own, a SensorProxy
+ * claim SENSOR_PROXY_RATE_HZ. The backend's (EC's) sampling rate follows it, set as the seeds'
+ * sampling_rate attribute sets it while polling (docs/PROTOCOL.md, "Rate changes while polling"). Each tick:
+ * one readout -> Sample signal, motion processing -> Tilt/Shock and property changes, disk protection. No
+ * claim: no timer at all. */
 
 #include <errno.h>
 #include <time.h>
@@ -42,10 +46,14 @@ uint64_t now_usec(void)
         return (uint64_t) ts.tv_sec * USEC_PER_SEC + (uint64_t) ts.tv_nsec / NSEC_PER_USEC;
 }
 
+static unsigned full_rate(const Context *c)
+{
+        return c->config.sampling_rate ?: HDAPS_DEFAULT_SAMPLING_RATE;
+}
+
 static uint64_t poll_period_usec(const Context *c)
 {
-        unsigned rate = c->config.sampling_rate ?: HDAPS_DEFAULT_SAMPLING_RATE;
-        return USEC_PER_SEC / rate;
+        return USEC_PER_SEC / (c->poll_rate ?: full_rate(c));
 }
 
 static void emit_motion_events(Context *c, const MotionEvents *ev)
@@ -320,8 +328,103 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
 static bool poller_wanted(const Context *c)
 {
         return c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED &&
-               (c->claims || sensor_proxy_claimed(c) || protection_armed(c) || c->diagnosis ||
+               (claims_any(c) || sensor_proxy_claimed(c) || protection_armed(c) || c->diagnosis ||
                 input_devices_enabled(c->input_devices));
+}
+
+/* The rate polling needs now and why (a new string); 0 when nothing polls. */
+static unsigned wanted_rate(const Context *c, char **ret_reason)
+{
+        unsigned full = full_rate(c), rate = 0, claimed;
+        const char *claimer = NULL;
+
+        if (!poller_wanted(c)) {
+                if (!c->has_accelerometer)
+                        *ret_reason = strdup("not polling: there is no accelerometer");
+                else if (c->suspended)
+                        *ret_reason = strdup("not polling: suspended");
+                else if (c->hardware_state == HARDWARE_STOPPED)
+                        *ret_reason = strdup("not polling: the hardware failed (HardwareState stopped)");
+                else
+                        *ret_reason = strdup("not polling: nothing claims the accelerometer");
+                return 0;
+        }
+        if (protection_armed(c)) {
+                *ret_reason = strprintf("disk protection is armed (the full SamplingRate, %u Hz)", full);
+                return full;
+        }
+        if (c->diagnosis) {
+                *ret_reason = strprintf("a diagnosis is running (the full SamplingRate, %u Hz)", full);
+                return full;
+        }
+        if (input_devices_enabled(c->input_devices)) {
+                *ret_reason =
+                        strprintf("the input devices are enabled (the full SamplingRate, %u Hz)", full);
+                return full;
+        }
+        claimed = claims_max_rate(c, full, &claimer);
+        if (sensor_proxy_claimed(c) && MIN((unsigned) SENSOR_PROXY_RATE_HZ, full) > claimed) {
+                rate = MIN((unsigned) SENSOR_PROXY_RATE_HZ, full);
+                *ret_reason = strprintf("a %s claim (screen rotation, %u Hz)", SENSOR_PROXY_BUS_NAME, rate);
+                return rate;
+        }
+        *ret_reason = strprintf("a claim by %s at %u Hz%s", strna(claimer), claimed,
+                                claimed == full ? " (the full SamplingRate)" : "");
+        return claimed;
+}
+
+/* Sets the backend's sampling rate to rate, unless it is there already. The EC's config change drops
+ * the prefetched readout; the next tick then does the bounded full read, so no readout is lost. */
+static void set_backend_rate(Context *c, unsigned rate)
+{
+        int r;
+
+        if ((c->backend_rate ?: c->config.sampling_rate) == rate)
+                return;
+        r = backend_set_sampling_rate(c->backend, rate);
+        if (r < 0) {
+                /* Kernel drivers without a rate attribute poll at their own rate: reading slower is fine. */
+                if (r != -EOPNOTSUPP)
+                        log_warning_errno(r,
+                                          "Setting the accelerometer's sampling rate to %u Hz failed, "
+                                          "polling at %u Hz anyway: %m",
+                                          rate, rate);
+                return;
+        }
+        c->backend_rate = rate;
+        log_debug("The accelerometer samples at %u Hz now", rate);
+}
+
+/* Brings the rate in force (EffectiveRate) to what polling needs: the backend's rate and the timer. */
+static void apply_rate(Context *c)
+{
+        _cleanup_free_ char *reason = NULL;
+        unsigned rate = wanted_rate(c, &reason);
+        bool changed = rate != c->poll_rate;
+
+        if (rate > 0)
+                set_backend_rate(c, rate);
+        else if (c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED)
+                /* Nobody polls: the EC goes back to the configured rate (SamplingRate x ratio), what
+                 * on-demand readers and the EC's own configuration (0x17/0x82) then show. */
+                set_backend_rate(c, full_rate(c));
+        if (changed) {
+                log_debug("Polling rate %u Hz: %s", rate, strna(reason));
+                c->poll_rate = rate;
+                if (c->poll_timer && rate > 0) {
+                        uint64_t period = poll_period_usec(c);
+                        (void) sd_event_source_set_time_accuracy(c->poll_timer,
+                                                                 MAX(period / POLL_ACCURACY_DIVISOR, 1u));
+                        (void) sd_event_source_set_time_relative(c->poll_timer, period);
+                        (void) sd_event_source_set_enabled(c->poll_timer, SD_EVENT_ONESHOT);
+                }
+                bus_emit_changed(c, "EffectiveRate");
+        }
+        if (reason && (!c->poll_rate_reason || strcmp(reason, c->poll_rate_reason) != 0)) {
+                free(c->poll_rate_reason);
+                c->poll_rate_reason = TAKE_PTR(reason);
+                bus_emit_changed(c, "EffectiveRateReason");
+        }
 }
 
 void poller_update(Context *c)
@@ -329,6 +432,7 @@ void poller_update(Context *c)
         bool want = poller_wanted(c);
         int r;
 
+        apply_rate(c);
         if (want && !c->poll_timer) {
                 uint64_t period = poll_period_usec(c);
                 r = sd_event_add_time_relative(c->event, &c->poll_timer, CLOCK_MONOTONIC, period,
@@ -341,7 +445,7 @@ void poller_update(Context *c)
                         if (c->motion)
                                 motion_reset(c->motion);
                         backend_set_streaming(c->backend, true);
-                        log_debug("Polling started at %u Hz", c->config.sampling_rate);
+                        log_debug("Polling started at %u Hz", c->poll_rate);
                 }
         } else if (!want && c->poll_timer) {
                 c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
@@ -358,13 +462,9 @@ void poller_update(Context *c)
 
 void poller_rate_changed(Context *c)
 {
-        uint64_t period = poll_period_usec(c);
-
-        if (!c->poll_timer)
-                return;
-        (void) sd_event_source_set_time_accuracy(c->poll_timer, MAX(period / POLL_ACCURACY_DIVISOR, 1u));
-        (void) sd_event_source_set_time_relative(c->poll_timer, period);
-        (void) sd_event_source_set_enabled(c->poll_timer, SD_EVENT_ONESHOT);
+        c->backend_rate = 0; /* SetSamplingRate set the backend to the configured rate */
+        c->poll_rate = 0;    /* re-arm the timer even if the rate in force stays */
+        apply_rate(c);
 }
 
 void poller_refresh_on_demand(Context *c)

@@ -18,7 +18,7 @@ from gi.repository import GLib  # noqa: E402
 
 KEYS = ["has-accelerometer", "backend", "backend-reason", "hardware-state", "last-error", "model", "axis-code", "position", "rest-position",
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
-        "filter-order", "fake-data-mode", "invert", "input-devices", "claimed", "suspended", "pitch", "roll", "orientation",
+        "filter-order", "fake-data-mode", "invert", "input-devices", "claimed", "effective-rate", "effective-rate-reason", "suspended", "pitch", "roll", "orientation",
         "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
         "vibration-level", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
 USAGE, DENIED, NO_SERVICE, INVALID, NO_ACCELEROMETER = 2, 3, 4, 5, 6

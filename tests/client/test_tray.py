@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpaccel-tray under Xvfb against the real tpacceld on the EC emulator, with dbusmock standing in
 for the StatusNotifierWatcher (the panel) and the notification daemon."""
+import ctypes
 import os
 import re
 import shutil
@@ -112,6 +113,42 @@ class TrayTest(ClientTestCase):
                 return int(m.group(1))
         return None
 
+    def close_window(self):
+        """Closes the tray's window as a window manager does: WM_DELETE_WINDOW (no WM runs here)."""
+        ids = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "ThinkPad Accelerometer"],
+                             capture_output=True, text=True, env=self.env).stdout.split()
+        self.assertTrue(ids, "the window is not shown")
+
+        class ClientMessage(ctypes.Structure):
+            _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                        ("display", ctypes.c_void_p), ("window", ctypes.c_ulong),
+                        ("message_type", ctypes.c_ulong), ("format", ctypes.c_int), ("data", ctypes.c_long * 5)]
+
+        class XEvent(ctypes.Union):
+            _fields_ = [("xclient", ClientMessage), ("pad", ctypes.c_long * 24)]
+
+        x11 = ctypes.CDLL("libX11.so.6")
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x11.XInternAtom.restype = ctypes.c_ulong
+        x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+        x11.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+        x11.XFlush.argtypes = x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        dpy = x11.XOpenDisplay(self.xvfb.display.encode())
+        self.assertTrue(dpy, "cannot open the X display")
+        try:
+            for wid in ids:
+                ev = XEvent()
+                ev.xclient.type = 33  # ClientMessage
+                ev.xclient.window = int(wid)
+                ev.xclient.message_type = x11.XInternAtom(dpy, b"WM_PROTOCOLS", 0)
+                ev.xclient.format = 32
+                ev.xclient.data[0] = x11.XInternAtom(dpy, b"WM_DELETE_WINDOW", 0)
+                x11.XSendEvent(dpy, int(wid), 0, 0, ctypes.byref(ev))
+            x11.XFlush(dpy)
+        finally:
+            x11.XCloseDisplay(dpy)
+
     def open_menu(self):
         """Opens the menu, as a StatusNotifierItem panel does (dbusmenu AboutToShow on the root)."""
         self.bus.call(self._owner, MENU_PATH, DBUSMENU, "AboutToShow", (0,), "(i)")
@@ -181,7 +218,9 @@ class TrayTest(ClientTestCase):
         self.assertIs(self.bus.accel_property("Claimed"), True)
 
     def test_drop_raises_one_notification(self):
-        self.start_tray()
+        # Shocks need the full rate: the tray's option holds a full-rate claim (the icon's 4 Hz would
+        # miss the drop's free fall).
+        self.start_tray("--watch-shocks")
         self.start_daemon("drop-30cm.csv")
         wait_until(lambda: self.bus.accel_property("ShockCount") > 0, timeout=20, what="a shock")
         time.sleep(3)
@@ -235,6 +274,32 @@ class TrayTest(ClientTestCase):
         wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
         time.sleep(1)
         self.assertIs(self.bus.accel_property("Claimed"), False)
+
+    def test_claims_at_the_rate_it_shows(self):
+        self.start_tray()
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's 4 Hz claim")
+        time.sleep(1)
+        self.assertEqual(self.bus.accel_property("EffectiveRate"), 4, "at rest: the icon's rate only")
+        self.assertEqual(self.bus.accel_property("SamplingRate"), 50)
+        self.assertNotIn("Subscribed to Sample", self.tray_log(), "Sample signals with the window closed")
+        # The window (bubble level, plot) needs every readout.
+        self.click_menu("Show _window")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
+        wait_until(lambda: "Subscribed to Sample" in self.tray_log(), what="the Sample subscription")
+        self.close_window()
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate again")
+        wait_until(lambda: "Unsubscribed from Sample" in self.tray_log(), what="the Sample subscription to go")
+        self.assertIs(self.bus.accel_property("Claimed"), True)
+
+    def test_watch_shocks_holds_the_full_rate(self):
+        self.start_tray("--watch-shocks", "--no-animation")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full-rate claim")
+        self.assertNotIn("Subscribed to Sample", self.tray_log(), "Sample signals with the window closed")
+        self.click_menu("_Watch for shocks (full rate, more power)")
+        wait_until(lambda: not self.bus.accel_property("Claimed"), what="the claim to go")
+        self.assertEqual(self.bus.accel_property("EffectiveRate"), 0)
 
     def test_starts_service_by_activation(self):
         # At login nothing has started the bus-activated service yet: the tray does.

@@ -322,6 +322,101 @@ time.sleep(600)
             self.assertLess(abs(now_us - samples[-1][0]), 2_000_000, 'time_usec is CLOCK_MONOTONIC')
         self.accel.Release()
 
+    def measured_rate(self, seconds=2.0):
+        samples = self.collect_samples(seconds)
+        self.assertGreater(len(samples), 2, 'too few Samples to measure a rate')
+        return (len(samples) - 1) / ((samples[-1][0] - samples[0][0]) / 1e6)
+
+    def test_claim_at_rate_polls_at_the_highest_claim(self):
+        self.start_polkit()
+        self.start_daemon()
+        self.assertEqual(self.get('EffectiveRate'), 0)
+        self.assertIn('nothing claims', self.get('EffectiveRateReason'))
+        a, b = self.new_connection(), self.new_connection()
+        acc_a = dbus.Interface(a.get_object(NAME, PATH, introspect=False), IFACE)
+        acc_b = dbus.Interface(b.get_object(NAME, PATH, introspect=False), IFACE)
+        acc_a.ClaimAtRate(dbus.UInt32(5))
+        self.assertEqual(self.get('EffectiveRate'), 5)
+        self.assertIn(a.get_unique_name(), self.get('EffectiveRateReason'))
+        self.assertEqual(self.get('SamplingRate'), 50, 'SamplingRate stays the configured rate')
+        time.sleep(0.5)
+        rate = self.measured_rate(2.5)
+        self.assertAlmostEqual(rate, 5, delta=1.5, msg='a 5 Hz claim: %.1f Hz measured' % rate)
+        # The full rate below: a loaded machine loses ticks, so "well above the low rate" is asserted.
+        acc_b.Claim()  # plain Claim: the configured SamplingRate
+        self.assertEqual(self.get('EffectiveRate'), 50)
+        self.assertIn(b.get_unique_name(), self.get('EffectiveRateReason'))
+        time.sleep(0.3)
+        rate = self.measured_rate(1.5)
+        self.assertGreater(rate, 25, msg='a full-rate claim added: %.1f Hz' % rate)
+        self.assertLess(rate, 50 * 1.15, msg='a full-rate claim added: %.1f Hz' % rate)
+        acc_b.Release()
+        self.assertEqual(self.get('EffectiveRate'), 5)
+        time.sleep(0.5)
+        rate = self.measured_rate(2.5)
+        self.assertAlmostEqual(rate, 5, delta=1.5, msg='full-rate claim released: %.1f Hz' % rate)
+        # A client leaving the bus drops its claims: B claims 20 Hz, then disconnects.
+        acc_b.ClaimAtRate(dbus.UInt32(20))
+        self.assertEqual(self.get('EffectiveRate'), 20)
+        b.close()
+        self.assertEventually(lambda: self.get('EffectiveRate') == 5)
+        acc_a.Release()
+        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertEqual(self.get('EffectiveRate'), 0)
+        a.close()
+
+    def ec_rate(self):
+        """The EC's own rate (0x17/0x82 [2..3]), asked through ReadRow once no change is pending
+        ([1] bit 1)."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            data = self.ec.ReadRow(dbus.UInt16(0x0003), row(0x17, 0x82), dbus.UInt16(0x801F))
+            self.assertEqual(data[15], 0, 'RETVAL')
+            if not data[1] & 0x02 or time.monotonic() > deadline:
+                return data[2] | data[3] << 8
+            time.sleep(0.01)
+
+    def test_claim_at_rate_release_drops_the_latest_claim(self):
+        self.start_polkit([CONFIGURE, EC_RAW])
+        self.start_daemon()
+        self.accel.ClaimAtRate(dbus.UInt32(4))
+        self.accel.ClaimAtRate(dbus.UInt32(25))
+        self.assertEqual(self.get('EffectiveRate'), 25)
+        self.assertEqual(self.ec_rate(), 25 * 5, 'the EC samples at EffectiveRate x OversamplingRatio')
+        self.accel.Release()
+        self.assertEqual(self.get('EffectiveRate'), 4)
+        self.assertEqual(self.ec_rate(), 4 * 5)
+        # SetSamplingRate below a claim caps it; the configured rate stays SamplingRate.
+        self.accel.ClaimAtRate(dbus.UInt32(40))
+        self.accel.SetSamplingRate(dbus.UInt32(30))
+        self.assertEqual(self.get('EffectiveRate'), 30)
+        self.assertEqual(self.get('SamplingRate'), 30)
+        self.assertEqual(self.get('OversamplingRatio'), 5)
+        self.accel.Release()
+        self.assertEqual(self.get('EffectiveRate'), 4)
+        self.assertEqual(self.get('OversamplingRatio'), 5, 'the EC rate follows: still 5 x 4 Hz')
+        self.accel.Release()
+        self.assertEqual(self.get('EffectiveRate'), 0)
+        self.assertEqual(self.ec_rate(), 30 * 5, 'nobody polls: back to SamplingRate x OversamplingRatio')
+
+    def test_claim_at_rate_refuses_bad_rates(self):
+        self.start_polkit()
+        self.start_daemon()
+        for rate in (0, 1001, 2**32 - 1):
+            with self.assertRaises(dbus.exceptions.DBusException) as cm:
+                self.accel.ClaimAtRate(dbus.UInt32(rate))
+            self.assertEqual(cm.exception.get_dbus_name(), INVALID_ARGS)
+            self.assertIn('rate %u Hz is out of range 1..1000' % rate, cm.exception.get_dbus_message())
+        self.assertFalse(self.get('Claimed'), 'a refused claim changes nothing')
+        self.assertEqual(self.get('EffectiveRate'), 0)
+        self.assertDBusError('org.thinkpad.Accelerometer.Error.NotClaimed', self.accel.Release)
+        # Above the configured SamplingRate is valid, and capped at it (a 4 Hz tray on a machine
+        # configured to 2 Hz still claims).
+        self.accel.ClaimAtRate(dbus.UInt32(200))
+        self.assertEqual(self.get('EffectiveRate'), 50)
+        self.assertIn('(the full SamplingRate)', self.get('EffectiveRateReason'))
+        self.accel.Release()
+
     # polkit (mock)
 
     def test_config_denied_changes_nothing(self):

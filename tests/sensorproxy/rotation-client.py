@@ -5,6 +5,7 @@ net.hadess.SensorProxy: watch the name on the system bus, build a GDBusProxy (fl
 property cache), connect g-properties-changed, call ClaimAccelerometer, then Get AccelerometerOrientation
 explicitly and patch the cache. Prints one line per event:
   appeared HasAccelerometer=true
+  not claiming: no accelerometer     (HasAccelerometer false: mutter claims only when it is true)
   claimed: <orientation right after the Claim reply>
   orientation: <new orientation>      (from PropertiesChanged)
 Usage: rotation-client.py SECONDS   (the system bus is $DBUS_SYSTEM_BUS_ADDRESS when set)"""
@@ -41,6 +42,9 @@ class Client:
         has = self.proxy.get_cached_property("HasAccelerometer")
         say("appeared HasAccelerometer=%s" % ("true" if has and has.unpack() else "false"))
         self.proxy.connect("g-properties-changed", self.properties_changed)
+        if not (has and has.unpack()):
+            say("not claiming: no accelerometer")
+            return
         self.proxy.call("ClaimAccelerometer", None, Gio.DBusCallFlags.NONE, -1, None, self.claimed)
 
     def claimed(self, proxy, result):

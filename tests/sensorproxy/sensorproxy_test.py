@@ -135,12 +135,17 @@ class SensorProxyTest(TpaccelTestBase):
         sp_a.ClaimAccelerometer()
         sp_a.ClaimAccelerometer()  # twice is one claim, as in iio-sensor-proxy
         self.assertTrue(claimed())
+        # Rotation needs 20 Hz (the 250 ms debounce plus 100 ms), not the full SamplingRate.
+        self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'EffectiveRate'), 20)
+        self.assertIn(SP_NAME, self.accel_props.Get(ACCEL_IFACE, 'EffectiveRateReason'))
         accel_b.Claim()
+        self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'EffectiveRate'), 50)
         sp_a.ReleaseAccelerometer()
         self.assertTrue(claimed(), 'the org.thinkpad.Accelerometer claim keeps polling on')
         sp_a.ClaimAccelerometer()
         accel_b.Release()
         self.assertTrue(claimed(), 'the net.hadess.SensorProxy claim keeps polling on')
+        self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'EffectiveRate'), 20)
         a.close()  # leaving the bus releases the claim
         self.assertEventually(lambda: not claimed())
         b.close()
@@ -160,12 +165,28 @@ class SensorProxyTest(TpaccelTestBase):
         self.assertEqual(self.orientations(out), tour_expectation('laptop'), out)
         self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerTilt'), 'undefined')
 
-    def test_without_switch_device_stays_normal(self):
+    def test_without_switch_device_has_no_accelerometer(self):
+        # No tablet-mode switch: the screen never rotates, so there is no accelerometer to rotate by and
+        # nothing polls for rotation (a claim at 20 Hz all day for an orientation that is always
+        # "normal" was the old behaviour).
         empty = tempfile.mkdtemp(dir=self.state_dir)
         self.start_proxy_daemon('--input-dir=' + empty, switch=None)
-        out = self.run_client(TOUR_SECONDS)
-        self.assertEqual(self.orientations(out), ['normal'], out)
-        self.assertIn('No tablet-mode switch (SW_TABLET_MODE) in %s' % empty, self.daemon_log())
+        self.assertEqual(self.sp_props.Get(SP_IFACE, 'HasAccelerometer'), False)
+        self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerOrientation'), 'undefined')
+        self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'HasAccelerometer'), True, 'tpaccel itself has one')
+        out = self.run_client(2)
+        self.assertIn('appeared HasAccelerometer=false', out)
+        self.assertIn('not claiming: no accelerometer', out)
+        # A client claiming anyway gets success (iio-sensor-proxy's answer for an absent sensor), no polling.
+        sp = dbus.Interface(self.sp, SP_IFACE)
+        sp.ClaimAccelerometer()
+        time.sleep(0.3)
+        self.assertFalse(self.accel_props.Get(ACCEL_IFACE, 'Claimed'))
+        self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'EffectiveRate'), 0)
+        sp.ReleaseAccelerometer()
+        self.assertIn('No tablet-mode switch (SW_TABLET_MODE) in %s: this machine cannot turn into a tablet'
+                      % empty, self.daemon_log())
+        self.assertIn('net.hadess.SensorProxy says HasAccelerometer false', self.daemon_log())
 
     def test_switch_events_are_followed(self):
         # The base is rolled right side up from 2.0 to 5.8 s (rotate-right-up); the switch folds into tablet

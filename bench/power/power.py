@@ -1,0 +1,271 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What tpaccel costs a laptop's battery: wakeups per second and CPU ms per second of tpacceld, the
+tray and the bus daemon, on the EC emulator, per use case and trace. Each case gets a fresh private
+bus (dbus-daemon --session), tpacceld --session --backend=sim replaying a trace in a loop, and its
+client; after a warm-up, every thread of each process is read twice, a window apart:
+  wakeups/s  voluntary + nonvoluntary context switches (/proc/PID/task/*/status) per second
+  CPU ms/s   time on the CPU (/proc/PID/task/*/schedstat, ns) per second
+Cases: the tray's defaults (animated icon), the tray with its window open, the tray with
+--watch-shocks, a net.hadess.SensorProxy rotation claim (tpacceld under umockdev-run with a tablet-mode
+switch, as tests/sensorproxy; the client is tests/sensorproxy/rotation-client.py), disk protection
+armed (a fake sysfs disk), and nothing at all. Traces: rest.csv (still on a desk) and wobble.csv (moving).
+The tray runs under Xvfb, in trayer's XEmbed tray when trayer is installed.
+Prints `name: value unit` lines and a Markdown table.
+Usage: power.py BUILDDIR [SECONDS]"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.normpath(os.path.join(HERE, '..', '..'))
+sys.path.insert(0, os.path.join(SRC, 'tests', 'dbus'))
+from fake_sysfs import FakeSysfs  # noqa: E402
+
+TRACES = os.path.join(SRC, 'tests', 'traces')
+SP_DIR = os.path.join(SRC, 'tests', 'sensorproxy')
+NAME, PATH, IFACE = 'org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', 'org.thinkpad.Accelerometer'
+WARMUP = 3.0
+
+
+def task_figures(pid):
+    """(context switches, CPU ns) summed over every thread of pid."""
+    switches = cpu = 0
+    for tid in os.listdir('/proc/%d/task' % pid):
+        try:
+            with open('/proc/%d/task/%s/status' % (pid, tid)) as f:
+                for line in f:
+                    if line.startswith(('voluntary_ctxt_switches', 'nonvoluntary_ctxt_switches')):
+                        switches += int(line.split()[1])
+            with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
+                cpu += int(f.read().split()[0])
+        except FileNotFoundError:
+            pass  # a thread that ended meanwhile
+    return switches, cpu
+
+
+def wait_for(cond, what, timeout=15):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise RuntimeError('timed out waiting for ' + what)
+
+
+class Case:
+    def __init__(self, build, tmp):
+        self.build, self.tmp = build, tmp
+        self.procs = []
+        self.env = dict(os.environ)
+
+    def spawn(self, argv, env=None, **kw):
+        p = subprocess.Popen(argv, env=env or self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             **kw)
+        self.procs.append(p)
+        return p
+
+    def busctl(self, *args):
+        return subprocess.run(['busctl', '--address=' + self.address] + list(args), capture_output=True,
+                              text=True, timeout=10)
+
+    def start_bus(self):
+        self.bus = subprocess.Popen(['dbus-daemon', '--session', '--nofork', '--print-address=1'],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.procs.append(self.bus)
+        self.address = self.bus.stdout.readline().strip()
+        self.env['DBUS_SESSION_BUS_ADDRESS'] = self.address
+        self.env['DBUS_SYSTEM_BUS_ADDRESS'] = self.address  # rotation-client.py uses the system bus
+
+    def start_daemon(self, trace, prefix=(), extra=()):
+        state = os.path.join(self.tmp, 'state')
+        os.makedirs(state, exist_ok=True)
+        argv = list(prefix) + [os.path.join(self.build, 'service', 'tpacceld'), '--session', '--backend=sim',
+                               '--state-dir=' + state, '--trace=' + os.path.join(TRACES, trace), '--trace-loop']
+        self.daemon = self.spawn(argv + list(extra))
+        wait_for(lambda: self.busctl('status', NAME).returncode == 0 or self.daemon.poll() is not None,
+                 'tpacceld on the bus')
+        if self.daemon.poll() is not None:
+            raise RuntimeError('tpacceld exited at start')
+        # umockdev-run forks the daemon: measure the daemon, not the wrapper.
+        owner = self.busctl('call', 'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+                            'GetConnectionUnixProcessID', 's', NAME).stdout.split()
+        self.daemon_pid = int(owner[-1])
+
+    def prop(self, name):
+        out = self.busctl('get-property', NAME, PATH, IFACE, name).stdout.split(None, 1)
+        return out[1].strip().strip('"') if len(out) > 1 else ''
+
+    def start_tray(self, *args):
+        xread, xwrite = os.pipe()
+        xvfb = self.spawn(['Xvfb', '-displayfd', str(xwrite), '-screen', '0', '1024x768x24', '-nolisten', 'tcp'],
+                          pass_fds=[xwrite])
+        os.close(xwrite)
+        with os.fdopen(xread) as f:
+            self.env['DISPLAY'] = ':' + f.readline().strip()
+        if xvfb.poll() is not None:
+            raise RuntimeError('Xvfb did not start')
+        self.tray_host = 'none (no tray host)'
+        if shutil.which('trayer'):
+            self.spawn(['trayer', '--edge', 'top', '--align', 'right', '--widthtype', 'pixel', '--width', '64',
+                        '--height', '24'])
+            self.tray_host = 'trayer (XEmbed)'
+            time.sleep(1)
+        env = dict(self.env, TPACCEL_ICON_DIR=os.path.join(SRC, 'data', 'icons'))
+        self.tray = self.spawn([os.path.join(self.build, 'client', 'tpaccel-tray'), '--session'] + list(args),
+                               env=env)
+
+    def stop(self):
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+
+
+def run_case(build, case, trace, seconds):
+    tmp = tempfile.mkdtemp(prefix='tpaccel-power-')
+    c = Case(build, tmp)
+    try:
+        c.start_bus()
+        prefix, extra = (), []
+        if case == 'rotation':
+            prefix = ['umockdev-run', '-d', os.path.join(SP_DIR, 'thinkpad-extra-buttons.umockdev'),
+                      '-i', '/dev/input/event5=' + os.path.join(SP_DIR, 'tablet-mode.ioctl'), '--']
+            extra = ['--sensor-proxy=yes']
+        if case == 'protection':
+            sysfs = FakeSysfs(os.path.join(tmp, 'sys'))
+            sysfs.add_disk('sda')
+            extra = ['--sysfs-root=' + sysfs.root]
+        c.start_daemon(trace, prefix, extra)
+        watched = {'tpacceld': c.daemon_pid, 'dbus-daemon': c.bus.pid}
+        if case.startswith('tray'):
+            args = {'tray': [], 'tray-window': ['--show-window'], 'tray-watch-shocks': ['--watch-shocks']}[case]
+            c.start_tray(*args)
+            watched['tray'] = c.tray.pid
+            want = {'tray': '4', 'tray-window': '50', 'tray-watch-shocks': '50'}[case]
+            wait_for(lambda: c.prop('EffectiveRate') == want, 'EffectiveRate %s' % want)
+        elif case == 'rotation':
+            client = c.spawn(['/usr/bin/python3', os.path.join(SP_DIR, 'rotation-client.py'),
+                              str(int(WARMUP + seconds + 10))])
+            watched['client'] = client.pid
+            wait_for(lambda: c.prop('EffectiveRate') == '20', 'the 20 Hz rotation claim')
+        elif case == 'protection':
+            r = c.busctl('call', NAME, PATH, IFACE, 'SetProtectedDisks', 'as', '1', 'sda')
+            if r.returncode != 0:
+                raise RuntimeError('SetProtectedDisks: ' + r.stderr)
+            wait_for(lambda: c.prop('EffectiveRate') == '50', 'the full rate for disk protection')
+        time.sleep(WARMUP)
+        rate, reason = c.prop('EffectiveRate'), c.prop('EffectiveRateReason')
+        before = {k: task_figures(pid) for k, pid in watched.items()}
+        t0 = time.monotonic()
+        time.sleep(seconds)
+        after = {k: task_figures(pid) for k, pid in watched.items()}
+        span = time.monotonic() - t0
+        figures = {k: ((after[k][0] - before[k][0]) / span, (after[k][1] - before[k][1]) / span / 1e6)
+                   for k in watched}
+        return figures, rate, reason, getattr(c, 'tray_host', '')
+    finally:
+        c.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def tilt_offsets(build, rate, seconds, trace='rotate-left-up.csv', motion_from=2.0):
+    """A claimer at rate Hz (0: Claim, the full rate) on a looping turn trace: for each loop, when the
+    first Tilt signal arrived, in seconds since the loop started (the trace's time is the emulator's,
+    which starts with the daemon)."""
+    import dbus
+    import dbus.mainloop.glib
+    from gi.repository import GLib
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    with open(os.path.join(TRACES, trace)) as f:
+        period = max(int(line.split(',')[0]) for line in f if line[:1].isdigit()) / 1000
+    tmp = tempfile.mkdtemp(prefix='tpaccel-power-')
+    c = Case(build, tmp)
+    try:
+        c.start_bus()
+        t0 = time.monotonic()
+        c.start_daemon(trace)
+        bus = dbus.bus.BusConnection(c.address)
+        tilts = []
+        bus.add_signal_receiver(lambda *a: tilts.append(time.monotonic() - t0), signal_name='Tilt',
+                                dbus_interface=IFACE, path=PATH)
+        accel = dbus.Interface(bus.get_object(NAME, PATH), IFACE)
+        accel.ClaimAtRate(dbus.UInt32(rate)) if rate else accel.Claim()
+        loop, ctx = GLib.MainLoop(), GLib.main_context_default()
+        GLib.timeout_add(int(seconds * 1000), loop.quit)
+        loop.run()
+        del ctx
+        bus.close()
+        offsets = []
+        for k in range(int(seconds / period) + 1):
+            later = [t - k * period for t in tilts if k * period + motion_from <= t < (k + 1) * period]
+            if later:
+                offsets.append(min(later))
+        return offsets
+    finally:
+        c.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+CASES = [('tray', "the tray's defaults (animated icon)"), ('tray-window', 'the tray, window open'),
+         ('tray-watch-shocks', 'the tray, --watch-shocks'), ('rotation', 'a SensorProxy rotation claim'),
+         ('protection', 'disk protection armed'), ('idle', 'nothing claims')]
+TRACE_NAMES = [('rest.csv', 'rest'), ('wobble.csv', 'moving')]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    build = sys.argv[1]
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
+    with open('/proc/loadavg') as f:
+        print('load average before: %s' % f.read().split()[0])
+    # The icon follows a tilt: the first Tilt of each turn at the tray's 4 Hz against the full 50 Hz.
+    full = tilt_offsets(build, 0, max(seconds, 20))
+    low = tilt_offsets(build, 4, max(seconds, 20))
+    if full and low:
+        ref = sorted(full)[len(full) // 2]
+        extra = [(o - ref) * 1000 for o in low]
+        print('tilt at 4 Hz after tilt at 50 Hz: %s ms (turns: %d; median at 50 Hz %.0f ms after the '
+              'motion starts)' % (', '.join('%.0f' % e for e in extra), len(low), (ref - 2.0) * 1000))
+        print('tilt latency at 4 Hz over 50 Hz, max: %.0f ms' % max(extra))
+    rows = []
+    for case, label in CASES:
+        if case.startswith('tray') and not shutil.which('Xvfb'):
+            print('%s: skipped (Xvfb missing)' % case)
+            continue
+        if case == 'rotation' and not shutil.which('umockdev-run'):
+            print('%s: skipped (umockdev-run missing)' % case)
+            continue
+        for trace, tname in TRACE_NAMES:
+            figures, rate, reason, host = run_case(build, case, trace, seconds)
+            for proc, (wakeups, cpu) in figures.items():
+                print('%s %s %s wakeups: %.1f /s' % (case, tname, proc, wakeups))
+                print('%s %s %s cpu: %.2f ms/s' % (case, tname, proc, cpu))
+            print('%s %s effective rate: %s Hz (%s)%s' % (case, tname, rate, reason,
+                                                         ', tray host ' + host if host else ''))
+            rows.append((label, tname, rate, figures))
+    print()
+    print('| case | trace | rate | tpacceld wakeups/s, CPU ms/s | client wakeups/s, CPU ms/s '
+          '| tpacceld + client | dbus-daemon |')
+    print('|---|---|---|---|---|---|---|')
+    for label, tname, rate, f in rows:
+        d = f['tpacceld']
+        cl = f.get('tray') or f.get('client')
+        b = f['dbus-daemon']
+        both = (d[0] + (cl[0] if cl else 0), d[1] + (cl[1] if cl else 0))
+        print('| %s | %s | %s Hz | %.1f, %.2f | %s | %.1f, %.2f | %.1f, %.2f |' % (
+            label, tname, rate, d[0], d[1], '%.1f, %.2f' % cl if cl else '-', both[0], both[1], b[0], b[1]))
+
+
+if __name__ == '__main__':
+    main()
