@@ -139,8 +139,8 @@ int context_start_bus(Context *c, const ContextOptions *o);
 void context_shutdown(Context *c);
 
 /* SIGHUP: reads the state file again and applies what changed (device settings, invert, rest position,
- * motion settings, input devices, protected disks), announcing each change. A file that cannot be read or parsed
- * changes nothing (a warning); a missing file means the defaults; a value the device or the disks
+ * motion settings, input devices, protected disks), announcing each change. A file that cannot be read or
+ * parsed changes nothing (a warning); a missing file means the defaults; a value the device or the disks
  * refuse keeps its old value (a warning). Never writes the file. */
 void context_reload(Context *c);
 
