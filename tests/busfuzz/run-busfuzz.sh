@@ -7,15 +7,14 @@
 # failure. Stops everything it started, also when it fails. Needs root (the workers switch uid).
 #   run-busfuzz.sh PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]
 set -euo pipefail
+test_name=busfuzz
+. "$(dirname "$0")/../dbus/system-test-lib.sh"
 
 tpacceld=${1:?usage: $0 PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]}
 busfuzz=${2:?usage: $0 PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]}
 seconds=${3:?usage: $0 PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]}
 seed=${4:-${BUSFUZZ_SEED:-}}
-if [ "$(id -u)" -ne 0 ]; then
-        echo "busfuzz: needs root (workers run as uid 0 and 65534); skipped" >&2
-        exit 77
-fi
+require_root "workers run as uid 0 and 65534"
 # Every fault kind of the emulator (docs/EMULATOR.md), rare enough that most calls get through.
 faults=(--sim-fault=busy:0.002 --sim-fault=silent:0.001 --sim-fault=bad-status:0.002
         --sim-fault=retval:0.01 --sim-fault=pending:0.01 --sim-fault=absent:0.002
@@ -24,13 +23,9 @@ faults=(--sim-fault=busy:0.002 --sim-fault=silent:0.001 --sim-fault=bad-status:0
 
 tmp=$(mktemp -d /tmp/tpaccel-busfuzz.XXXXXX)
 chmod 755 "$tmp"
-pids=()
 cleanup() {
         local rc=$?
-        for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-                kill "${pids[i]}" 2>/dev/null || true
-                wait "${pids[i]}" 2>/dev/null || true
-        done
+        stop_pids
         if [ $rc -ne 0 ]; then
                 echo "---- tpacceld log (last 60 lines)"
                 tail -n 60 "$tmp/daemon.log" 2>/dev/null || true
@@ -39,7 +34,6 @@ cleanup() {
         exit $rc
 }
 trap cleanup EXIT INT TERM
-fail() { echo "busfuzz: FAIL: $*" >&2; exit 1; }
 
 cat >"$tmp/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
@@ -66,21 +60,16 @@ export DBUS_SYSTEM_BUS_ADDRESS=$address
 
 /usr/bin/python3 -m dbusmock --system --template polkitd >"$tmp/polkit.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 200); do
-        busctl --address="$address" status org.freedesktop.PolicyKit1 >/dev/null 2>&1 && break
-        sleep 0.05
-done
+wait_for_name --address="$address" org.freedesktop.PolicyKit1 || true
 
 "$tpacceld" --backend=sim "${faults[@]}" --address="$address" --state-dir="$tmp/state" \
         --sensor-proxy=yes --input-dir="$tmp/no-input" >"$tmp/daemon.log" 2>&1 &
 daemon=$!
 pids+=($daemon)
-for _ in $(seq 200); do
-        busctl --address="$address" status org.thinkpad.Accelerometer >/dev/null 2>&1 && break
+if ! wait_for_name --address="$address" org.thinkpad.Accelerometer $daemon; then
         kill -0 $daemon 2>/dev/null || fail "tpacceld exited at start-up"
-        sleep 0.05
-done
-busctl --address="$address" status org.thinkpad.Accelerometer >/dev/null 2>&1 || fail "tpacceld did not start"
+        fail "tpacceld did not start"
+fi
 
 # Under AddressSanitizer the RSS holds its quarantine of freed memory: not a bound to check (LeakSanitizer
 # checks at exit instead).

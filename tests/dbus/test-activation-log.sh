@@ -10,36 +10,30 @@
 # Needs root.
 #   test-activation-log.sh PATH/TO/tpacceld
 set -euo pipefail
+test_name=activation-log
+. "$(dirname "$0")/system-test-lib.sh"
 
 tpacceld=$(realpath "${1:?usage: $0 PATH/TO/tpacceld}")
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
 python=/usr/bin/python3
-if [ "$(id -u)" -ne 0 ]; then
-        echo "activation-log: needs root (/dev/log); skipped" >&2
-        exit 77
-fi
+require_root "/dev/log"
 
 # A real /dev/log (a syslog daemon) stays untouched: rerun in a private mount namespace and bind a
 # socket of our own over it there.
 if [ -z "${TPACCEL_IN_NAMESPACE:-}" ] && [ -e /dev/log ]; then
         exec env TPACCEL_IN_NAMESPACE=1 unshare --mount --propagation private -- "$0" "$@"
 fi
-exec 9>/run/lock/tpaccel-system-tests.lock
-flock 9
+system_tests_lock
 
 name=org.thinkpad.Accelerometer
 tmp=$(mktemp -d /tmp/tpaccel-activation-log.XXXXXX)
 chmod 755 "$tmp"
-pids=()
 made_dev_log=""
 cleanup() {
         local rc=$?
         [ -s "$tmp/activated.pid" ] && kill "$(cat "$tmp/activated.pid")" 2>/dev/null || true
         [ -s "$tmp/bus.pid" ] && kill "$(cat "$tmp/bus.pid")" 2>/dev/null || true
-        for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-                kill "${pids[i]}" 2>/dev/null || true
-                wait "${pids[i]}" 2>/dev/null || true
-        done
+        stop_pids
         [ -n "$made_dev_log" ] && rm -f /dev/log
         if [ $rc -ne 0 ]; then
                 echo "---- syslog"; cat "$tmp/syslog" 2>/dev/null || true
@@ -48,7 +42,6 @@ cleanup() {
         exit $rc
 }
 trap cleanup EXIT INT TERM
-fail() { echo "activation-log: FAIL: $*" >&2; exit 1; }
 
 # The syslog socket: every datagram, one per line.
 if [ -e /dev/log ]; then
@@ -81,22 +74,7 @@ read -ra exec_args <<<"$exec_line"
         sed -n '/^Name=/p; /^User=/p' "$src/data/org.thinkpad.Accelerometer.service.in"
         echo "Exec=$tpacceld ${exec_args[*]:1} --backend=sim --state-dir=$tmp/state"
 } >"$tmp/services/$name.service"
-cat >"$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$tmp/system_bus_socket</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>$tmp/services</servicedir>
-  <policy context="default">
-    <allow user="*"/>
-    <allow send_destination="*"/>
-    <allow own="*"/>
-    <allow receive_sender="*"/>
-  </policy>
-</busconfig>
-CONF
+write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/system_bus_socket" system "$tmp/services" open
 export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/system_bus_socket
 # --fork: the bus daemon's stdio becomes /dev/null, as for a system bus started by an init script.
 env -u DBUS_DEBUG_OUTPUT dbus-daemon --config-file="$tmp/bus.conf" --fork --print-pid=3 3>"$tmp/bus.pid" 9>&-

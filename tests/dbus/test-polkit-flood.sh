@@ -9,33 +9,25 @@
 # exit. The daemon runs as root. Needs root.
 #   test-polkit-flood.sh PATH/TO/tpacceld [POLICY-FILE]   (default: the built policy/ file)
 set -euo pipefail
-exec 9>/run/lock/tpaccel-system-tests.lock
-flock 9
+test_name=polkit-flood
+. "$(dirname "$0")/system-test-lib.sh"
+system_tests_lock
 
 tpacceld=${1:?usage: $0 PATH/TO/tpacceld}
 src=${TOP_SRCDIR:-$(dirname "$0")/../..}
 policy=${2:-${TOP_BUILDDIR:-$src/build}/policy/org.thinkpad.accelerometer.policy}
-if [ "$(id -u)" -ne 0 ]; then
-        echo "polkit-flood: needs root (installs a polkit action); skipped" >&2
-        exit 77
-fi
+require_root "installs a polkit action"
 
 name=org.thinkpad.Accelerometer
 obj=/org/thinkpad/Accelerometer
-action_file=/usr/share/polkit-1/actions/org.thinkpad.accelerometer.policy
 tmp=$(mktemp -d /tmp/tpaccel-polkit-flood.XXXXXX)
-pids=()
 flood_pids=()
-action_backup=""
 
 cleanup() {
         local rc=$?
         # Newest first: the flood clients, tpacceld, polkitd, then the bus.
-        for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-                kill "${pids[i]}" 2>/dev/null || true
-                wait "${pids[i]}" 2>/dev/null || true
-        done
-        if [ -n "$action_backup" ]; then mv -f "$action_backup" "$action_file"; else rm -f "$action_file"; fi
+        stop_pids
+        restore_polkit_policy
         if [ $rc -ne 0 ]; then
                 echo "---- tpacceld log"; cat "$tmp/daemon.log" 2>/dev/null || true
                 echo "---- polkitd log"; cat "$tmp/polkitd.log" 2>/dev/null || true
@@ -45,38 +37,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-fail() {
-        echo "polkit-flood: FAIL: $*" >&2
-        exit 1
-}
-
 # A system bus that denies by default, like the real one, plus the two shipped policies.
-cat >"$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:dir=$tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-  </policy>
-  <include>/usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf</include>
-  <include>$src/data/org.thinkpad.Accelerometer.conf</include>
-</busconfig>
-CONF
+write_bus_conf "$tmp/bus.conf" "unix:dir=$tmp" system "" deny-by-default \
+        /usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf "$src/data/org.thinkpad.Accelerometer.conf"
 chmod 755 "$tmp"
 
 dbus-daemon --config-file="$tmp/bus.conf" --nofork --print-address=3 3>"$tmp/address" &
@@ -85,25 +48,16 @@ for _ in $(seq 100); do [ -s "$tmp/address" ] && break; sleep 0.05; done
 [ -s "$tmp/address" ] || fail "dbus-daemon did not start"
 export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$tmp/address")
 
-[ -e "$action_file" ] && { action_backup=$tmp/action.bak; cp -p "$action_file" "$action_backup"; }
-install -m 644 "$policy" "$action_file"
+install_polkit_policy "$policy"
 
 /usr/lib/polkit-1/polkitd --no-debug >"$tmp/polkitd.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 200); do
-        busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status org.freedesktop.PolicyKit1 >/dev/null 2>&1 && break
-        sleep 0.05
-done
-busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status org.freedesktop.PolicyKit1 >/dev/null 2>&1 || fail "polkitd did not start"
+wait_for_name --address="$DBUS_SYSTEM_BUS_ADDRESS" org.freedesktop.PolicyKit1 || fail "polkitd did not start"
 
 "$tpacceld" --backend=sim --state-dir="$tmp" >"$tmp/daemon.log" 2>&1 &
 pids+=($!)
 daemon_pid=$!
-for _ in $(seq 200); do
-        busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status $name >/dev/null 2>&1 && break
-        sleep 0.05
-done
-busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" status $name >/dev/null 2>&1 || fail "tpacceld did not start"
+wait_for_name --address="$DBUS_SYSTEM_BUS_ADDRESS" $name || fail "tpacceld did not start"
 
 flood_client=$(dirname "$0")/polkit-flood-client.py
 flood_seconds=8

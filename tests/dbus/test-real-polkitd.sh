@@ -19,44 +19,32 @@
 # Everything installed is removed on exit. Needs root.
 #   test-real-polkitd.sh PATH/TO/tpacceld [POLICY-FILE]   (default: the built policy/ file)
 set -euo pipefail
+test_name=real-polkitd
+. "$(dirname "$0")/system-test-lib.sh"
 
 tpacceld=$(realpath "${1:?usage: $0 PATH/TO/tpacceld [POLICY-FILE]}")
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
 policy=${2:-${TOP_BUILDDIR:-$src/build}/policy/org.thinkpad.accelerometer.policy}
-if [ "$(id -u)" -ne 0 ]; then
-        echo "real-polkitd: needs root (installs a polkit action and rule, a system user); skipped" >&2
-        exit 77
-fi
+require_root "installs a polkit action and rule, a system user"
 # System-wide files and a user: one such test at a time (HELPERS.md).
-exec 9>/run/lock/tpaccel-system-tests.lock
-flock 9
+system_tests_lock
 
 name=org.thinkpad.Accelerometer
 obj=/org/thinkpad/Accelerometer
 unit=$src/data/tpacceld.service.in
 activation=$src/data/org.thinkpad.Accelerometer.service.in
-action_file=/usr/share/polkit-1/actions/org.thinkpad.accelerometer.policy
 rule_file=/etc/polkit-1/rules.d/49-tpaccel-test-$$.rules
 tmp=$(mktemp -d /tmp/tpaccel-real-polkit.XXXXXX)
-pids=()
-action_backup=""
-made_user=""
 
 cleanup() {
         local rc=$?
         # Newest first: tpacceld, polkitd, then the bus.
-        for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-                kill "${pids[i]}" 2>/dev/null || true
-                wait "${pids[i]}" 2>/dev/null || true
-        done
+        stop_pids
         # An activated tpacceld is the bus's child, not ours: it exits when the bus goes; make sure.
         [ -s "$tmp/activated.pid" ] && kill "$(cat "$tmp/activated.pid")" 2>/dev/null || true
         rm -f "$rule_file"
-        if [ -n "$action_backup" ]; then mv -f "$action_backup" "$action_file"; else rm -f "$action_file"; fi
-        if [ -n "$made_user" ]; then
-                userdel "$made_user" 2>/dev/null || true
-                groupdel "$made_user" 2>/dev/null || true
-        fi
+        restore_polkit_policy
+        remove_made_user
         if [ $rc -ne 0 ]; then
                 for log in "$tmp"/daemon-*.log "$tmp/bus.log" "$tmp/polkitd.log"; do
                         [ -e "$log" ] && { echo "---- $log"; cat "$log"; }
@@ -67,50 +55,15 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-fail() {
-        echo "real-polkitd: FAIL: $*" >&2
-        exit 1
-}
-
 # The user, from the shipped sysusers file, as the package's postinst does.
-user=$(awk '$1 == "u" { print $2; exit }' "$src/data/tpaccel.sysusers")
-if ! getent passwd "$user" >/dev/null; then
-        systemd-sysusers "$src/data/tpaccel.sysusers"
-        made_user=$user
-fi
-getent passwd "$user" >/dev/null || fail "systemd-sysusers did not create $user"
+ensure_tpaccel_user "$src/data/tpaccel.sysusers"
 user_uid=$(id -u "$user")
 
 # A system bus that denies by default, like the real one, plus the two shipped policies, and the
 # activation directory the second way uses.
 mkdir -p "$tmp/services"
-cat >"$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$tmp/system_bus_socket</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>$tmp/services</servicedir>
-  <policy context="default">
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-  </policy>
-  <include>/usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf</include>
-  <include>$src/data/org.thinkpad.Accelerometer.conf</include>
-</busconfig>
-CONF
+write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/system_bus_socket" system "$tmp/services" deny-by-default \
+        /usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf "$src/data/org.thinkpad.Accelerometer.conf"
 chmod 755 "$tmp"
 # Known before the bus starts, so that the activated daemon inherits it from the bus.
 export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/system_bus_socket
@@ -120,8 +73,7 @@ pids+=($!)
 for _ in $(seq 100); do [ -S "$tmp/system_bus_socket" ] && break; sleep 0.05; done
 [ -S "$tmp/system_bus_socket" ] || fail "dbus-daemon did not start"
 
-[ -e "$action_file" ] && { action_backup=$tmp/action.bak; cp -p "$action_file" "$action_backup"; }
-install -m 644 "$policy" "$action_file"
+install_polkit_policy "$policy"
 cat >"$rule_file" <<'RULE'
 // Installed by tpaccel's tests/dbus/test-real-polkitd.sh, removed when it ends.
 polkit.addRule(function(action, subject) {
@@ -134,11 +86,7 @@ chmod 644 "$rule_file"
 
 /usr/lib/polkit-1/polkitd --no-debug >"$tmp/polkitd.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 200); do
-        busctl --system status org.freedesktop.PolicyKit1 >/dev/null 2>&1 && break
-        sleep 0.05
-done
-busctl --system status org.freedesktop.PolicyKit1 >/dev/null 2>&1 || fail "polkitd did not start"
+wait_for_name --system org.freedesktop.PolicyKit1 || fail "polkitd did not start"
 
 unit_get() { # the last value of KEY= in the unit
         sed -n "s/^$1=//p" "$unit" | tail -1
@@ -150,13 +98,6 @@ caps_for_setpriv() { # CAP_SYS_RAWIO CAP_X -> +sys_rawio,+x
                 out+=("+${c#cap_}")
         done
         (IFS=,; echo "${out[*]}")
-}
-wait_for_name() {
-        for _ in $(seq 200); do
-                busctl --system status $name >/dev/null 2>&1 && return 0
-                sleep 0.05
-        done
-        fail "tpacceld did not take $name"
 }
 
 # The unit's way: ExecStart= as User=/Group= with the unit's capabilities, umask and state directory.
@@ -184,7 +125,7 @@ start_as_unit() { # $1: state directory base; sets unit_state_dir
                         --init-groups "${args[@]}" "$tpacceld" "${exec[@]:1}" --backend=sim -v
         ) >"$tmp/daemon-unit.log" 2>&1 &
         pids+=($!)
-        wait_for_name
+        wait_for_name --system $name || fail "tpacceld did not take $name"
         unit_state_dir=$state_dir
 }
 

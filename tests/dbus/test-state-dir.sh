@@ -14,32 +14,22 @@
 # if it is missing (removed afterwards). Needs root.
 #   test-state-dir.sh PATH/TO/tpacceld
 set -euo pipefail
+test_name=state-dir
+. "$(dirname "$0")/system-test-lib.sh"
 
 tpacceld=${1:?usage: $0 PATH/TO/tpacceld}
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
-if [ "$(id -u)" -ne 0 ]; then
-        echo "state-dir: needs root (chowns, a system user); skipped" >&2
-        exit 77
-fi
-exec 9>/run/lock/tpaccel-system-tests.lock
-flock 9
+require_root "chowns, a system user"
+system_tests_lock
 
 name=org.thinkpad.Accelerometer
 obj=/org/thinkpad/Accelerometer
 tmp=$(mktemp -d /tmp/tpaccel-state-dir.XXXXXX)
 chmod 755 "$tmp"
-pids=()
-made_user=""
 cleanup() {
         local rc=$?
-        for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-                kill "${pids[i]}" 2>/dev/null || true
-                wait "${pids[i]}" 2>/dev/null || true
-        done
-        if [ -n "$made_user" ]; then
-                userdel "$made_user" 2>/dev/null || true
-                groupdel "$made_user" 2>/dev/null || true
-        fi
+        stop_pids
+        remove_made_user
         if [ $rc -ne 0 ]; then
                 for log in "$tmp"/daemon-*.log; do [ -e "$log" ] && { echo "---- $log"; cat "$log"; }; done
         fi
@@ -47,29 +37,10 @@ cleanup() {
         exit $rc
 }
 trap cleanup EXIT INT TERM
-fail() { echo "state-dir: FAIL: $*" >&2; exit 1; }
 
-user=$(awk '$1 == "u" { print $2; exit }' "$src/data/tpaccel.sysusers")
-if ! getent passwd "$user" >/dev/null; then
-        systemd-sysusers "$src/data/tpaccel.sysusers"
-        made_user=$user
-fi
-getent passwd "$user" >/dev/null || fail "systemd-sysusers did not create $user"
+ensure_tpaccel_user "$src/data/tpaccel.sysusers"
 
-cat >"$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <listen>unix:path=$tmp/bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <allow own="*"/>
-    <allow send_destination="*"/>
-    <allow receive_sender="*"/>
-  </policy>
-</busconfig>
-CONF
+write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/bus" "" "" open
 dbus-daemon --config-file="$tmp/bus.conf" --nofork >"$tmp/bus.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -S "$tmp/bus" ] && break; sleep 0.05; done
@@ -89,12 +60,7 @@ start_daemon() { # $1: log name, $2: run as, $3...: arguments
         fi
         daemon_pid=$!
         pids+=($daemon_pid)
-        for _ in $(seq 200); do
-                busctl --address="$address" status $name >/dev/null 2>&1 && return 0
-                kill -0 "$daemon_pid" 2>/dev/null || break
-                sleep 0.05
-        done
-        fail "$1: tpacceld did not take $name"
+        wait_for_name --address="$address" $name "$daemon_pid" || fail "$1: tpacceld did not take $name"
 }
 stop_daemon() {
         kill "$daemon_pid"

@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# Shared setup of the shell tests that run tpacceld on a private bus as root (sourced, not run):
+# the system-tests lock, the root check, stopping what a test started, a private bus config, the
+# project's polkit action, the tpaccel user from the shipped sysusers file, waiting for a bus name.
+# The caller sets test_name (the prefix of its messages) and keeps the processes it starts in pids.
+
+pids=()
+action_file=/usr/share/polkit-1/actions/org.thinkpad.accelerometer.policy
+action_backup=""
+made_user=""
+
+# Prints "$test_name: FAIL: ..." and exits 1 (the EXIT trap cleans up).
+fail() {
+        echo "$test_name: FAIL: $*" >&2
+        exit 1
+}
+
+# Exits 77 (skipped) unless root; $1 says what needs root.
+require_root() {
+        if [ "$(id -u)" -ne 0 ]; then
+                echo "$test_name: needs root ($1); skipped" >&2
+                exit 77
+        fi
+}
+
+# Holds /run/lock/tpaccel-system-tests.lock on fd 9 for the rest of the run (HELPERS.md): one test
+# that changes system-wide files or users at a time.
+system_tests_lock() {
+        exec 9>/run/lock/tpaccel-system-tests.lock
+        flock 9
+}
+
+# Stops every process in pids, newest first, and reaps it.
+stop_pids() {
+        local i
+        for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+                kill "${pids[i]}" 2>/dev/null || true
+                wait "${pids[i]}" 2>/dev/null || true
+        done
+}
+
+# Writes a private bus config to FILE.
+#   $1 FILE, $2 the <listen> address, $3 the bus <type> ("" for none), $4 a <servicedir> ("" for none),
+#   $5 the default policy: "deny-by-default" (method calls denied unless a policy allows them, like the
+#   real system bus) or "open" (every uid may own, call and receive), $6... files to <include>.
+write_bus_conf() {
+        local file=$1 listen=$2 type=$3 servicedir=$4 policy=$5 include
+        shift 5
+        {
+                echo '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"'
+                echo ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">'
+                echo '<busconfig>'
+                [ -n "$type" ] && echo "  <type>$type</type>"
+                echo "  <listen>$listen</listen>"
+                echo '  <auth>EXTERNAL</auth>'
+                [ -n "$servicedir" ] && echo "  <servicedir>$servicedir</servicedir>"
+                echo '  <policy context="default">'
+                case "$policy" in
+                deny-by-default)
+                        cat <<'POLICY'
+    <allow user="*"/>
+    <deny own="*"/>
+    <deny send_type="method_call"/>
+    <allow send_type="signal"/>
+    <allow send_requested_reply="true" send_type="method_return"/>
+    <allow send_requested_reply="true" send_type="error"/>
+    <allow receive_type="method_call"/>
+    <allow receive_type="method_return"/>
+    <allow receive_type="error"/>
+    <allow receive_type="signal"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
+POLICY
+                        ;;
+                open)
+                        cat <<'POLICY'
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*"/>
+    <allow receive_sender="*"/>
+POLICY
+                        ;;
+                *)
+                        fail "write_bus_conf: unknown policy '$policy'"
+                        ;;
+                esac
+                echo '  </policy>'
+                for include in "$@"; do echo "  <include>$include</include>"; done
+                echo '</busconfig>'
+        } >"$file"
+}
+
+# Installs the polkit action file $1 into /usr/share/polkit-1/actions, keeping any file already there
+# in $tmp/action.bak; restore_polkit_policy (in the EXIT trap) puts things back.
+install_polkit_policy() {
+        [ -e "$action_file" ] && { action_backup=$tmp/action.bak; cp -p "$action_file" "$action_backup"; }
+        install -m 644 "$1" "$action_file"
+}
+restore_polkit_policy() {
+        if [ -n "$action_backup" ]; then mv -f "$action_backup" "$action_file"; else rm -f "$action_file"; fi
+}
+
+# Sets user to the user of the sysusers file $1 and makes it with systemd-sysusers if missing, as the
+# package's postinst does (made_user then names it); remove_made_user (in the EXIT trap) removes it.
+ensure_tpaccel_user() {
+        user=$(awk '$1 == "u" { print $2; exit }' "$1")
+        if ! getent passwd "$user" >/dev/null; then
+                systemd-sysusers "$1"
+                made_user=$user
+        fi
+        getent passwd "$user" >/dev/null || fail "systemd-sysusers did not create $user"
+}
+remove_made_user() {
+        if [ -n "$made_user" ]; then
+                userdel "$made_user" 2>/dev/null || true
+                groupdel "$made_user" 2>/dev/null || true
+        fi
+}
+
+# Waits up to 10 s until NAME has an owner on the bus busctl reaches with BUS-OPTION (--system or
+# --address=...); with PID, stops waiting when that process is gone. Returns 0 if the name is owned.
+#   wait_for_name BUS-OPTION NAME [PID]
+wait_for_name() {
+        local bus=$1 bus_name=$2 pid=${3:-}
+        for _ in $(seq 200); do
+                busctl "$bus" status "$bus_name" >/dev/null 2>&1 && return 0
+                [ -z "$pid" ] || kill -0 "$pid" 2>/dev/null || break
+                sleep 0.05
+        done
+        busctl "$bus" status "$bus_name" >/dev/null 2>&1
+}
