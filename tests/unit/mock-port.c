@@ -75,7 +75,8 @@ MockPort *mock_port_new(void)
 
 void mock_port_script(MockPort *m, unsigned n, const uint8_t *str3)
 {
-        memcpy(m->str3_script, str3, n);
+        if (n > 0)
+                memcpy(m->str3_script, str3, n);
         m->str3_len = n;
         m->str3_pos = 0;
 }
@@ -84,7 +85,8 @@ void mock_port_replay(MockPort *m, unsigned n, const uint8_t *values)
 {
         if (n > sizeof(m->in_script))
                 abort();
-        memcpy(m->in_script, values, n);
+        if (n > 0)
+                memcpy(m->in_script, values, n);
         m->in_len = n;
         m->in_pos = 0;
         m->replay = true;
