@@ -47,6 +47,35 @@ GVariant *ctl_get_all(Ctl *ctl, GError **error)
         return props;
 }
 
+guint ctl_subscribe_properties_changed(Ctl *ctl, GDBusSignalCallback callback, gpointer userdata)
+{
+        return g_dbus_connection_signal_subscribe(
+                ctl->bus, ACCEL_BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+                ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, callback, userdata, NULL);
+}
+
+ExitStatus ctl_claim(Ctl *ctl)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = NULL;
+
+        reply = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Claim", NULL, G_VARIANT_TYPE("()"), &error);
+        if (!reply)
+                return ctl_report_error(ctl, _("cannot claim the accelerometer"), error);
+        return EXIT_STATUS_OK;
+}
+
+void ctl_release(Ctl *ctl)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = NULL;
+
+        reply = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Release", NULL, G_VARIANT_TYPE("()"), &error);
+        if (!reply)
+                fprintf(stderr, _("tpaccelctl: releasing the accelerometer failed, ignoring: %s\n"),
+                        error->message);
+}
+
 /* How to get authorized, when polkit refused or had nobody to ask for a password. */
 static void print_polkit_hint(Ctl *ctl, const GError *error)
 {

@@ -156,8 +156,6 @@ static void unsubscribe_all(GDBusConnection *bus, const guint *ids, size_t n_ids
 
 ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
 {
-        g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = NULL;
         g_autoptr(GMainLoop) loop = NULL;
         g_autoptr(GVariant) props = NULL;
         Monitor m = {.ctl = ctl, .status = EXIT_STATUS_OK};
@@ -181,18 +179,12 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
                         ctl->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, members[i], ACCEL_OBJECT,
                         /* arg0= */ NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, &m, NULL);
         }
-        props_subscription = g_dbus_connection_signal_subscribe(
-                ctl->bus, ACCEL_BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged",
-                ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, &m, NULL);
+        props_subscription = ctl_subscribe_properties_changed(ctl, on_signal, &m);
 
         /* Check, claim, and only then announce. */
         status = check_accelerometer(&m, &props);
-        if (status == EXIT_STATUS_OK) {
-                reply = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Claim", NULL, G_VARIANT_TYPE("()"),
-                                 &error);
-                if (!reply)
-                        status = ctl_report_error(ctl, _("cannot claim the accelerometer"), error);
-        }
+        if (status == EXIT_STATUS_OK)
+                status = ctl_claim(ctl);
         if (status != EXIT_STATUS_OK) {
                 unsubscribe_all(ctl->bus, subscriptions, G_N_ELEMENTS(subscriptions), props_subscription);
                 return status;
@@ -214,16 +206,8 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
         g_bus_unwatch_name(watch);
         unsubscribe_all(ctl->bus, subscriptions, G_N_ELEMENTS(subscriptions), props_subscription);
 
-        if (m.claimed) {
-                g_autoptr(GVariant) released = NULL;
-                g_autoptr(GError) release_error = NULL;
-
-                released = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Release", NULL,
-                                    G_VARIANT_TYPE("()"), &release_error);
-                if (!released)
-                        fprintf(stderr, _("tpaccelctl: releasing the accelerometer failed, ignoring: %s\n"),
-                                release_error->message);
-        }
+        if (m.claimed)
+                ctl_release(ctl);
         if (m.status == EXIT_STATUS_OK)
                 printf(_("Released the accelerometer.\n"));
         g_free(m.orientation);

@@ -206,7 +206,7 @@ static ExitStatus open_output(const char *path, FILE **ret)
 ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
 {
         g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) props = NULL, reply = NULL;
+        g_autoptr(GVariant) props = NULL;
         g_autoptr(GMainLoop) loop = NULL;
         Recorder rec = {.ctl = ctl, .status = EXIT_STATUS_OK, .live = isatty(STDOUT_FILENO)};
         guint sample_sub, props_sub, watch, sigint, sigterm, timer = 0;
@@ -224,9 +224,7 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         sample_sub = g_dbus_connection_signal_subscribe(ctl->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, "Sample",
                                                         ACCEL_OBJECT, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
                                                         on_signal, &rec, NULL);
-        props_sub = g_dbus_connection_signal_subscribe(
-                ctl->bus, ACCEL_BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged",
-                ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, &rec, NULL);
+        props_sub = ctl_subscribe_properties_changed(ctl, on_signal, &rec);
         props = ctl_get_all(ctl, &error);
         if (!props)
                 status = ctl_report_error(ctl, _("cannot read the accelerometer's properties"), error);
@@ -243,12 +241,8 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
                 status = open_output(path, &rec.out);
         if (status == EXIT_STATUS_OK)
                 status = write_header(&rec, props);
-        if (status == EXIT_STATUS_OK) {
-                reply = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Claim", NULL, G_VARIANT_TYPE("()"),
-                                 &error);
-                if (!reply)
-                        status = ctl_report_error(ctl, _("cannot claim the accelerometer"), error);
-        }
+        if (status == EXIT_STATUS_OK)
+                status = ctl_claim(ctl);
         if (status != EXIT_STATUS_OK) {
                 g_dbus_connection_signal_unsubscribe(ctl->bus, sample_sub);
                 g_dbus_connection_signal_unsubscribe(ctl->bus, props_sub);
@@ -283,16 +277,8 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         g_dbus_connection_signal_unsubscribe(ctl->bus, sample_sub);
         g_dbus_connection_signal_unsubscribe(ctl->bus, props_sub);
 
-        if (rec.status != EXIT_STATUS_NO_SERVICE) {
-                g_autoptr(GVariant) released = NULL;
-                g_autoptr(GError) release_error = NULL;
-
-                released = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Release", NULL,
-                                    G_VARIANT_TYPE("()"), &release_error);
-                if (!released)
-                        fprintf(stderr, _("tpaccelctl: releasing the accelerometer failed, ignoring: %s\n"),
-                                release_error->message);
-        }
+        if (rec.status != EXIT_STATUS_NO_SERVICE)
+                ctl_release(ctl);
         if (rec.live)
                 printf("\n");
         if (fclose(rec.out) != 0 && !rec.write_errno)

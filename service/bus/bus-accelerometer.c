@@ -356,42 +356,70 @@ static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *err
 #define CONFIG_NOT_PERSISTED               SIZE_MAX
 #define CONFIG_FIELD(config, type, offset) ((type *) ((uint8_t *) (config) + (offset)))
 
+/* Makes one persisted change the way every setter does (issue 13.6): next, c->config with the change
+ * (consumed), is written to the state file first (Error.NotSaved and nothing changed if it cannot be),
+ * then apply(c, a, error) makes it; if that fails, the old file is written back and its error returned.
+ * On success next becomes c->config. Returns 0 or a negative errno with error set. */
+static int change_config(Context *c, StateConfig *next,
+                         int (*apply)(Context *c, BusArgs *a, sd_bus_error *error), BusArgs *a,
+                         sd_bus_error *error)
+{
+        int r;
+
+        r = context_save_config(c, next, error);
+        if (r >= 0) {
+                r = apply(c, a, error);
+                if (r < 0)
+                        context_restore_state(c);
+        }
+        if (r < 0) {
+                state_config_done(next);
+                return r;
+        }
+        state_config_done(&c->config);
+        c->config = *next;
+        return 0;
+}
+
+/* A device setting as apply_device_setting() passes it to change_config() in BusArgs.setting. */
+typedef struct DeviceSetter {
+        int (*set)(Backend *b, unsigned v);
+        const char *property;
+} DeviceSetter;
+
+/* Sets a->u through the DeviceSetter in a->setting; a refusal is reported under its property name. */
+static int set_device_setting(Context *c, BusArgs *a, sd_bus_error *error)
+{
+        const DeviceSetter *s = a->setting;
+        int r = s->set(c->backend, a->u);
+        return r < 0 ? bus_error_from_backend(error, c->backend, r, s->property) : 0;
+}
+
 /* Applies one hdaps setting: persists it first (config_offset: its unsigned in StateConfig, or
  * CONFIG_NOT_PERSISTED), then sets it in the device; emits property. On any error nothing changes. */
 static int apply_device_setting(Context *c, sd_bus_message *call, int (*set)(Backend *b, unsigned v),
                                 unsigned value, size_t config_offset, const char *property,
                                 sd_bus_error *error)
 {
-        bool persist = config_offset != CONFIG_NOT_PERSISTED;
+        const DeviceSetter setter = {.set = set, .property = property};
+        BusArgs args = {.u = value, .setting = &setter};
         StateConfig next = {};
         int r;
 
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
-        if (persist) {
+        if (config_offset == CONFIG_NOT_PERSISTED)
+                r = set_device_setting(c, &args, error);
+        else {
                 r = state_config_copy(&next, &c->config);
                 if (r < 0)
                         return r;
                 *CONFIG_FIELD(&next, unsigned, config_offset) = value;
-                r = context_save_config(c, &next, error);
-                if (r < 0) {
-                        state_config_done(&next);
-                        return r;
-                }
+                r = change_config(c, &next, set_device_setting, &args, error);
         }
-        r = set(c->backend, value);
-        if (r < 0) {
-                if (persist) {
-                        state_config_done(&next);
-                        context_restore_state(c);
-                }
-                return bus_error_from_backend(error, c->backend, r, property);
-        }
-        if (persist) {
-                state_config_done(&c->config);
-                c->config = next;
-        }
+        if (r < 0)
+                return r;
         log_info("%s set to %u by %s", property, value, strna(sd_bus_message_get_sender(call)));
         bus_emit_changed(c, property);
         context_read_back_ec_config(c);
@@ -529,31 +557,6 @@ static int apply_fake_data_mode(Context *c, sd_bus_message *call, BusArgs *a, sd
 static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         return authorize_bool_setter(m, userdata, apply_fake_data_mode, error);
-}
-
-/* Makes one persisted change the way every setter does (issue 13.6): next, c->config with the change
- * (consumed), is written to the state file first (Error.NotSaved and nothing changed if it cannot be),
- * then apply(c, a, error) makes it; if that fails, the old file is written back and its error returned.
- * On success next becomes c->config. Returns 0 or a negative errno with error set. */
-static int change_config(Context *c, StateConfig *next,
-                         int (*apply)(Context *c, BusArgs *a, sd_bus_error *error), BusArgs *a,
-                         sd_bus_error *error)
-{
-        int r;
-
-        r = context_save_config(c, next, error);
-        if (r >= 0) {
-                r = apply(c, a, error);
-                if (r < 0)
-                        context_restore_state(c);
-        }
-        if (r < 0) {
-                state_config_done(next);
-                return r;
-        }
-        state_config_done(&c->config);
-        c->config = *next;
-        return 0;
 }
 
 static int set_invert(Context *c, BusArgs *a, sd_bus_error *error)

@@ -49,30 +49,38 @@ static int is_uinput(const char *path)
         return path && strcmp(path, "/dev/uinput") == 0 && getenv("UINPUT_SHIM_DIR");
 }
 
-int open(const char *path, int flags, ...)
+/* open() and open64(): /dev/uinput goes to the shim, anything else to the libc function named symbol
+ * (ap: the optional mode argument). */
+static int open_or_shim(const char *symbol, const char *path, int flags, va_list ap)
 {
-        va_list ap;
         mode_t mode;
 
         if (is_uinput(path))
                 return shim_open(path, flags);
-        va_start(ap, flags);
         mode = va_arg(ap, mode_t);
+        return ((int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, symbol))(path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+        va_list ap;
+        int r;
+
+        va_start(ap, flags);
+        r = open_or_shim("open", path, flags, ap);
         va_end(ap);
-        return ((int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open"))(path, flags, mode);
+        return r;
 }
 
 int open64(const char *path, int flags, ...)
 {
         va_list ap;
-        mode_t mode;
+        int r;
 
-        if (is_uinput(path))
-                return shim_open(path, flags);
         va_start(ap, flags);
-        mode = va_arg(ap, mode_t);
+        r = open_or_shim("open64", path, flags, ap);
         va_end(ap);
-        return ((int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open64"))(path, flags, mode);
+        return r;
 }
 
 int close(int fd)

@@ -64,6 +64,14 @@ static int poll_next(Rig *rig, HdapsReadout *ro)
         return hdaps_poll(rig->d, ro);
 }
 
+/* The default configuration with the filter off (order 1): readouts are the trace's values. */
+static HdapsConfig unfiltered_config(void)
+{
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        c.filter_order = 1;
+        return c;
+}
+
 /* Init, then the first tick: it reads the reply prefetched at init, which the EC prepared before it had
  * sampled anything (READOUTS 0: -EBUSY), and prefetches the first real one. */
 static int rig_start(Rig *rig, const HdapsConfig *c)
@@ -109,8 +117,7 @@ TEST(test_init_does_not_recalibrate)
 {
         Rig rig;
         rig_open(&rig, 0, NULL, 0);
-        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
-        c.filter_order = 1;
+        HdapsConfig c = unfiltered_config();
         CHECK_EQ(rig_start(&rig, &c), 0);
         HdapsReadout ro;
         CHECK_EQ(poll_next(&rig, &ro), 0);
@@ -132,8 +139,7 @@ TEST(test_readouts_follow_the_trace_and_calibrate_once)
 {
         Rig rig;
         rig_open(&rig, 0, NULL, 0);
-        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
-        c.filter_order = 1;
+        HdapsConfig c = unfiltered_config();
         CHECK_EQ(rig_start(&rig, &c), 0);
 
         HdapsReadout ro;
@@ -173,8 +179,7 @@ TEST(test_axis_code_swaps_and_inverts)
 {
         Rig rig;
         rig_open(&rig, 5 /* -Y,-X */, NULL, 0);
-        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
-        c.filter_order = 1;
+        HdapsConfig c = unfiltered_config();
         CHECK_EQ(rig_start(&rig, &c), 0);
         HdapsReadout ro;
         CHECK_EQ(poll_next(&rig, &ro), 0);
