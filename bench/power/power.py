@@ -9,17 +9,23 @@ client; after a warm-up, every thread of each process is read twice, a window ap
 Cases: the tray's defaults (animated icon), the tray with its window open, the tray with
 --watch-shocks, a net.hadess.SensorProxy rotation claim (tpacceld under umockdev-run with a tablet-mode
 switch, as tests/sensorproxy; the client is tests/sensorproxy/rotation-client.py), disk protection
-armed (a fake sysfs disk), and nothing at all. Traces: rest.csv (still on a desk) and wobble.csv (moving).
+armed (a fake sysfs disk), nothing at all, and, for comparison, Debian's iio-sensor-proxy claimed
+(claimer.py iio) on bench/compare/compare-iio.py's umockdev hdaps testbed (imported from there). Traces:
+rest.csv (still on a desk) and wobble.csv (moving); the testbed cannot replay them: its rest is a fixed
+position, its moving is compare-iio.py's motion script (a 40 degree turn every 1-1.5 s, looped).
 The tray runs under Xvfb, in trayer's XEmbed tray when trayer is installed.
 Prints `name: value unit` lines and a Markdown table.
 Usage: power.py BUILDDIR [SECONDS]"""
 
+import importlib.util
 import os
+import random
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,6 +35,7 @@ from fake_sysfs import FakeSysfs  # noqa: E402
 
 TRACES = os.path.join(SRC, 'tests', 'traces')
 SP_DIR = os.path.join(SRC, 'tests', 'sensorproxy')
+COMPARE_IIO = os.path.join(SRC, 'bench', 'compare', 'compare-iio.py')
 NAME, PATH, IFACE = 'org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', 'org.thinkpad.Accelerometer'
 WARMUP = 3.0
 
@@ -216,9 +223,73 @@ def tilt_offsets(build, rate, seconds, trace='rotate-left-up.csv', motion_from=2
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def load_compare_iio():
+    """bench/compare/compare-iio.py as a module (its name has a dash): its testbed and claimer."""
+    spec = importlib.util.spec_from_file_location('compare_iio', COMPARE_IIO)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_iio_case(build, trace, seconds):
+    """iio-sensor-proxy on compare-iio.py's hdaps testbed, claimed by claimer.py iio, on a private bus.
+    rest: the device stays at its start position; moving: compare-iio.py's four positions in turn at its
+    random 1-1.5 s steps, for as long as the case runs. The rate is iio-sensor-proxy's EVIOCGABS(ABS_X)
+    reads per second over the window."""
+    cmp = load_compare_iio()
+    from gi.repository import GLib
+    binary = next((p for p in cmp.IIO_SENSOR_PROXY_PATHS if os.access(p, os.X_OK)), None)
+    tmp = tempfile.mkdtemp(prefix='tpaccel-power-')
+    c = Case(build, tmp)
+    device = cmp.Device()
+    loop = GLib.MainLoop()
+    threading.Thread(target=loop.run, daemon=True).start()  # serves the EVIOCGABS answers
+    stop_motion, claimer = threading.Event(), None
+
+    def motion():
+        rng, i = random.Random(cmp.SEED), 0
+        while not stop_motion.wait(rng.uniform(cmp.STEP_MIN_S, cmp.STEP_MAX_S)):
+            device.set_position(*cmp.POSITIONS[i % len(cmp.POSITIONS)])
+            i += 1
+
+    try:
+        device.set_position(*cmp.START_POSITION)
+        c.start_bus()
+        env = dict(c.env, UMOCKDEV_DIR=device.root,
+                   LD_PRELOAD=('libumockdev-preload.so.0:' + c.env.get('LD_PRELOAD', '')).rstrip(':'))
+        env.pop('G_MESSAGES_DEBUG', None)
+        daemon = c.spawn([binary], env=env)
+        cmp.wait_for_name(c.address, 'net.hadess.SensorProxy', daemon)
+        claimer = cmp.Claimer('iio', c.address)
+        if trace == 'wobble.csv':
+            threading.Thread(target=motion, daemon=True).start()
+        watched = {'iio-sensor-proxy': daemon.pid, 'client': claimer.proc.pid, 'dbus-daemon': c.bus.pid}
+        time.sleep(WARMUP)
+        reads0 = device.reads()
+        before = {k: task_figures(pid) for k, pid in watched.items()}
+        t0 = time.monotonic()
+        time.sleep(seconds)
+        after = {k: task_figures(pid) for k, pid in watched.items()}
+        span = time.monotonic() - t0
+        rate = '%.2f' % ((device.reads() - reads0) / span)
+        if daemon.poll() is not None:
+            raise RuntimeError('iio-sensor-proxy exited during the run')
+        figures = {k: ((after[k][0] - before[k][0]) / span, (after[k][1] - before[k][1]) / span / 1e6)
+                   for k in watched}
+        return figures, rate, 'EVIOCGABS(ABS_X) reads/s', ''
+    finally:
+        stop_motion.set()
+        if claimer:
+            claimer.close()
+        c.stop()
+        loop.quit()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 CASES = [('tray', "the tray's defaults (animated icon)"), ('tray-window', 'the tray, window open'),
          ('tray-watch-shocks', 'the tray, --watch-shocks'), ('rotation', 'a SensorProxy rotation claim'),
-         ('protection', 'disk protection armed'), ('idle', 'nothing claims')]
+         ('protection', 'disk protection armed'), ('idle', 'nothing claims'),
+         ('iio', 'iio-sensor-proxy 3.0 claimed (umockdev hdaps)')]
 TRACE_NAMES = [('rest.csv', 'rest'), ('wobble.csv', 'moving')]
 
 
@@ -246,8 +317,14 @@ def main():
         if case == 'rotation' and not shutil.which('umockdev-run'):
             print('%s: skipped (umockdev-run missing)' % case)
             continue
+        if case == 'iio' and not any(os.access(p, os.X_OK) for p in load_compare_iio().IIO_SENSOR_PROXY_PATHS):
+            print('%s: skipped (umockdev or iio-sensor-proxy missing)' % case)
+            continue
         for trace, tname in TRACE_NAMES:
-            figures, rate, reason, host = run_case(build, case, trace, seconds)
+            if case == 'iio':
+                figures, rate, reason, host = run_iio_case(build, trace, seconds)
+            else:
+                figures, rate, reason, host = run_case(build, case, trace, seconds)
             for proc, (wakeups, cpu) in figures.items():
                 print('%s %s %s wakeups: %.1f /s' % (case, tname, proc, wakeups))
                 print('%s %s %s cpu: %.2f ms/s' % (case, tname, proc, cpu))
@@ -255,11 +332,11 @@ def main():
                                                          ', tray host ' + host if host else ''))
             rows.append((label, tname, rate, figures))
     print()
-    print('| case | trace | rate | tpacceld wakeups/s, CPU ms/s | client wakeups/s, CPU ms/s '
+    print('| case | trace | rate | daemon (tpacceld or iio-sensor-proxy) wakeups/s, CPU ms/s | client wakeups/s, CPU ms/s '
           '| tpacceld + client | dbus-daemon |')
     print('|---|---|---|---|---|---|---|')
     for label, tname, rate, f in rows:
-        d = f['tpacceld']
+        d = f.get('tpacceld') or f['iio-sensor-proxy']
         cl = f.get('tray') or f.get('client')
         b = f['dbus-daemon']
         both = (d[0] + (cl[0] if cl else 0), d[1] + (cl[1] if cl else 0))
