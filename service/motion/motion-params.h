@@ -14,9 +14,11 @@
                                    */
 #define TILT_DRIFT_MAX_COUNTS 8.0 /* counts, bound of the correction per axis (~2.9 deg at 157/g) */
 
-/* Tilt events (motion.c): a step must also exceed what this much sensor noise moves the angle. Near
- * +-90 degrees asin() turns a count of noise into several degrees; at level 2 counts are ~0.7 deg. */
-#define TILT_EVENT_NOISE_COUNTS 2.0 /* counts, the readout noise (+-1..2 counts) */
+/* Tilt events (motion.c): a step must also exceed what readout noise alone can move the angle between
+ * two readouts. Each readout lies within +-2 counts of the true position, so two readouts of a still
+ * machine differ by up to 4 counts; the band is half a count above that (counts are integers). Near
+ * +-90 degrees asin() turns a count of noise into several degrees; at level 4.5 counts are ~1.6 deg. */
+#define TILT_EVENT_NOISE_BAND_COUNTS 4.5 /* counts, peak-to-peak readout noise (2 x 2) + 0.5 */
 
 /* Orientation (orientation.c). */
 #define ORIENTATION_ENTER_DEG   35.0 /* deg, an angle beyond this proposes a rotated orientation */

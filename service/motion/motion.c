@@ -92,11 +92,11 @@ Motion *motion_free(Motion *m)
         return NULL;
 }
 
-/* How far TILT_EVENT_NOISE_COUNTS of noise can move an angle of deg degrees (toward vertical, the worst
- * case), in degrees. */
+/* How far TILT_EVENT_NOISE_BAND_COUNTS of noise can move an angle of deg degrees (toward vertical, the
+ * worst case), in degrees. */
 static double noise_deg(const Motion *m, double deg)
 {
-        double s = fabs(sin(deg * M_PI / 180.0)) + TILT_EVENT_NOISE_COUNTS / m->config.counts_per_g;
+        double s = fabs(sin(deg * M_PI / 180.0)) + TILT_EVENT_NOISE_BAND_COUNTS / m->config.counts_per_g;
         return asin(MIN(s, 1.0)) * 180.0 / M_PI - fabs(deg);
 }
 

@@ -287,6 +287,35 @@ TEST(test_slow_rotation_to_level_is_not_a_fall)
         CHECK_EQ(onsets, 0);
 }
 
+/* Tilt events: a still machine whose readouts swing across the whole noise band (+-2 counts, so two
+ * readouts differ by up to 4) sends its first Tilt and no other; a real movement of one count more does. */
+TEST(test_tilt_events_ignore_readout_noise)
+{
+        static const int swing[] = {2, -2, 0, -2, 2, 1, -1, 2, -2};
+        _cleanup_(motion_freep) Motion *m = NULL;
+        uint64_t now = 0;
+        unsigned tilts = 0;
+        MotionEvents ev;
+
+        CHECK_EQ(motion_new(&config, &m), 0);
+        for (unsigned i = 0; i < 3000; i++) {
+                int n = swing[i % ELEMENTSOF(swing)];
+                MotionSample s = {.time_usec = now, .x = n, .y = -n, .new_readouts = 1};
+                motion_feed(m, &s, &ev);
+                tilts += !!(ev.mask & MOTION_EVENT_TILT);
+                now += PERIOD_US;
+        }
+        CHECK_EQ(tilts, 1);
+
+        /* from the reference at +2, a readout at -3 is 5 counts away: more than noise, a Tilt */
+        MotionSample ref = {.time_usec = now, .x = 2, .y = 0, .new_readouts = 1};
+        motion_feed(m, &ref, &ev);
+        now += PERIOD_US;
+        MotionSample moved = {.time_usec = now, .x = -3, .y = 0, .new_readouts = 1};
+        motion_feed(m, &moved, &ev);
+        CHECK(ev.mask & MOTION_EVENT_TILT);
+}
+
 int main(void)
 {
         RUN(test_validation);
@@ -299,5 +328,6 @@ int main(void)
         RUN(test_freefall_flat_after_the_hold);
         RUN(test_swing_through_zero_is_not_a_fall);
         RUN(test_slow_rotation_to_level_is_not_a_fall);
+        RUN(test_tilt_events_ignore_readout_noise);
         return test_summary();
 }
