@@ -459,8 +459,8 @@ def scenario_walk(name, seed, desc, pitch, roll, stairs):
     return t
 
 
-def scenario_lap(seed):
-    t = Trace("lap-typing", 30000, seed, "on a lap (thighs tilt it 2-6 deg): typing bursts with soft "
+def scenario_lap(seed, name="lap-typing"):
+    t = Trace(name, 30000, seed, "on a lap (thighs tilt it 2-6 deg): typing bursts with soft "
               "keystroke rings, leg shifts that rotate it by 3-6 deg (once through level) in 0.3-0.7 s, a "
               "bouncing knee at 4.5 Hz")
     rng = random.Random(seed * 19)
@@ -550,37 +550,52 @@ def scenario_bed_drop(name, seed, height_cm, pitch, roll, kind, release=5000):
     return t
 
 
-def round2():
+def round2(variant=0):
+    """Issue 16's scenarios; variant k > 0 renders them again with seed 1000 + 7k added to each
+    seed and the name suffixed -vK (other noise, bump frequencies and phases, release phases)."""
+    o = 1000 + 7 * variant if variant else 0
+    n = (lambda name: "%s-v%d" % (name, variant)) if variant else (lambda name: name)
     return [
-        scenario_vehicle("car-ride", 41, "a car ride on a lap, nearly flat (pitch 3.5, roll 1.5 deg): body bounce "
+        scenario_vehicle(n("car-ride"), 41 + o, "a car ride on a lap, nearly flat (pitch 3.5, roll 1.5 deg): body bounce "
                          "0.15 g, road bumps up to 0.08 g at 1-3 Hz, engine hum 30-70 Hz, curves, a stop, "
                          "two potholes", 3.5, 1.5, 0.15, 0.08, 45.0, 0.012,
                          ((8000, 0.06, 0.03), (19000, -0.05, 0.04)), ((13500, 16000),)),
-        scenario_vehicle("car-ride-rough", 42, "a car on a rough road, machine on the seat nearly flat (pitch 2, roll "
+        scenario_vehicle(n("car-ride-rough"), 42 + o, "a car on a rough road, machine on the seat nearly flat (pitch 2, roll "
                          "-3 deg): bounce 0.2 g, bumps up to 0.1 g, hum 28 Hz, three potholes", 2.0, -3.0,
                          0.2, 0.1, 28.0, 0.015, ((6000, 0.08, -0.03), (11000, -0.06, 0.05), (24500, 0.07, 0.0)),
                          ((16000, 18500),)),
-        scenario_vehicle("bus-ride", 43, "a city bus, on a lap nearly flat (pitch 5, roll -2 deg): bounce 0.25 g "
+        scenario_vehicle(n("bus-ride"), 43 + o, "a city bus, on a lap nearly flat (pitch 5, roll -2 deg): bounce 0.25 g "
                          "at 1-1.5 Hz, bumps up to 0.1 g, diesel hum 24 Hz, two stops, two potholes", 5.0, -2.0,
                          0.25, 0.1, 24.0, 0.015, ((7000, 0.08, 0.04), (22000, -0.07, -0.04)),
                          ((10000, 13000), (25500, 28000))),
-        scenario_walk("walking", 44, "walking with the machine in the hands nearly flat (pitch 5, roll 2 deg): "
+        scenario_walk(n("walking"), 44 + o, "walking with the machine in the hands nearly flat (pitch 5, roll 2 deg): "
                       "steps at 1.9 Hz, vertical 0.25 g, fore-aft 0.06 g, heel strikes, hand wobble 1-2 deg",
                       5.0, 2.0, False),
-        scenario_walk("stairs", 45, "climbing 12 stairs with the machine in the hands (pitch 4, roll -2 deg), a "
+        scenario_walk(n("stairs"), 45 + o, "climbing 12 stairs with the machine in the hands (pitch 4, roll -2 deg), a "
                       "landing, then 12 down: unloading -0.4 g and landings +0.6 g per step", 4.0, -2.0, True),
-        scenario_lap(46),
-        scenario_flat_drop("drop-flat-10cm", 51, 10, 4.0, 0.0, "flat-drop"),
-        scenario_flat_drop("drop-flat-30cm", 52, 30, -2.0, 5.6, "flat-drop"),
-        scenario_flat_drop("drop-flat4-75cm", 53, 75, 0.0, -4.0, "flat-drop"),
-        scenario_flat_drop("drop-10deg-10cm", 54, 10, 8.0, -6.0, "drop"),
-        scenario_bed_drop("drop-bed-20cm", 55, 20, 5.0, 1.0, "flat-drop"),
-        scenario_bed_drop("drop-bed-50cm", 56, 50, 10.0, 6.0, "drop"),
+        scenario_lap(46 + o, n("lap-typing")),
+        scenario_flat_drop(n("drop-flat-10cm"), 51 + o, 10, 4.0, 0.0, "flat-drop"),
+        scenario_flat_drop(n("drop-flat-30cm"), 52 + o, 30, -2.0, 5.6, "flat-drop"),
+        scenario_flat_drop(n("drop-flat4-75cm"), 53 + o, 75, 0.0, -4.0, "flat-drop"),
+        scenario_flat_drop(n("drop-10deg-10cm"), 54 + o, 10, 8.0, -6.0, "drop"),
+        scenario_bed_drop(n("drop-bed-20cm"), 55 + o, 20, 5.0, 1.0, "flat-drop"),
+        scenario_bed_drop(n("drop-bed-50cm"), 56 + o, 50, 10.0, 6.0, "drop"),
     ]
 
 
 def main():
-    outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    args = sys.argv[1:]
+    if args[:1] == ["--variants"]:
+        # gen-traces.py --variants K OUTDIR: issue 16's scenarios again with K other seeds each, for the
+        # trade-off table in docs/MOTION.md (bench/motion/seed-variants.sh); not test traces.
+        if len(args) != 3 or not args[1].isdigit() or int(args[1]) < 1:
+            sys.exit("usage: gen-traces.py --variants K OUTDIR (K a whole number >= 1)")
+        traces = [t for k in range(1, int(args[1]) + 1) for t in round2(k)]
+        for t in traces:
+            t.render(args[2])
+        print("wrote %d traces to %s" % (len(traces), args[2]))
+        return
+    outdir = args[0] if args else os.path.dirname(os.path.abspath(__file__))
     traces = [
         scenario_rest(),
         scenario_slow_tilt(),
