@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A stand-in for /dev/uinput, preloaded into tpacceld by test_input_devices.py (LD_PRELOAD). Opening
- * /dev/uinput opens $UINPUT_SHIM_DIR/uinputN.events instead (the input_event structs written land there),
- * and every uinput ioctl on such a descriptor is answered with success and logged, decoded, one line each,
- * to $UINPUT_SHIM_DIR/uinputN.log. Other files and ioctls pass through. */
+ * /dev/uinput opens $UINPUT_SHIM_DIR/uinputN.events instead (the input_event structs written land there,
+ * each stamped with the time of the write, CLOCK_REALTIME, as the kernel's input core stamps them for
+ * evdev readers; the file may be a FIFO that the test reads as it goes), and every uinput ioctl on such a
+ * descriptor is answered with success and logged, decoded, one line each, to $UINPUT_SHIM_DIR/uinputN.log.
+ * Other files and ioctls pass through. */
 
 /* Both open() and open64() are defined here: the build asks for 64-bit offsets, which renames open(). */
 #undef _FILE_OFFSET_BITS
@@ -14,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/time.h>
 #include <unistd.h>
 
-#define SHIM_FDS_MAX 64
+#define SHIM_FDS_MAX    64
+#define SHIM_EVENTS_MAX 64 /* events per write that get stamped (tpacceld writes 3) */
 
 static FILE *shim_logs[SHIM_FDS_MAX]; /* by file descriptor: the log of a stand-in, or NULL */
 static int shim_count;
@@ -91,6 +95,27 @@ int close(int fd)
                 shim_logs[fd] = NULL;
         }
         return ((int (*)(int)) dlsym(RTLD_NEXT, "close"))(fd);
+}
+
+/* Whole input_event structs written to a stand-in get the time of the write; anything else is written as
+ * it is. */
+ssize_t write(int fd, const void *buf, size_t count)
+{
+        ssize_t (*real_write)(int, const void *, size_t) = dlsym(RTLD_NEXT, "write");
+        struct input_event stamped[SHIM_EVENTS_MAX];
+        struct timeval now;
+        size_t n = count / sizeof(struct input_event);
+
+        if (fd < 0 || fd >= SHIM_FDS_MAX || !shim_logs[fd] || count % sizeof(struct input_event) != 0 ||
+            n > SHIM_EVENTS_MAX)
+                return real_write(fd, buf, count);
+        memcpy(stamped, buf, count);
+        gettimeofday(&now, NULL);
+        for (size_t i = 0; i < n; i++) {
+                stamped[i].input_event_sec = now.tv_sec;
+                stamped[i].input_event_usec = now.tv_usec;
+        }
+        return real_write(fd, stamped, count);
 }
 
 int ioctl(int fd, unsigned long request, ...)
