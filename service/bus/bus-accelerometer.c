@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The org.thinkpad.Accelerometer object. Every handler has the same shape: validate the arguments
- * (InvalidArgs naming the valid range), authorize (bus-polkit.c), validate again against the state of
- * that moment (another call may have changed it while polkit decided), persist the new configuration
- * (Error.NotSaved if it cannot be), apply through the backend (the old file is written back if that
- * fails), emit PropertiesChanged, reply. On any error nothing changes. */
+/* The org.thinkpad.Accelerometer object. Every guarded handler has the same shape, as in systemd: read
+ * and validate the arguments (InvalidArgs naming the valid range) against the state of the moment,
+ * authorize (bus-polkit.c: the first time polkit is asked and the call comes back through this handler
+ * from the top with the answer, so the checks run again against the state of that moment), persist the
+ * new configuration (Error.NotSaved if it cannot be), apply it (the old file is written back if that
+ * fails), emit PropertiesChanged, reply. Every configuring method goes through change_config(). On any
+ * error nothing changes. */
 
 #include <errno.h>
 #include <math.h>
@@ -333,42 +335,48 @@ static int require_accelerometer(Context *c, sd_bus_error *error)
                                  c->backend_reason ?: "there is no accelerometer");
 }
 
-static int apply_calibrate(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+/* Every guarded handler below: parse, validate, bus_authorize() (0: polkit was asked, return 1 and run
+ * again from the top with its answer), validate what only an authorized caller may learn, change, reply. */
+
+static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
+        Context *c = userdata;
         int r;
 
+        r = bus_authorize(c, m, error);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
         backend_calibrate(c->backend);
         log_info("Calibration requested by %s: the next readout becomes the rest position",
-                 strna(sd_bus_message_get_sender(call)));
+                 strna(sd_bus_message_get_sender(m)));
         poller_refresh_on_demand(c);
-        return sd_bus_reply_method_return(call, NULL);
+        return sd_bus_reply_method_return(m, NULL);
 }
 
-static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *error)
-{
-        BusArgs a = {};
-        return bus_authorize(userdata, m, &a, apply_calibrate, error);
-}
-
-#define CONFIG_NOT_PERSISTED               SIZE_MAX
 #define CONFIG_FIELD(config, type, offset) ((type *) ((uint8_t *) (config) + (offset)))
+
+/* Makes the change next (c->config with it) holds: setting is the caller's descriptor of what changed.
+ * Returns 0 or a negative errno with error set. */
+typedef int (*ConfigApplyFunc)(Context *c, const StateConfig *next, const void *setting,
+                               sd_bus_error *error);
 
 /* Makes one persisted change the way every setter does (issue 13.6): next, c->config with the change
  * (consumed), is written to the state file first (Error.NotSaved and nothing changed if it cannot be),
- * then apply(c, a, error) makes it; if that fails, the old file is written back and its error returned.
- * On success next becomes c->config. Returns 0 or a negative errno with error set. */
-static int change_config(Context *c, StateConfig *next,
-                         int (*apply)(Context *c, BusArgs *a, sd_bus_error *error), BusArgs *a,
+ * then apply() makes it; if that fails, the old file is written back and its error returned. On success
+ * next becomes c->config. Returns 0 or a negative errno with error set. */
+static int change_config(Context *c, StateConfig *next, ConfigApplyFunc apply, const void *setting,
                          sd_bus_error *error)
 {
         int r;
 
         r = context_save_config(c, next, error);
         if (r >= 0) {
-                r = apply(c, a, error);
+                r = apply(c, next, setting, error);
                 if (r < 0)
                         context_restore_state(c);
         }
@@ -381,53 +389,64 @@ static int change_config(Context *c, StateConfig *next,
         return 0;
 }
 
-/* A device setting as apply_device_setting() passes it to change_config() in BusArgs.setting. */
-typedef struct DeviceSetter {
-        int (*set)(Backend *b, unsigned v);
+/* An hdaps setting of the device, persisted as the unsigned at config_offset in StateConfig. */
+typedef struct DeviceSetting {
         const char *property;
-} DeviceSetter;
+        int (*set)(Backend *b, unsigned v);
+        size_t config_offset;
+} DeviceSetting;
 
-/* Sets a->u through the DeviceSetter in a->setting; a refusal is reported under its property name. */
-static int set_device_setting(Context *c, BusArgs *a, sd_bus_error *error)
+static const DeviceSetting sampling_rate_setting = {
+        "SamplingRate",
+        backend_set_sampling_rate,
+        offsetof(StateConfig, sampling_rate),
+};
+static const DeviceSetting oversampling_ratio_setting = {
+        "OversamplingRatio",
+        backend_set_oversampling_ratio,
+        offsetof(StateConfig, oversampling_ratio),
+};
+static const DeviceSetting filter_order_setting = {
+        "FilterOrder",
+        backend_set_filter_order,
+        offsetof(StateConfig, filter_order),
+};
+
+/* Sets the DeviceSetting's value from next in the device; a refusal is reported under its property. */
+static int set_device_from_config(Context *c, const StateConfig *next, const void *setting,
+                                  sd_bus_error *error)
 {
-        const DeviceSetter *s = a->setting;
-        int r = s->set(c->backend, a->u);
+        const DeviceSetting *s = setting;
+        int r = s->set(c->backend, *CONFIG_FIELD(next, const unsigned, s->config_offset));
         return r < 0 ? bus_error_from_backend(error, c->backend, r, s->property) : 0;
 }
 
-/* Applies one hdaps setting: persists it first (config_offset: its unsigned in StateConfig, or
- * CONFIG_NOT_PERSISTED), then sets it in the device; emits property. On any error nothing changes. */
-static int apply_device_setting(Context *c, sd_bus_message *call, int (*set)(Backend *b, unsigned v),
-                                unsigned value, size_t config_offset, const char *property,
-                                sd_bus_error *error)
+/* Persists value for s, then sets it in the device; announces it and reads the EC's configuration back.
+ * On any error nothing changes. */
+static int change_device_setting(Context *c, sd_bus_message *call, const DeviceSetting *s, unsigned value,
+                                 sd_bus_error *error)
 {
-        const DeviceSetter setter = {.set = set, .property = property};
-        BusArgs args = {.u = value, .setting = &setter};
         StateConfig next = {};
         int r;
 
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
-        if (config_offset == CONFIG_NOT_PERSISTED)
-                r = set_device_setting(c, &args, error);
-        else {
-                r = state_config_copy(&next, &c->config);
-                if (r < 0)
-                        return r;
-                *CONFIG_FIELD(&next, unsigned, config_offset) = value;
-                r = change_config(c, &next, set_device_setting, &args, error);
-        }
+        r = state_config_copy(&next, &c->config);
         if (r < 0)
                 return r;
-        log_info("%s set to %u by %s", property, value, strna(sd_bus_message_get_sender(call)));
-        bus_emit_changed(c, property);
+        *CONFIG_FIELD(&next, unsigned, s->config_offset) = value;
+        r = change_config(c, &next, set_device_from_config, s, error);
+        if (r < 0)
+                return r;
+        log_info("%s set to %u by %s", s->property, value, strna(sd_bus_message_get_sender(call)));
+        bus_emit_changed(c, s->property);
         context_read_back_ec_config(c);
-        return sd_bus_reply_method_return(call, NULL);
+        return 0;
 }
 
-/* SamplingRate x OversamplingRatio must fit the EC's 16-bit rate: checked when the call comes in and
- * again when it is applied, against the other value of that moment; the message says which limit. */
+/* SamplingRate x OversamplingRatio must fit the EC's 16-bit rate, checked against the other value of the
+ * moment (the handler runs again after polkit's answer); the message says which limit. */
 static int check_sampling_rate(Context *c, unsigned rate, sd_bus_error *error)
 {
         if (rate < HDAPS_SAMPLING_RATE_MIN || rate > HDAPS_SAMPLING_RATE_MAX)
@@ -457,152 +476,153 @@ static int check_oversampling_ratio(Context *c, unsigned ratio, sd_bus_error *er
         return 0;
 }
 
-static int apply_sampling_rate(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
-{
-        int r = check_sampling_rate(c, a->u, error);
-        if (r < 0)
-                return r;
-        r = apply_device_setting(c, call, backend_set_sampling_rate, a->u,
-                                 offsetof(StateConfig, sampling_rate), "SamplingRate", error);
-        if (r >= 0)
-                poller_rate_changed(c);
-        return r;
-}
-
 static int method_set_sampling_rate(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         Context *c = userdata;
-        BusArgs a = {};
+        uint32_t rate;
         int r;
 
-        r = sd_bus_message_read(m, "u", &a.u);
+        r = sd_bus_message_read(m, "u", &rate);
         if (r < 0)
                 return r;
-        r = check_sampling_rate(c, a.u, error);
+        r = check_sampling_rate(c, rate, error);
         if (r < 0)
                 return r;
-        return bus_authorize(c, m, &a, apply_sampling_rate, error);
-}
-
-static int apply_oversampling_ratio(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
-{
-        int r = check_oversampling_ratio(c, a->u, error);
+        r = bus_authorize(c, m, error);
         if (r < 0)
                 return r;
-        return apply_device_setting(c, call, backend_set_oversampling_ratio, a->u,
-                                    offsetof(StateConfig, oversampling_ratio), "OversamplingRatio", error);
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
+        r = change_device_setting(c, m, &sampling_rate_setting, rate, error);
+        if (r < 0)
+                return r;
+        poller_rate_changed(c);
+        return sd_bus_reply_method_return(m, NULL);
 }
 
 static int method_set_oversampling_ratio(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         Context *c = userdata;
-        BusArgs a = {};
+        uint32_t ratio;
         int r;
 
-        r = sd_bus_message_read(m, "u", &a.u);
+        r = sd_bus_message_read(m, "u", &ratio);
         if (r < 0)
                 return r;
-        r = check_oversampling_ratio(c, a.u, error);
+        r = check_oversampling_ratio(c, ratio, error);
         if (r < 0)
                 return r;
-        return bus_authorize(c, m, &a, apply_oversampling_ratio, error);
-}
-
-static int apply_filter_order(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
-{
-        return apply_device_setting(c, call, backend_set_filter_order, a->u,
-                                    offsetof(StateConfig, filter_order), "FilterOrder", error);
+        r = bus_authorize(c, m, error);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
+        r = change_device_setting(c, m, &oversampling_ratio_setting, ratio, error);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(m, NULL);
 }
 
 static int method_set_filter_order(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        BusArgs a = {};
+        Context *c = userdata;
+        uint32_t order;
         int r;
 
-        r = sd_bus_message_read(m, "u", &a.u);
+        r = sd_bus_message_read(m, "u", &order);
         if (r < 0)
                 return r;
-        if (a.u < EC_FILTER_ORDER_MIN || a.u > EC_FILTER_ORDER_MAX)
+        if (order < EC_FILTER_ORDER_MIN || order > EC_FILTER_ORDER_MAX)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-                                         "FilterOrder %u is out of range %u..%u", a.u, EC_FILTER_ORDER_MIN,
+                                         "FilterOrder %u is out of range %u..%u", order, EC_FILTER_ORDER_MIN,
                                          EC_FILTER_ORDER_MAX);
-        return bus_authorize(userdata, m, &a, apply_filter_order, error);
-}
-
-static int set_fake_data_mode(Backend *b, unsigned on)
-{
-        return backend_set_fake_data_mode(b, on);
-}
-
-/* Reads the one boolean argument of a setter and authorizes it for func. */
-static int authorize_bool_setter(sd_bus_message *m, Context *c, BusAuthorizedFunc func, sd_bus_error *error)
-{
-        BusArgs a = {};
-        int b, r;
-
-        r = sd_bus_message_read(m, "b", &b);
+        r = bus_authorize(c, m, error);
         if (r < 0)
                 return r;
-        a.b = b;
-        return bus_authorize(c, m, &a, func, error);
-}
-
-static int apply_fake_data_mode(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
-{
-        /* A self-test switch, deliberately not persisted. */
-        return apply_device_setting(c, call, set_fake_data_mode, a->b, CONFIG_NOT_PERSISTED, "FakeDataMode",
-                                    error);
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
+        r = change_device_setting(c, m, &filter_order_setting, order, error);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(m, NULL);
 }
 
 static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        return authorize_bool_setter(m, userdata, apply_fake_data_mode, error);
-}
+        Context *c = userdata;
+        int enabled, r;
 
-static int set_invert(Context *c, BusArgs *a, sd_bus_error *error)
-{
-        int r = backend_set_invert(c->backend, a->b);
-        return r < 0 ? bus_error_from_backend(error, c->backend, r, "Invert") : 0;
-}
-
-static int apply_invert(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
-{
-        StateConfig next = {};
-        int r;
-
+        r = sd_bus_message_read(m, "b", &enabled);
+        if (r < 0)
+                return r;
+        r = bus_authorize(c, m, error);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
-        if (c->config.invert == a->b) {
-                r = set_invert(c, a, error);
-                return r < 0 ? r : sd_bus_reply_method_return(call, NULL);
-        }
-        r = state_config_copy(&next, &c->config);
+        /* A self-test switch, deliberately not persisted. */
+        r = backend_set_fake_data_mode(c->backend, enabled);
         if (r < 0)
-                return r;
-        next.invert = a->b;
-        r = change_config(c, &next, set_invert, a, error);
-        if (r < 0)
-                return r;
-        log_info("Invert set to %s by %s", a->b ? "true" : "false", strna(sd_bus_message_get_sender(call)));
-        poller_check_rest(c);
-        bus_emit_changed(c, "Invert", "AxisCode");
-        return sd_bus_reply_method_return(call, NULL);
+                return bus_error_from_backend(error, c->backend, r, "FakeDataMode");
+        log_info("FakeDataMode set to %u by %s", (unsigned) enabled, strna(sd_bus_message_get_sender(m)));
+        bus_emit_changed(c, "FakeDataMode");
+        context_read_back_ec_config(c);
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+static int set_invert_from_config(Context *c, const StateConfig *next, const void *setting,
+                                  sd_bus_error *error)
+{
+        int r = backend_set_invert(c->backend, next->invert);
+        return r < 0 ? bus_error_from_backend(error, c->backend, r, "Invert") : 0;
 }
 
 static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        return authorize_bool_setter(m, userdata, apply_invert, error);
+        Context *c = userdata;
+        StateConfig next = {};
+        int invert, r;
+
+        r = sd_bus_message_read(m, "b", &invert);
+        if (r < 0)
+                return r;
+        r = bus_authorize(c, m, error);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
+        r = require_accelerometer(c, error);
+        if (r < 0)
+                return r;
+        if (c->config.invert == !!invert) {
+                r = set_invert_from_config(c, &c->config, NULL, error);
+                return r < 0 ? r : sd_bus_reply_method_return(m, NULL);
+        }
+        r = state_config_copy(&next, &c->config);
+        if (r < 0)
+                return r;
+        next.invert = invert;
+        r = change_config(c, &next, set_invert_from_config, NULL, error);
+        if (r < 0)
+                return r;
+        log_info("Invert set to %s by %s", invert ? "true" : "false", strna(sd_bus_message_get_sender(m)));
+        poller_check_rest(c);
+        bus_emit_changed(c, "Invert", "AxisCode");
+        return sd_bus_reply_method_return(m, NULL);
 }
 
-/* Makes or removes the devices for a->b; without uinput (then a->b is false) there is nothing to do. */
-static int enable_input_devices(Context *c, BusArgs *a, sd_bus_error *error)
+/* Makes or removes the devices as next says; without uinput (then it says off) there is nothing to do. */
+static int set_input_devices_from_config(Context *c, const StateConfig *next, const void *setting,
+                                         sd_bus_error *error)
 {
         int r;
 
         if (!c->input_devices)
                 return 0;
-        r = input_devices_enable(c->input_devices, a->b);
+        r = input_devices_enable(c->input_devices, next->input_devices);
         if (r < 0)
                 return sd_bus_error_setf(error, ACCEL_ERROR_HARDWARE,
                                          "Creating the hdaps input devices through uinput failed: %s",
@@ -611,39 +631,43 @@ static int enable_input_devices(Context *c, BusArgs *a, sd_bus_error *error)
 }
 
 /* The hdaps input devices through uinput (input-devices.h): persisted; while on, polling runs. */
-static int apply_input_devices(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
+        Context *c = userdata;
         StateConfig next = {};
-        int r;
+        int enabled, r;
 
-        if (a->b && !c->input_devices)
+        r = sd_bus_message_read(m, "b", &enabled);
+        if (r < 0)
+                return r;
+        r = bus_authorize(c, m, error);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
+        if (enabled && !c->input_devices)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                          "No input devices: %s could not be opened when tpacceld started "
                                          "(no uinput module, or the unit lacks DeviceAllow=%s rw)",
                                          INPUT_DEVICES_UINPUT_PATH, INPUT_DEVICES_UINPUT_PATH);
-        if (c->config.input_devices == a->b)
-                r = enable_input_devices(c, a, error);
+        if (c->config.input_devices == !!enabled)
+                r = set_input_devices_from_config(c, &c->config, NULL, error);
         else {
                 r = state_config_copy(&next, &c->config);
                 if (r < 0)
                         return r;
-                next.input_devices = a->b;
-                r = change_config(c, &next, enable_input_devices, a, error);
+                next.input_devices = enabled;
+                r = change_config(c, &next, set_input_devices_from_config, NULL, error);
                 if (r >= 0) {
-                        log_info("Input devices %s by %s", a->b ? "enabled" : "disabled",
-                                 strna(sd_bus_message_get_sender(call)));
+                        log_info("Input devices %s by %s", enabled ? "enabled" : "disabled",
+                                 strna(sd_bus_message_get_sender(m)));
                         bus_emit_changed(c, "InputDevices");
                 }
         }
         if (r < 0)
                 return r;
         poller_update(c);
-        return sd_bus_reply_method_return(call, NULL);
-}
-
-static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_error *error)
-{
-        return authorize_bool_setter(m, userdata, apply_input_devices, error);
+        return sd_bus_reply_method_return(m, NULL);
 }
 
 /* The motion parameters set over D-Bus: validated here, applied to Motion, persisted, announced. */
@@ -665,47 +689,45 @@ static const MotionSetting tilt_step_setting = {
         MOTION_TILT_STEP_MAX, motion_set_tilt_step, offsetof(StateConfig, tilt_step),
 };
 
-static int set_motion(Context *c, BusArgs *a, sd_bus_error *error)
+static int set_motion_from_config(Context *c, const StateConfig *next, const void *setting,
+                                  sd_bus_error *error)
 {
-        const MotionSetting *s = a->setting;
-        int r = s->set(c->motion, a->d);
+        const MotionSetting *s = setting;
+        int r = s->set(c->motion, *CONFIG_FIELD(next, const double, s->config_offset));
         return r < 0 ? bus_error_from_errno(error, r, s->property) : 0;
 }
 
-static int apply_motion_setting(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting *s, sd_bus_error *error)
 {
-        const MotionSetting *s = a->setting;
-        StateConfig next;
+        char value_text[STR_DOUBLE_SIZE], min[STR_DOUBLE_SIZE], max[STR_DOUBLE_SIZE];
+        StateConfig next = {};
+        double value;
         int r;
 
+        r = sd_bus_message_read(m, "d", &value);
+        if (r < 0)
+                return r;
+        if (!isfinite(value) || value < s->min || value > s->max)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s %s is out of range %s..%s%s",
+                                         s->property, str_double(value, value_text), str_double(s->min, min),
+                                         str_double(s->max, max), s->unit);
+        r = bus_authorize(c, m, error);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
         if (!c->motion)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                          "Motion processing is not available");
         r = state_config_copy(&next, &c->config);
         if (r < 0)
                 return r;
-        *CONFIG_FIELD(&next, double, s->config_offset) = a->d;
-        r = change_config(c, &next, set_motion, a, error);
+        *CONFIG_FIELD(&next, double, s->config_offset) = value;
+        r = change_config(c, &next, set_motion_from_config, s, error);
         if (r < 0)
                 return r;
         bus_emit_changed(c, s->property);
-        return sd_bus_reply_method_return(call, NULL);
-}
-
-static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting *s, sd_bus_error *error)
-{
-        BusArgs a = {.setting = s};
-        char value[STR_DOUBLE_SIZE], min[STR_DOUBLE_SIZE], max[STR_DOUBLE_SIZE];
-        int r;
-
-        r = sd_bus_message_read(m, "d", &a.d);
-        if (r < 0)
-                return r;
-        if (!isfinite(a.d) || a.d < s->min || a.d > s->max)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s %s is out of range %s..%s%s",
-                                         s->property, str_double(a.d, value), str_double(s->min, min),
-                                         str_double(s->max, max), s->unit);
-        return bus_authorize(c, m, &a, apply_motion_setting, error);
+        return sd_bus_reply_method_return(m, NULL);
 }
 
 static int method_set_shock_sensitivity(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -718,26 +740,12 @@ static int method_set_tilt_step(sd_bus_message *m, void *userdata, sd_bus_error 
         return set_motion_setting(m, userdata, &tilt_step_setting, error);
 }
 
-static int apply_protected_disks(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+/* A list of disks to protect: at most STATE_DISKS_MAX valid names, none twice, each one a disk that can
+ * park its heads now. Returns 0 or a negative errno with error set (InvalidArgs, NotSupported). */
+static int check_protected_disks(Context *c, char *const *disks, sd_bus_error *error)
 {
         int r;
 
-        r = protection_set_disks(c, a->strv, error);
-        if (r < 0)
-                return r;
-        return sd_bus_reply_method_return(call, NULL);
-}
-
-static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_error *error)
-{
-        Context *c = userdata;
-        _cleanup_strv_free_ char **disks = NULL;
-        BusArgs a = {};
-        int r;
-
-        r = sd_bus_message_read_strv(m, &disks);
-        if (r < 0)
-                return r;
         if (strv_length(disks) > STATE_DISKS_MAX)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "At most %d disks can be protected", STATE_DISKS_MAX);
@@ -766,33 +774,74 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
                         return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s",
                                                  message ? message : strerror(-r));
         }
-        a.strv = TAKE_PTR(disks);
-        return bus_authorize(c, m, &a, apply_protected_disks, error);
+        return 0;
 }
 
-static int apply_pause(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+static int set_disks_from_config(Context *c, const StateConfig *next, const void *setting,
+                                 sd_bus_error *error)
 {
+        return protection_set_disks(c, next->protected_disks, error);
+}
+
+static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        _cleanup_strv_free_ char **disks = NULL;
+        StateConfig next = {};
         int r;
 
-        r = protection_pause(c, a->u);
+        r = sd_bus_message_read_strv(m, &disks);
         if (r < 0)
                 return r;
-        return sd_bus_reply_method_return(call, NULL);
+        r = check_protected_disks(c, disks, error);
+        if (r < 0)
+                return r;
+        r = bus_authorize(c, m, error);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
+        if (!c->disk_protect)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
+                                         "Disk protection is not available");
+        r = state_config_copy(&next, &c->config);
+        if (r < 0)
+                return r;
+        strv_free(next.protected_disks);
+        next.protected_disks = TAKE_PTR(disks);
+        r = change_config(c, &next, set_disks_from_config, NULL, error);
+        if (r < 0)
+                return r;
+        log_info("Protected disks set to %zu disk(s) by %s", strv_length(c->config.protected_disks),
+                 strna(sd_bus_message_get_sender(m)));
+        bus_emit_changed(c, "ProtectedDisks");
+        protection_state_changed(c);
+        poller_update(c);
+        return sd_bus_reply_method_return(m, NULL);
 }
 
 static int method_pause(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        BusArgs a = {};
+        Context *c = userdata;
+        uint32_t seconds;
         int r;
 
-        r = sd_bus_message_read(m, "u", &a.u);
+        r = sd_bus_message_read(m, "u", &seconds);
         if (r < 0)
                 return r;
-        if (a.u > PAUSE_SECONDS_MAX)
+        if (seconds > PAUSE_SECONDS_MAX)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
-                                         "Pause %u s is out of range 1..%d seconds (0 resumes)", a.u,
+                                         "Pause %u s is out of range 1..%d seconds (0 resumes)", seconds,
                                          PAUSE_SECONDS_MAX);
-        return bus_authorize(userdata, m, &a, apply_pause, error);
+        r = bus_authorize(c, m, error);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
+        r = protection_pause(c, seconds);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(m, NULL);
 }
 
 #define PROP(name, sig, getter, flags) SD_BUS_PROPERTY(name, sig, getter, 0, flags)

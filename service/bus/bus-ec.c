@@ -166,7 +166,8 @@ static int on_ec_queue(sd_event_source *s, void *userdata)
         return 0;
 }
 
-static int apply_read_row(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_error *error)
+/* Queues an authorized request at the end of its client's FIFO; the caller checked the client's bound. */
+static int ec_queue_push(Context *c, sd_bus_message *call, const EcRow *args, uint16_t data_mask)
 {
         EcQueue *q = c->ec_queue;
         const char *sender = sd_bus_message_get_sender(call) ?: "";
@@ -174,21 +175,16 @@ static int apply_read_row(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_e
         EcRequest *req;
         int r;
 
-        cl = ec_queue_find(q, sender);
-        if (cl && cl->n_queued >= EC_QUEUE_PER_CLIENT_MAX)
-                return sd_bus_error_setf(error, ACCEL_ERROR_BUSY,
-                                         "Too many ReadRow calls queued (at most %d per client)",
-                                         EC_QUEUE_PER_CLIENT_MAX);
-
         req = calloc(1, sizeof(*req));
         if (!req)
                 return -ENOMEM;
         *req = (EcRequest){
                 .call = sd_bus_message_ref(call),
-                .args = a->row,
-                .data_mask = a->data_mask,
+                .args = *args,
+                .data_mask = data_mask,
         };
 
+        cl = ec_queue_find(q, sender);
         if (!cl) {
                 cl = calloc(1, sizeof(*cl));
                 if (!cl || !(cl->sender = strdup(sender))) {
@@ -211,14 +207,15 @@ static int apply_read_row(Context *c, sd_bus_message *call, BusArgs *a, sd_bus_e
         r = sd_event_source_set_enabled(q->defer, SD_EVENT_ON);
         if (r < 0)
                 return log_error_errno(r, "Failed to schedule the EC queue: %m");
-        return 1;
+        return 0;
 }
 
 static int method_read_row(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         Context *c = userdata;
-        BusArgs a = {};
+        EcRow args = {};
         const void *bytes;
+        const char *why;
         size_t n;
         uint16_t args_mask, data_mask;
         int r;
@@ -241,24 +238,31 @@ static int method_read_row(sd_bus_message *m, void *userdata, sd_bus_error *erro
                                          "args_mask 0x%04x: bit 0 (the function code, args[0]) is mandatory",
                                          args_mask);
 
-        a.row.mask = args_mask;
-        memcpy(a.row.val, bytes, EC_ROW_LEN);
-        a.data_mask = data_mask;
+        args.mask = args_mask;
+        memcpy(args.val, bytes, EC_ROW_LEN);
         /* Before polkit and the queue: a row that is not known to only read never reaches the EC. */
-        const char *why;
-        if (!ec_row_readable(&a.row, &why))
+        if (!ec_row_readable(&args, &why))
                 return sd_bus_error_setf(
                         error, SD_BUS_ERROR_ACCESS_DENIED,
                         "Row 0x%02X (args_mask 0x%04x, TWR1 0x%02X, TWR15 0x%02X) is refused: "
                         "ReadRow serves only rows that only read (docs/PROTOCOL.md, \"Raw "
                         "rows\"), and %s",
-                        a.row.val[0], args_mask, a.row.val[1], a.row.val[15], why);
+                        args.val[0], args_mask, args.val[1], args.val[15], why);
+        /* Checked again when the call comes back with polkit's answer, right before it is queued. */
         if (ec_queue_length(c->ec_queue, sd_bus_message_get_sender(m) ?: "") >= EC_QUEUE_PER_CLIENT_MAX)
                 return sd_bus_error_setf(error, ACCEL_ERROR_BUSY,
                                          "Too many ReadRow calls queued (at most %d per client)",
                                          EC_QUEUE_PER_CLIENT_MAX);
 
-        return bus_authorize(c, m, &a, apply_read_row, error);
+        r = bus_authorize(c, m, error);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return 1; /* polkit decides; the call comes back with the answer */
+        r = ec_queue_push(c, m, &args, data_mask);
+        if (r < 0)
+                return r;
+        return 1; /* the queue replies */
 }
 
 static const sd_bus_vtable ec_vtable[] = {

@@ -70,16 +70,23 @@ typedef struct RefusalLog {
         LogLimit polkit_failed; /* polkit checks that failed (no polkitd, a timeout, an error) */
 } RefusalLog;
 
+typedef struct AuthQuery AuthQuery;
+
 struct PolkitPending {
         PendingSlot slots[PENDING_SLOTS];
         RefusalLog logs[LOG_SLOTS];
         unsigned total, total_root;
+        AuthQuery *queries; /* the registry: one per call polkit was asked about, keyed by the message */
 };
+
+static AuthQuery *auth_query_free(AuthQuery *q);
 
 PolkitPending *polkit_pending_free(PolkitPending *p)
 {
         if (!p)
                 return NULL;
+        while (p->queries)
+                auth_query_free(p->queries);
         for (size_t i = 0; i < ELEMENTSOF(p->slots); i++)
                 free(p->slots[i].sender);
         free(p);
@@ -231,9 +238,8 @@ static int pending_admit(Context *c, sd_bus_message *call, const char *sender, s
         return 0;
 }
 
-static void pending_release(Context *c, const char *sender)
+static void pending_release(PolkitPending *p, const char *sender)
 {
-        PolkitPending *p = c->polkit_pending;
         PendingSlot *s;
 
         if (!p || !sender)
@@ -251,48 +257,51 @@ static void pending_release(Context *c, const char *sender)
         }
 }
 
-typedef struct AuthQuery {
-        Context *context;
-        sd_bus_message *call;
-        BusArgs args;
-        BusAuthorizedFunc func;
+/* One call polkit was asked about. Lives from the question until the re-run of the call takes the
+ * verdict, or the loop is idle after the answer (the re-run refused the call before asking), or exit. */
+struct AuthQuery {
+        PolkitPending *registry;
+        sd_bus_message *call; /* the key */
         const char *action;
-} AuthQuery;
+        sd_bus_slot *slot;     /* CheckAuthorization in flight; NULL once answered */
+        sd_event_source *drop; /* once answered: drops the verdict if no re-run took it */
+        bool answered, authorized;
+        sd_bus_error denial; /* answered and not authorized: the error the call gets */
+        AuthQuery *next;
+};
 
-static void auth_query_free(void *p)
+static AuthQuery *auth_query_free(AuthQuery *q)
 {
-        AuthQuery *q = p;
-
         if (!q)
-                return;
-        pending_release(q->context, sd_bus_message_get_sender(q->call));
+                return NULL;
+        for (AuthQuery **i = &q->registry->queries; *i; i = &(*i)->next)
+                if (*i == q) {
+                        *i = q->next;
+                        break;
+                }
+        pending_release(q->registry, sd_bus_message_get_sender(q->call));
+        sd_bus_slot_unref(q->slot); /* cancels a question still in flight */
+        sd_event_source_disable_unref(q->drop);
+        sd_bus_error_free(&q->denial);
         sd_bus_message_unref(q->call);
-        strv_free(q->args.strv);
         free(q);
+        return NULL;
 }
 
-/* Runs the authorized function and replies with its error, if any. */
-static void run_authorized(Context *c, sd_bus_message *call, BusArgs *args, BusAuthorizedFunc func)
+static AuthQuery *auth_query_find(PolkitPending *p, sd_bus_message *call)
 {
-        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
-        int r;
-
-        r = func(c, call, args, &error);
-        if (r < 0 || sd_bus_error_is_set(&error)) {
-                if (!sd_bus_error_is_set(&error))
-                        (void) sd_bus_error_set_errno(&error, r);
-                r = sd_bus_reply_method_error(call, &error);
-                if (r < 0)
-                        log_debug_errno(r, "Failed to send an error reply: %m");
-        }
+        for (AuthQuery *q = p ? p->queries : NULL; q; q = q->next)
+                if (q->call == call)
+                        return q;
+        return NULL;
 }
 
 /* A failed polkit check, logged per uid like the refusals: a client cannot buy a line per call. */
 static void log_polkit_failed(AuthQuery *q, const sd_bus_error *e)
 {
         const char *sender = strna(sd_bus_message_get_sender(q->call));
-        PolkitPending *p = q->context->polkit_pending;
-        PendingSlot *s = p ? pending_find(p, sender) : NULL; /* released only after this reply */
+        PolkitPending *p = q->registry;
+        PendingSlot *s = pending_find(p, sender); /* released only with the query */
         unsigned n = 1;
 
         if (s && !log_limit_pass(&refusal_log(p, s->uid)->polkit_failed, &n))
@@ -304,21 +313,21 @@ static void log_polkit_failed(AuthQuery *q, const sd_bus_error *e)
                 (unsigned long long) (POLKIT_BUSY_LOG_INTERVAL_USEC / USEC_PER_SEC));
 }
 
-static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_error)
+/* Keeps polkit's answer as the query's verdict: authorized, or the denial to reply with. */
+static void take_answer(AuthQuery *q, sd_bus_message *reply)
 {
-        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
-        AuthQuery *q = userdata;
         const sd_bus_error *e;
         int authorized = 0, challenge = 0, r;
 
+        q->answered = true;
         e = sd_bus_message_get_error(reply);
         if (e) {
                 /* No polkit, a timeout, or polkit refusing the subject: fail closed. */
                 log_polkit_failed(q, e);
-                r = sd_bus_error_setf(&error, SD_BUS_ERROR_ACCESS_DENIED,
-                                      "Not authorized: %s (the polkit check failed: %s: %s)", q->action,
-                                      e->name, strna(e->message));
-                goto reply_error;
+                sd_bus_error_setf(&q->denial, SD_BUS_ERROR_ACCESS_DENIED,
+                                  "Not authorized: %s (the polkit check failed: %s: %s)", q->action, e->name,
+                                  strna(e->message));
+                return;
         }
 
         r = sd_bus_message_enter_container(reply, 'r', "bba{ss}");
@@ -326,24 +335,49 @@ static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret
                 r = sd_bus_message_read(reply, "bb", &authorized, &challenge);
         if (r < 0) {
                 log_warning_errno(r, "polkit answered %s off protocol, denying: %m", q->action);
-                sd_bus_error_setf(&error, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: %s", q->action);
-                goto reply_error;
+                sd_bus_error_setf(&q->denial, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: %s", q->action);
+                return;
         }
-
-        if (authorized) {
-                run_authorized(q->context, q->call, &q->args, q->func);
-                return 0;
-        }
-        if (challenge)
-                sd_bus_error_setf(&error, SD_BUS_ERROR_INTERACTIVE_AUTHORIZATION_REQUIRED,
+        if (authorized)
+                q->authorized = true;
+        else if (challenge)
+                sd_bus_error_setf(&q->denial, SD_BUS_ERROR_INTERACTIVE_AUTHORIZATION_REQUIRED,
                                   "Interactive authentication required for %s", q->action);
         else
-                sd_bus_error_setf(&error, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: %s", q->action);
+                sd_bus_error_setf(&q->denial, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: %s", q->action);
+}
 
-reply_error:
-        r = sd_bus_reply_method_error(q->call, &error);
-        if (r < 0)
-                log_debug_errno(r, "Failed to send an error reply: %m");
+/* At idle priority, so after the re-run (the bus dispatches at normal priority): the re-run did not
+ * take the verdict, because its handler refused the call before asking. */
+static int on_drop(sd_event_source *s, void *userdata)
+{
+        auth_query_free(userdata);
+        return 0;
+}
+
+static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_error)
+{
+        AuthQuery *q = userdata;
+        sd_bus *bus = sd_bus_message_get_bus(q->call);
+        int r;
+
+        q->slot = sd_bus_slot_unref(q->slot); /* answered: sd-bus holds the slot while this runs */
+        take_answer(q, reply);
+
+        /* Run the call again from the top, its handler now gets the verdict. */
+        r = sd_event_add_defer(sd_bus_get_event(bus), &q->drop, on_drop, q);
+        if (r >= 0)
+                r = sd_event_source_set_priority(q->drop, SD_EVENT_PRIORITY_IDLE);
+        if (r >= 0)
+                r = sd_bus_enqueue_for_read(bus, q->call);
+        if (r < 0) {
+                log_warning_errno(r, "Failed to run %s again with polkit's answer: %m",
+                                  strna(sd_bus_message_get_member(q->call)));
+                r = sd_bus_reply_method_errno(q->call, r, NULL);
+                if (r < 0)
+                        log_debug_errno(r, "Failed to send an error reply: %m");
+                auth_query_free(q);
+        }
         return 0;
 }
 
@@ -359,53 +393,44 @@ static bool sender_is_own_uid(Context *c, sd_bus_message *call)
         return uid == c->own_uid;
 }
 
-int bus_authorize(Context *c, sd_bus_message *call, BusArgs *args, BusAuthorizedFunc func,
-                  sd_bus_error *error)
+/* Takes the verdict for call out of the registry: 1 authorized, or the denial set in error. */
+static int take_verdict(AuthQuery *q, sd_bus_error *error)
+{
+        int r = 1;
+
+        if (!q->authorized)
+                r = sd_bus_error_copy(error, &q->denial);
+        auth_query_free(q);
+        return r;
+}
+
+/* Asks polkit about call for action; the query goes into the registry. Returns 0 or a negative errno
+ * with error set. */
+static int ask_polkit(Context *c, sd_bus_message *call, const char *action, sd_bus_error *error)
 {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
-        _cleanup_(sd_bus_slot_unrefp) sd_bus_slot *slot = NULL;
+        const char *sender = sd_bus_message_get_sender(call);
         AuthQuery *q;
-        const char *action, *sender;
         int r;
 
-        action = bus_polkit_action(sd_bus_message_get_interface(call), sd_bus_message_get_member(call));
-        if (!action) {
-                strv_free(TAKE_PTR(args->strv));
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "%s is not permitted",
-                                         strna(sd_bus_message_get_member(call)));
-        }
-
-        if (c->session_bus && sender_is_own_uid(c, call)) {
-                run_authorized(c, call, args, func);
-                strv_free(TAKE_PTR(args->strv));
-                return 1;
-        }
-
-        sender = sd_bus_message_get_sender(call);
-        if (!sender) {
-                strv_free(TAKE_PTR(args->strv));
+        if (!sender)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: no sender");
-        }
-
         r = pending_admit(c, call, sender, error);
-        if (r < 0) {
-                strv_free(TAKE_PTR(args->strv));
+        if (r < 0)
                 return r;
-        }
         q = calloc(1, sizeof(*q));
         if (!q) {
-                pending_release(c, sender);
-                strv_free(TAKE_PTR(args->strv));
+                pending_release(c->polkit_pending, sender);
                 return -ENOMEM;
         }
         *q = (AuthQuery){
-                .context = c,
+                .registry = c->polkit_pending,
                 .call = sd_bus_message_ref(call),
-                .args = *args,
-                .func = func,
                 .action = action,
+                .denial = SD_BUS_ERROR_NULL,
+                .next = c->polkit_pending->queries,
         };
-        args->strv = NULL;
+        c->polkit_pending->queries = q;
 
         r = sd_bus_message_new_method_call(c->bus, &m, POLKIT_BUS_NAME, POLKIT_PATH, POLKIT_INTERFACE,
                                            "CheckAuthorization");
@@ -417,14 +442,30 @@ int bus_authorize(Context *c, sd_bus_message *call, BusArgs *args, BusAuthorized
                                                   : 0u,
                                           "");
         if (r >= 0)
-                r = sd_bus_call_async(c->bus, &slot, m, polkit_reply, q, POLKIT_TIMEOUT_USEC);
+                r = sd_bus_call_async(c->bus, &q->slot, m, polkit_reply, q, POLKIT_TIMEOUT_USEC);
         if (r < 0) {
                 auth_query_free(q);
                 return log_warning_errno(r, "Failed to ask polkit about %s: %m", action);
         }
+        return 0;
+}
 
-        /* The query lives exactly as long as the pending call. */
-        (void) sd_bus_slot_set_destroy_callback(slot, auth_query_free);
-        (void) sd_bus_slot_set_floating(slot, 1);
-        return 1;
+int bus_authorize(Context *c, sd_bus_message *call, sd_bus_error *error)
+{
+        const char *action;
+        AuthQuery *q;
+
+        action = bus_polkit_action(sd_bus_message_get_interface(call), sd_bus_message_get_member(call));
+        if (!action)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "%s is not permitted",
+                                         strna(sd_bus_message_get_member(call)));
+
+        if (c->session_bus && sender_is_own_uid(c, call))
+                return 1;
+
+        q = auth_query_find(c->polkit_pending, call);
+        if (q)
+                /* The re-run after polkit's answer; still unanswered: dispatched twice, keep waiting. */
+                return q->answered ? take_verdict(q, error) : 0;
+        return ask_polkit(c, call, action, error);
 }

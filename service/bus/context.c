@@ -456,9 +456,8 @@ Context *context_free(Context *c)
         free(c->poll_rate_reason);
         if (c->sleep_lock_fd >= 0)
                 close(c->sleep_lock_fd);
+        c->polkit_pending = polkit_pending_free(c->polkit_pending); /* cancels the questions in flight */
         c->bus = sd_bus_flush_close_unref(c->bus);
-        c->polkit_pending =
-                polkit_pending_free(c->polkit_pending); /* after the bus: its queries refer to it */
         c->event = sd_event_unref(c->event);
         disk_protect_free(c->disk_protect);
         motion_free(c->motion);

@@ -223,7 +223,10 @@ bool protection_armed(const Context *c);
 const char *protection_state(const Context *c);
 /* Per readout: park while a shock is active, unpark after it. */
 void protection_tick(Context *c, bool shock_active, uint64_t now);
-int protection_set_disks(Context *c, char **disks, sd_bus_error *error);
+/* Protects disks from now on (none: unparks); the caller persists them (SetProtectedDisks goes through
+ * change_config()) and announces the change. A disk that cannot be protected: InvalidArgs, nothing
+ * changes. */
+int protection_set_disks(Context *c, char *const *disks, sd_bus_error *error);
 int protection_pause(Context *c, unsigned seconds);
 /* Unparks (shutdown, sleep). */
 void protection_release(Context *c);

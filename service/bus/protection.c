@@ -114,42 +114,20 @@ void protection_tick(Context *c, bool shock_active, uint64_t now)
         protection_state_changed(c);
 }
 
-int protection_set_disks(Context *c, char **disks, sd_bus_error *error)
+int protection_set_disks(Context *c, char *const *disks, sd_bus_error *error)
 {
         _cleanup_free_ char *message = NULL;
-        _cleanup_strv_free_ char **copy = NULL;
-        StateConfig next;
         int r;
 
         if (!c->disk_protect)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                          "Disk protection is not available");
-
-        copy = strv_copy(disks);
-        if (!copy)
-                return -ENOMEM;
-
-        /* Persisted first: a change that cannot be saved is not made (Error.NotSaved). */
-        next = c->config;
-        next.protected_disks = copy;
-        r = context_save_config(c, &next, error);
-        if (r < 0)
-                return r;
-
         if (strv_length(disks) == 0)
                 unpark(c);
         r = disk_protect_set_disks(c->disk_protect, disks, &message);
-        if (r < 0) {
-                context_restore_state(c);
+        if (r < 0)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s",
                                          message ? message : strerror(-r));
-        }
-
-        strv_free(c->config.protected_disks);
-        c->config.protected_disks = TAKE_PTR(copy);
-        bus_emit_changed(c, "ProtectedDisks");
-        protection_state_changed(c);
-        poller_update(c);
         return 0;
 }
 
