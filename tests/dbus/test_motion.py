@@ -26,6 +26,7 @@ from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, PATH, 
 SHOCK_HOLD_MS_DEFAULT = 1000     # MOTION_SHOCK_HOLD_MS_DEFAULT
 DISK_PARK_TIMEOUT_MS = '2000'    # DISK_PARK_TIMEOUT_MS: what a park writes to unload_heads
 DISK_PARK_REARM_S = 0.1          # DISK_PARK_REARM_MS
+POLKIT_PENDING_PER_SENDER = 4    # bus-polkit.h: checks in flight per connection
 DROP_AT_S = 5.0                  # drop-*.csv: '# expect: shock at_ms=5000'
 DROP_TRACE_END_S = 10.0
 STARTUP_SLACK_S = 1.0            # daemon start -> polling, on a loaded 2-core CI machine
@@ -409,6 +410,40 @@ class MotionTest(TpaccelTestBase):
         self.set_allowed([])
         self.assertDBusError(ACCESS_DENIED, self.protect, ['sda'])
         self.assertEqual(list(self.get('ProtectedDisks')), [])
+
+    def test_disk_gone_while_waiting_for_polkit_is_refused_unsaved(self):
+        # SetProtectedDisks runs again from the top when polkit answers: a disk that was there when the
+        # call came in and is gone when it is applied is refused like any bad disk, before anything is
+        # saved (the state file is not even rewritten and restored). Rounds beyond the per-connection
+        # bound of checks in flight prove that a verdict the re-run did not take is dropped.
+        self.start(claim=False)
+        self.protect(['sda'])
+        # Protection polls; the first readout's rest position is saved too: the file is settled after it.
+        self.assertEventually(lambda: 'Rest position is now' in self.daemon_log(), message='rest saved')
+        self.get('RestPosition')  # a round trip: the daemon finished saving it (logged before)
+        state = os.path.join(self.state_dir, 'state')
+        with open(state) as f:
+            saved = f.read()
+        before = os.stat(state)
+        for _ in range(POLKIT_PENDING_PER_SENDER + 1):
+            self.sysfs.add_disk('sdb')
+            self.hold_polkit_answers(True)
+            call = self.call_async('SetProtectedDisks', dbus.Array(['sda', 'sdb'], signature='s'))
+            self.wait_polkit_held()
+            self.sysfs.remove_disk('sdb')
+            self.hold_polkit_answers(False)
+            self.polkit_obj.ReleaseHangingCalls()
+            e = self.wait_result(call)
+            self.assertIsNotNone(e, 'a disk gone while polkit decided is refused')
+            self.assertEqual(e.get_dbus_name(), INVALID_ARGS, e.get_dbus_message())
+            self.assertRegex(e.get_dbus_message(), r"Disk 'sdb' not found")
+        self.assertEqual(list(self.get('ProtectedDisks')), ['sda'])
+        self.assertEqual(self.get('ProtectionState'), 'armed')
+        after = os.stat(state)
+        self.assertEqual((after.st_ino, after.st_mtime_ns), (before.st_ino, before.st_mtime_ns),
+                         'the state file was not written')
+        with open(state) as f:
+            self.assertEqual(f.read(), saved)
 
     def test_protection_arms_polling_without_claim_and_off_stops_it(self):
         self.start(claim=False)

@@ -103,6 +103,25 @@ class TpaccelTestBase(dbusmock.DBusTestCase):
     def set_allowed(self, actions):
         self.polkit_obj.SetAllowed(dbus.Array(list(actions), signature='s'))
 
+    def hold_polkit_answers(self, hold):
+        """True: the mock polkitd keeps every CheckAuthorization unanswered until ReleaseHangingCalls()."""
+        self.polkit_obj.SimulateHang(dbus.Boolean(hold))
+
+    def wait_polkit_held(self):
+        self.assertEventually(lambda: self.polkit_obj.HaveHangingCalls(), message='a polkit check is held')
+
+    def call_async(self, method, *args, iface=None):
+        """Starts method(*args) on the accelerometer (or iface) without waiting; returns a list that gets
+        None (the reply) or the DBusException when it comes (assertEventually dispatches it)."""
+        result = []
+        getattr(iface or self.accel, method)(*args, reply_handler=lambda *r: result.append(None),
+                                             error_handler=lambda e: result.append(e))
+        return result
+
+    def wait_result(self, result):
+        self.assertEventually(lambda: result, message='the reply')
+        return result[0]
+
     def start_daemon(self, *args, backend='sim', wait=True):
         cmd = [TPACCELD, '-v', '--state-dir=' + self.state_dir]
         if backend:
@@ -824,6 +843,28 @@ for i in range(40):
         self.assertEqual(errors[0].get_dbus_name(), INVALID_ARGS)
         self.assertRegex(errors[0].get_dbus_message(), r'(SamplingRate 1000 x ratio must not exceed|x OversamplingRatio 100 exceeds) 65535')
         self.assertLessEqual(self.get('SamplingRate') * self.get('OversamplingRatio'), 65535)
+
+    def test_change_while_waiting_for_polkit_is_seen_when_applied(self):
+        # The handler runs again from the top when polkit answers: a call valid when it came in (50 Hz x
+        # 100 fits 65535) is checked against what another call changed while polkit decided (1000 Hz).
+        self.start_polkit([CONFIGURE])
+        self.start_daemon()
+        self.hold_polkit_answers(True)
+        ratio = self.call_async('SetOversamplingRatio', dbus.UInt32(100))
+        self.wait_polkit_held()
+        self.hold_polkit_answers(False)
+        self.accel.SetSamplingRate(dbus.UInt32(1000))  # valid against ratio 5, answered at once
+        self.assertEqual(ratio, [], 'still waiting for polkit')
+        self.polkit_obj.ReleaseHangingCalls()
+        e = self.wait_result(ratio)
+        self.assertIsNotNone(e, 'the ratio call must be refused')
+        self.assertEqual(e.get_dbus_name(), INVALID_ARGS, e.get_dbus_message())
+        self.assertRegex(e.get_dbus_message(), r'OversamplingRatio 100 is out of range 1\.\.65 '
+                         r'\(SamplingRate 1000 x ratio must not exceed 65535\)')
+        self.assertEqual((self.get('SamplingRate'), self.get('OversamplingRatio')), (1000, 5))
+        # One question per call: the re-run took the verdict kept for its message, it did not ask again.
+        checks = [c for c in self.polkit_obj.GetCalls() if c[1] == 'CheckAuthorization']
+        self.assertEqual(len(checks), 2, checks)
 
     # Suspend
 
