@@ -524,8 +524,12 @@ class MotionTest(TpaccelTestBase):
         self.assertTrue(all(flags[:-1]), 'parks and re-arms, then one unpark')
         self.assertGreaterEqual(flags.count(True), 5, 'a park lasting over a second is re-armed repeatedly')
         times = [t for t, _ in parked]
-        gaps = [b - a for a, b in zip(times, times[1:-1])]
-        self.assertGreater(min(gaps), DISK_PARK_REARM_S * 0.5, 're-armed at most every DISK_PARK_REARM_MS')
+        # At most one re-arm per DISK_PARK_REARM_MS over the park (counted over its whole length: the
+        # signals carry no time, and a loaded test process may receive two queued ones together).
+        rearms = flags.count(True) - 1
+        self.assertLessEqual(rearms, (times[-1] - times[0]) / DISK_PARK_REARM_S + 1,
+                             're-armed at most every DISK_PARK_REARM_MS: %d re-arms in %.2f s'
+                             % (rearms, times[-1] - times[0]))
         shock = self.rec.timed('Shock')
         self.assertEqual(len(shock), 1)
         self.assertLessEqual(shock[0][0], times[0] + 0.05, 'parked on the readout that saw the shock')
