@@ -41,7 +41,7 @@ static const AccelProperty properties[] = {
         {"invert", "Invert", "b", N_("Invert"), NULL, "SetInvert", N_("negate both axes")},
         {"input-devices", "InputDevices", "b", N_("Input devices"), NULL, "SetInputDevices",
          N_("hdaps input devices through uinput")},
-        {"claimed", "Claimed", "b", N_("Polling"), NULL, NULL, N_("continuous polling is running")},
+        {"polling", "Polling", "b", N_("Polling"), NULL, NULL, N_("continuous polling is running")},
         {"effective-rate", "EffectiveRate", "u", N_("Effective rate"), "Hz", NULL,
          N_("the rate polling runs at now (0: not polling)")},
         {"effective-rate-reason", "EffectiveRateReason", "s", N_("Effective rate reason"), NULL, NULL,
@@ -78,8 +78,19 @@ const AccelProperty *accel_properties(size_t *ret_n)
         return properties;
 }
 
+/* Keys renamed with their D-Bus property, still accepted for one release (0.2) so that scripts
+ * keep working; status and --json show the new key only. */
+static const struct {
+        const char *old_key, *key;
+} key_aliases[] = {
+        {"claimed", "polling"},
+};
+
 const AccelProperty *accel_property_by_key(const char *key)
 {
+        for (size_t i = 0; i < G_N_ELEMENTS(key_aliases); i++)
+                if (g_str_equal(key_aliases[i].old_key, key))
+                        key = key_aliases[i].key;
         for (size_t i = 0; i < G_N_ELEMENTS(properties); i++)
                 if (g_str_equal(properties[i].key, key))
                         return &properties[i];

@@ -23,7 +23,7 @@ typedef struct AccelProperty {
 /* All properties, in the order of the interface XML. */
 const AccelProperty *accel_properties(size_t *ret_n);
 
-/* Looks a key up; NULL if unknown. */
+/* Looks a key up (or a renamed key's old name, e.g. "claimed" for "polling"); NULL if unknown. */
 const AccelProperty *accel_property_by_key(const char *key);
 
 /* The value as text: booleans "yes"/"no", pairs "x y", lists "a,b" ("none" if empty), times as

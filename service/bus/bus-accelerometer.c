@@ -872,7 +872,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("FakeDataMode", "b", property_get_fake_data_mode, CHANGE),
         PROP_BOOL("Invert", config.invert, CHANGE),
         PROP_BOOL("InputDevices", config.input_devices, CHANGE),
-        PROP_BOOL("Claimed", polling, CHANGE),
+        PROP_BOOL("Polling", polling, CHANGE),
+        PROP_BOOL("Claimed", polling, CHANGE | SD_BUS_VTABLE_DEPRECATED), /* Polling's old name */
         PROP_FIELD("EffectiveRate", "u", poll_rate, CHANGE),
         PROP("EffectiveRateReason", "s", property_get_effective_rate_reason, CHANGE),
         PROP_BOOL("Suspended", suspended, CHANGE),

@@ -456,7 +456,7 @@ void poller_update(Context *c)
 
         if (want != c->polling) {
                 c->polling = want;
-                bus_emit_changed(c, "Claimed");
+                bus_emit_changed(c, "Polling", "Claimed"); /* Claimed: its deprecated alias */
         }
 }
 

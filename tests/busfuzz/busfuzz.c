@@ -103,7 +103,8 @@ static const char *const properties[] = {
         "FilterOrder",
         "FakeDataMode",
         "Invert",
-        "Claimed",
+        "Polling",
+        "Claimed", /* Polling's deprecated alias */
         "Suspended",
         "Pitch",
         "Roll",

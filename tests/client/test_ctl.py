@@ -18,7 +18,7 @@ from gi.repository import GLib  # noqa: E402
 
 KEYS = ["has-accelerometer", "backend", "backend-reason", "hardware-state", "last-error", "model", "axis-code", "position", "rest-position",
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
-        "filter-order", "fake-data-mode", "invert", "input-devices", "claimed", "effective-rate", "effective-rate-reason", "suspended", "pitch", "roll", "orientation",
+        "filter-order", "fake-data-mode", "invert", "input-devices", "polling", "effective-rate", "effective-rate-reason", "suspended", "pitch", "roll", "orientation",
         "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
         "vibration-level", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
 USAGE, DENIED, NO_SERVICE, INVALID, NO_ACCELEROMETER = 2, 3, 4, 5, 6
@@ -67,6 +67,10 @@ class CtlTest(ClientTestCase):
         self.assertEqual(out.strip(), "yes")
         _, out, _ = self.ctl("get", "--json", "rest-position", check=0)
         self.assertEqual(json.loads(out), list(self.bus.accel_property("RestPosition")))
+        # "claimed", the old name of "polling", is still understood.
+        for key in ("polling", "claimed"):
+            _, out, _ = self.ctl("get", key, check=0)
+            self.assertEqual(out.strip(), "no", key)
 
     def test_set_every_key(self):
         self.start_daemon("rest.csv")
@@ -238,7 +242,7 @@ class CtlTest(ClientTestCase):
             lines.append(line)
             if "orientation right-up" in line:
                 break
-        self.assertIs(self.bus.accel_property("Claimed"), True)
+        self.assertIs(self.bus.accel_property("Polling"), True)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=10)
         lines += out.splitlines(keepends=True)
@@ -249,7 +253,7 @@ class CtlTest(ClientTestCase):
         self.assertRegex(text, r"\n\d\d:\d\d:\d\d\.\d{3}  orientation right-up\n")
         self.assertNotIn(" sample ", text)
         self.assertTrue(text.endswith("Released the accelerometer.\n"), text)
-        wait_until(lambda: self.bus.accel_property("Claimed") is False, what="the claim to be released")
+        wait_until(lambda: self.bus.accel_property("Polling") is False, what="the claim to be released")
 
     def test_monitor_samples_and_shock(self):
         self.start_daemon("drop-30cm.csv")
@@ -266,7 +270,7 @@ class CtlTest(ClientTestCase):
         self.start_daemon("rest.csv")
         proc = self.monitor()
         self.assertTrue(proc.stdout.readline().startswith("Monitoring "))
-        wait_until(lambda: self.bus.accel_property("Claimed"), what="the claim")
+        wait_until(lambda: self.bus.accel_property("Polling"), what="the claim")
         self.stop_daemon()
         out, err = proc.communicate(timeout=10)
         self.assertEqual(proc.returncode, NO_SERVICE, err)
@@ -319,7 +323,7 @@ class CtlTest(ClientTestCase):
         self.assertEqual(proc.returncode, NO_ACCELEROMETER, err)
         self.assertEqual(out, "", "monitor announced before it failed")
         self.assertRegex(err, r"^tpaccelctl: nothing to monitor: ")
-        self.assertIs(self.bus.accel_property("Claimed"), False)
+        self.assertIs(self.bus.accel_property("Polling"), False)
 
     def as_unprivileged(self, argv):
         """argv run as an unprivileged user when the tests run as root (as CI does)."""

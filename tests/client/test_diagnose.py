@@ -105,7 +105,7 @@ class DiagnoseTest(ClientTestCase):
         self.start_daemon("rest.csv", loop=True)
         _, out, _ = self.ctl("diagnose", "--json", check=0)
         self.check_healthy(json.loads(out))
-        self.assertIs(self.bus.accel_property("Claimed"), False, "polling did not stop after the run")
+        self.assertIs(self.bus.accel_property("Polling"), False, "polling did not stop after the run")
         _, out, _ = self.ctl("diagnose", check=0)
         self.assertIn("No problem found.", out)
 

@@ -116,13 +116,13 @@ class InputDevicesTest(ClientTestCase):
         self.start_with_shim()
         self.assertIs(self.bus.accel_property("InputDevices"), False)
         self.assertEqual(self.log(0), ["open /dev/uinput"], "a device was made before it was enabled")
-        self.assertIs(self.bus.accel_property("Claimed"), False)
+        self.assertIs(self.bus.accel_property("Polling"), False)
 
         self.set_input_devices(True)
         self.assertIs(self.bus.accel_property("InputDevices"), True)
         self.assertEqual(self.log(0)[1:], JOYSTICK)
         self.assertEqual(self.log(1)[1:], RAW)
-        wait_until(lambda: self.bus.accel_property("Claimed"), what="polling to run for the input devices")
+        wait_until(lambda: self.bus.accel_property("Polling"), what="polling to run for the input devices")
         time.sleep(2.0)
         raw = frames(os.path.join(self.shim_dir, "uinput1.events"))
         joystick = frames(os.path.join(self.shim_dir, "uinput0.events"))
@@ -138,7 +138,7 @@ class InputDevicesTest(ClientTestCase):
         self.set_input_devices(False)
         self.assertEqual(self.log(0)[-1], "UI_DEV_DESTROY")
         self.assertEqual(self.log(1)[-1], "UI_DEV_DESTROY")
-        wait_until(lambda: self.bus.accel_property("Claimed") is False, what="polling to stop")
+        wait_until(lambda: self.bus.accel_property("Polling") is False, what="polling to stop")
 
     def test_setting_persists(self):
         self.start_with_shim()
@@ -151,7 +151,7 @@ class InputDevicesTest(ClientTestCase):
         self.start_with_shim()
         self.assertIs(self.bus.accel_property("InputDevices"), True)
         self.assertEqual(self.log(1)[1:], RAW)
-        wait_until(lambda: self.bus.accel_property("Claimed"), what="polling to run after a restart")
+        wait_until(lambda: self.bus.accel_property("Polling"), what="polling to run after a restart")
 
     def test_sighup_applies_input_devices(self):
         self.start_with_shim()
@@ -162,14 +162,14 @@ class InputDevicesTest(ClientTestCase):
         wait_until(lambda: self.bus.accel_property("InputDevices"), what="the reload to enable the devices")
         self.assertEqual(self.log(0)[1:], JOYSTICK)
         self.assertEqual(self.log(1)[1:], RAW)
-        wait_until(lambda: self.bus.accel_property("Claimed"), what="polling to run for the input devices")
+        wait_until(lambda: self.bus.accel_property("Polling"), what="polling to run for the input devices")
         with open(state, "w") as f:
             f.write("sampling_rate=50\n")
         self.daemon.send_signal(signal.SIGHUP)
         wait_until(lambda: self.bus.accel_property("InputDevices") is False, what="the reload to disable them")
         self.assertEqual(self.log(0)[-1], "UI_DEV_DESTROY")
         self.assertEqual(self.log(1)[-1], "UI_DEV_DESTROY")
-        wait_until(lambda: self.bus.accel_property("Claimed") is False, what="polling to stop")
+        wait_until(lambda: self.bus.accel_property("Polling") is False, what="polling to stop")
         self.assertIsNone(self.daemon.poll(), "SIGHUP must not end the daemon")
 
     def test_unsaved_change_is_refused(self):
@@ -182,7 +182,7 @@ class InputDevicesTest(ClientTestCase):
         self.assertIs(self.bus.accel_property("InputDevices"), False)
         self.assertEqual(self.log(0), ["open /dev/uinput"], "a device was made for an unsaved change")
         self.assertEqual(self.log(1), ["open /dev/uinput"], "a device was made for an unsaved change")
-        self.assertIs(self.bus.accel_property("Claimed"), False)
+        self.assertIs(self.bus.accel_property("Polling"), False)
 
     def run_hdapsd(self, argv, env, node):
         """Starts hdapsd (log hdapsd.log) and waits until it has chosen node as its input device."""
@@ -336,7 +336,7 @@ class InputDevicesTest(ClientTestCase):
         with self.assertRaisesRegex(GLib.Error, "NotSupported.*/dev/uinput could not be opened"):
             self.set_input_devices(True)
         self.assertIs(self.bus.accel_property("InputDevices"), False)
-        self.assertIs(self.bus.accel_property("Claimed"), False)
+        self.assertIs(self.bus.accel_property("Polling"), False)
 
 
 if __name__ == "__main__":

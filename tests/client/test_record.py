@@ -72,7 +72,7 @@ class RecordTest(ClientTestCase):
         res = self.record("--seconds=5", out_path)
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertRegex(res.stdout, r"Recorded \d+ readouts over [\d.]+ s into ")
-        self.assertFalse(self.bus.accel_property("Claimed"), "the claim was not released")
+        self.assertFalse(self.bus.accel_property("Polling"), "the claim was not released")
 
         header, seen_columns, rows = read_trace(out_path)
         self.assertTrue(seen_columns, "no column line")
@@ -122,7 +122,7 @@ class RecordTest(ClientTestCase):
                                 stderr=subprocess.PIPE, text=True, env=self.env)
         try:
             self.assertTrue(proc.stdout.readline().startswith("Recording to "))
-            wait_until(lambda: self.bus.accel_property("Claimed"), what="the claim")
+            wait_until(lambda: self.bus.accel_property("Polling"), what="the claim")
             time.sleep(1.0)
             proc.send_signal(signal.SIGINT)
             out, err = proc.communicate(timeout=10)
@@ -137,7 +137,7 @@ class RecordTest(ClientTestCase):
         self.assertGreater(len(rows), 10)
         for t, x, y, _, _ in rows:  # rest.csv: about (-498, -439)
             self.assertLessEqual(abs(x + 498) + abs(y + 439), 10, (t, x, y))
-        wait_until(lambda: self.bus.accel_property("Claimed") is False, what="the claim to be released")
+        wait_until(lambda: self.bus.accel_property("Polling") is False, what="the claim to be released")
 
     def test_record_errors(self):
         self.start_daemon("rest.csv")

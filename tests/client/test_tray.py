@@ -215,7 +215,7 @@ class TrayTest(ClientTestCase):
         # In order: level, then leaning further right-side up.
         self.assertLess(seen.index("tpaccel-tilt-r2-p2"), seen.index("tpaccel-tilt-r3-p2"))
         self.assertLess(seen.index("tpaccel-tilt-r3-p2"), seen.index("tpaccel-tilt-r4-p2"))
-        self.assertIs(self.bus.accel_property("Claimed"), True)
+        self.assertIs(self.bus.accel_property("Polling"), True)
 
     def test_drop_raises_one_notification(self):
         # Shocks need the full rate: the tray's option holds a full-rate claim (the icon's 4 Hz would
@@ -231,7 +231,7 @@ class TrayTest(ClientTestCase):
     def test_window_renders(self):
         self.start_tray("--show-window")
         self.start_daemon("slow-roll-45.csv", loop=True)
-        wait_until(lambda: self.bus.accel_property("Claimed"), what="the claim")
+        wait_until(lambda: self.bus.accel_property("Polling"), what="the claim")
         time.sleep(6)
         os.makedirs(OUTDIR, exist_ok=True)
         shot = os.path.join(OUTDIR, "tray-window.png")
@@ -258,7 +258,7 @@ class TrayTest(ClientTestCase):
         wait_until(lambda: any(s == "Accelerometer service is back" for s, _ in self.notifications()),
                    what="the service-back notification")
         # The new instance got a claim again (the old one died with the old daemon).
-        wait_until(lambda: self.bus.accel_property("Claimed"), what="the claim on the new instance")
+        wait_until(lambda: self.bus.accel_property("Polling"), what="the claim on the new instance")
 
     def test_no_accelerometer(self):
         self.start_tray()
@@ -266,14 +266,14 @@ class TrayTest(ClientTestCase):
         self.assertIs(self.bus.accel_property("HasAccelerometer"), False)
         wait_until(lambda: self.icon_name() == "tpaccel-no-accelerometer", what="the no-accelerometer icon")
         time.sleep(1)
-        self.assertIs(self.bus.accel_property("Claimed"), False)
+        self.assertIs(self.bus.accel_property("Polling"), False)
 
     def test_claims_only_while_needed(self):
         self.start_tray("--no-animation")
         self.start_daemon("rest.csv")
         wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
         time.sleep(1)
-        self.assertIs(self.bus.accel_property("Claimed"), False)
+        self.assertIs(self.bus.accel_property("Polling"), False)
 
     def test_claims_at_the_rate_it_shows(self):
         self.start_tray()
@@ -290,7 +290,7 @@ class TrayTest(ClientTestCase):
         self.close_window()
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate again")
         wait_until(lambda: "Unsubscribed from Sample" in self.tray_log(), what="the Sample subscription to go")
-        self.assertIs(self.bus.accel_property("Claimed"), True)
+        self.assertIs(self.bus.accel_property("Polling"), True)
 
     def test_watch_shocks_holds_the_full_rate(self):
         self.start_tray("--watch-shocks", "--no-animation")
@@ -298,7 +298,7 @@ class TrayTest(ClientTestCase):
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full-rate claim")
         self.assertNotIn("Subscribed to Sample", self.tray_log(), "Sample signals with the window closed")
         self.click_menu("_Watch for shocks (full rate, more power)")
-        wait_until(lambda: not self.bus.accel_property("Claimed"), what="the claim to go")
+        wait_until(lambda: not self.bus.accel_property("Polling"), what="the claim to go")
         self.assertEqual(self.bus.accel_property("EffectiveRate"), 0)
 
     def test_starts_service_by_activation(self):
@@ -347,7 +347,7 @@ class TrayTest(ClientTestCase):
         wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
         time.sleep(7)
         self.assertEqual(self.temperature_reads(), 0, "the temperature was read with the window closed")
-        self.assertIs(self.bus.accel_property("Claimed"), False)
+        self.assertIs(self.bus.accel_property("Polling"), False)
         # Opening the menu, which shows it, reads it once.
         self.open_menu()
         wait_until(lambda: self.temperature_reads() == 1, what="a temperature read for the menu")
@@ -355,12 +355,12 @@ class TrayTest(ClientTestCase):
         self.assertEqual(self.temperature_reads(), 1)
         self.click_menu("Show _window")
         wait_until(lambda: self.temperature_reads() >= 2, timeout=15, what="temperature reads with the window open")
-        self.assertIs(self.bus.accel_property("Claimed"), True)
+        self.assertIs(self.bus.accel_property("Polling"), True)
 
     def test_window_clears_and_wraps(self):
         self.start_tray("--show-window")
         self.start_daemon("slow-roll-45.csv", loop=True)
-        wait_until(lambda: self.bus.accel_property("Claimed"), what="the claim")
+        wait_until(lambda: self.bus.accel_property("Polling"), what="the claim")
         time.sleep(3)
         colours = self.colours(self.screenshot("tray-window-live.png"))
         for rgb in [BUBBLE, PLOT_X, PLOT_Y]:

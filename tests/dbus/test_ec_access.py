@@ -183,7 +183,7 @@ class EcAccessTest(TpaccelTestBase):
         self.start_daemon()
         self.accel.Claim()
         self.assertGreater(len(self.collect_samples(0.5)), 10)
-        before = {k: self.get(k) for k in ('SamplingRate', 'FilterOrder', 'Claimed')}
+        before = {k: self.get(k) for k in ('SamplingRate', 'FilterOrder', 'Polling')}
         writes = (
             (0x0003, row(0x14, 0x00), '0x14', 'powers the accelerometer on or off'),
             (0x0001, row(0x14), '0x14', 'powers'),

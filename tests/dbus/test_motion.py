@@ -401,7 +401,7 @@ class MotionTest(TpaccelTestBase):
         self.pump_until(time.monotonic() + 0.2)
         self.assertEqual(list(self.get('ProtectedDisks')), [], 'a refused list changes nothing')
         self.assertEqual(self.get('ProtectionState'), 'off')
-        self.assertFalse(self.get('Claimed'))
+        self.assertFalse(self.get('Polling'))
         self.assertEqual([e for e in self.rec.events if e[1] == 'changed'], [])
         self.assertFalse(os.path.exists(os.path.join(self.state_dir, 'state')), 'nothing persisted')
         for name in ('sda', 'nvme0n1', 'sdc'):
@@ -447,15 +447,15 @@ class MotionTest(TpaccelTestBase):
 
     def test_protection_arms_polling_without_claim_and_off_stops_it(self):
         self.start(claim=False)
-        self.assertFalse(self.get('Claimed'))
+        self.assertFalse(self.get('Polling'))
         self.protect(['sda'])
         self.assertEqual(list(self.get('ProtectedDisks')), ['sda'])
         self.assertEqual(self.get('ProtectionState'), 'armed')
-        self.assertTrue(self.get('Claimed'), 'protection polls without any claim')
+        self.assertTrue(self.get('Polling'), 'protection polls without any claim')
         self.assertEventually(lambda: len(self.rec.of('Sample')) > 10, message='Samples while armed')
         self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'arming parks nothing')
         changed = set().union(*(p.keys() for p in self.rec.of('changed')))
-        self.assertLessEqual({'ProtectedDisks', 'ProtectionState', 'Claimed'}, changed)
+        self.assertLessEqual({'ProtectedDisks', 'ProtectionState', 'Polling'}, changed)
 
         # Persisted and re-armed at the next start.
         self.assertEqual(self.stop_daemon(), 0)
@@ -465,13 +465,13 @@ class MotionTest(TpaccelTestBase):
         self.rec = Recorder(self.dbus_con)
         self.assertEqual(list(self.get('ProtectedDisks')), ['sda'])
         self.assertEqual(self.get('ProtectionState'), 'armed')
-        self.assertTrue(self.get('Claimed'), 'armed from the state file, polling without a claim')
+        self.assertTrue(self.get('Polling'), 'armed from the state file, polling without a claim')
 
         # [] turns it off; with nobody claiming, polling stops and the daemon sleeps.
         self.protect([])
         self.assertEqual(list(self.get('ProtectedDisks')), [])
         self.assertEqual(self.get('ProtectionState'), 'off')
-        self.assertFalse(self.get('Claimed'))
+        self.assertFalse(self.get('Polling'))
         time.sleep(0.2)
         before = self.ctxt_switches()
         time.sleep(1.5)
@@ -481,7 +481,7 @@ class MotionTest(TpaccelTestBase):
         self.accel.Claim()
         self.protect(['sda'])
         self.protect([])
-        self.assertTrue(self.get('Claimed'))
+        self.assertTrue(self.get('Polling'))
 
     def test_protected_disk_gone_at_start_is_reported(self):
         self.start(claim=False)
@@ -491,7 +491,7 @@ class MotionTest(TpaccelTestBase):
         self.start_daemon('--sysfs-root=' + self.sysfs.root)
         self.assertEqual(list(self.get('ProtectedDisks')), [])
         self.assertEqual(self.get('ProtectionState'), 'off')
-        self.assertFalse(self.get('Claimed'))
+        self.assertFalse(self.get('Polling'))
         self.assertRegex(self.daemon_log(), r"Not protecting the disks from the state file: .*'sda'")
 
     def test_drop_parks_rearms_and_unparks(self):
@@ -577,11 +577,11 @@ class MotionTest(TpaccelTestBase):
     def test_pause_without_claim_stops_polling(self):
         self.start(claim=False)
         self.protect(['sda'])
-        self.assertTrue(self.get('Claimed'))
+        self.assertTrue(self.get('Polling'))
         self.accel.Pause(dbus.UInt32(60))
-        self.assertFalse(self.get('Claimed'), 'paused protection does not poll by itself')
+        self.assertFalse(self.get('Polling'), 'paused protection does not poll by itself')
         self.accel.Pause(dbus.UInt32(0))
-        self.assertTrue(self.get('Claimed'))
+        self.assertTrue(self.get('Polling'))
 
     def test_pause_during_park_unparks(self):
         self.start(trace('drop-30cm.csv'), claim=False)

@@ -266,14 +266,14 @@ class TpaccelTest(TpaccelTestBase):
         self.assertEqual(all_props['SamplingRate'], 50)
         self.assertEqual(all_props['Temperature'], 38)
         self.assertEqual(all_props['ProtectionState'], 'off')
-        self.assertFalse(all_props['Claimed'])
+        self.assertFalse(all_props['Polling'])
 
     def test_position_on_demand_without_claim(self):
         self.start_polkit()
         self.start_daemon('--trace=' + os.path.join(TRACES, 'rest.csv'))
         x, y = self.get('Position')
         self.assertNotEqual((x, y), (0, 0))
-        self.assertFalse(self.get('Claimed'))
+        self.assertFalse(self.get('Polling'))
         self.assertEqual(tuple(self.get('RestPosition')), (x, y), 'the first readout calibrates')
 
     # Claims and polling
@@ -287,17 +287,46 @@ class TpaccelTest(TpaccelTestBase):
         acc_a.Claim()
         acc_b.Claim()
         acc_b.Claim()
-        self.assertTrue(self.get('Claimed'))
+        self.assertTrue(self.get('Polling'))
         acc_a.Release()
-        self.assertEventually(lambda: self.get('Claimed'))
+        self.assertEventually(lambda: self.get('Polling'))
         acc_b.Release()
         time.sleep(0.1)
-        self.assertTrue(self.get('Claimed'), 'B still holds one of its two claims')
+        self.assertTrue(self.get('Polling'), 'B still holds one of its two claims')
         acc_b.Release()
-        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertEventually(lambda: not self.get('Polling'))
         self.assertDBusError('org.thinkpad.Accelerometer.Error.NotClaimed', acc_a.Release)
         a.close()
         b.close()
+
+    def test_claimed_is_the_deprecated_alias_of_polling(self):
+        # Claimed is Polling's old name: marked deprecated where a D-Bus tool looks (the XML and the
+        # daemon's introspection), always equal, and changed in the same PropertiesChanged.
+        self.start_polkit()
+        self.start_daemon()
+        xml_root = ET.parse(os.path.join(TOP_SRCDIR, 'data', 'org.thinkpad.Accelerometer.xml')).getroot()
+        got_root = ET.fromstring(self.proxy.Introspect(dbus_interface='org.freedesktop.DBus.Introspectable'))
+        for root, where in ((xml_root, 'the XML'), (got_root, 'the introspection')):
+            deprecated = {p.get('name') for i in root.iter('interface') if i.get('name') == IFACE
+                          for p in i.iter('property')
+                          for a in p.iter('annotation')
+                          if a.get('name') == 'org.freedesktop.DBus.Deprecated' and a.get('value') == 'true'}
+            self.assertEqual(deprecated, {'Claimed'}, where)
+        changes = []
+        self.dbus_con.add_signal_receiver(lambda i, c, inv: changes.append(dict(c)),
+                                          signal_name='PropertiesChanged', path=PATH,
+                                          dbus_interface=dbus.PROPERTIES_IFACE)
+        for want in (True, False):
+            if want:
+                self.accel.Claim()
+            else:
+                self.accel.Release()
+            self.assertEventually(lambda: any('Polling' in c for c in changes))
+            p = self.props.GetAll(IFACE)
+            self.assertEqual((p['Polling'], p['Claimed']), (want, want))
+            carried = [c for c in changes if 'Polling' in c or 'Claimed' in c]
+            self.assertEqual([(c['Polling'], c['Claimed']) for c in carried], [(want, want)])
+            changes.clear()
 
     def test_client_death_stops_polling_and_timer(self):
         self.start_polkit()
@@ -311,13 +340,13 @@ time.sleep(600)
 ''' % (NAME, PATH, IFACE), self.bus_address], stdout=subprocess.PIPE, text=True)
         self.extra.append(claimer)
         self.assertEqual(claimer.stdout.readline().strip(), 'claimed')
-        self.assertTrue(self.get('Claimed'))
+        self.assertTrue(self.get('Polling'))
         before = self.ctxt_switches()
         time.sleep(0.5)
         self.assertGreater(self.ctxt_switches() - before, 10, 'polling wakes the daemon')
         claimer.kill()
         claimer.wait()
-        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertEventually(lambda: not self.get('Polling'))
         time.sleep(0.2)
         before = self.ctxt_switches()
         time.sleep(2)
@@ -380,7 +409,7 @@ time.sleep(600)
         b.close()
         self.assertEventually(lambda: self.get('EffectiveRate') == 5)
         acc_a.Release()
-        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertEventually(lambda: not self.get('Polling'))
         self.assertEqual(self.get('EffectiveRate'), 0)
         a.close()
 
@@ -426,7 +455,7 @@ time.sleep(600)
                 self.accel.ClaimAtRate(dbus.UInt32(rate))
             self.assertEqual(cm.exception.get_dbus_name(), INVALID_ARGS)
             self.assertIn('rate %u Hz is out of range 1..1000' % rate, cm.exception.get_dbus_message())
-        self.assertFalse(self.get('Claimed'), 'a refused claim changes nothing')
+        self.assertFalse(self.get('Polling'), 'a refused claim changes nothing')
         self.assertEqual(self.get('EffectiveRate'), 0)
         self.assertDBusError('org.thinkpad.Accelerometer.Error.NotClaimed', self.accel.Release)
         # Above the configured SamplingRate is valid, and capped at it (a 4 Hz tray on a machine
@@ -610,7 +639,7 @@ for i in range(40):
         for p in procs:
             self.assertEqual(p.wait(60), 0)
         self.assertIsNone(self.daemon.poll())
-        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertEventually(lambda: not self.get('Polling'))
         self.assertEqual(self.get('FilterOrder'), 2)
 
     # EmbeddedController.ReadRow
@@ -664,7 +693,7 @@ for i in range(40):
         self.start_polkit()
         self.start_daemon()
         self.accel.Claim()
-        self.assertTrue(self.get('Claimed'))
+        self.assertTrue(self.get('Polling'))
         self.assertEqual(self.stop_daemon(signal.SIGTERM), 0)
         log = self.daemon_log()
         self.assertRegex(log, r'accelerometer powered off \(emulated EC: powered=no')
@@ -691,7 +720,7 @@ for i in range(40):
         self.assertEventually(lambda: self.get('SamplingRate') == 25)
         self.assertIsNone(self.daemon.poll(), 'SIGHUP must not end the daemon')
         p = self.props.GetAll(IFACE)
-        self.assertEqual((p['FilterOrder'], p['TiltStep'], p['Invert'], p['Claimed']), (6, 3.5, True, True))
+        self.assertEqual((p['FilterOrder'], p['TiltStep'], p['Invert'], p['Polling']), (6, 3.5, True, True))
         data = self.ec.ReadRow(dbus.UInt16(3), row(0x17, 0x82), dbus.UInt16(0x1f))
         self.assertEqual((data[2] | data[3] << 8, data[4]), (25 * 5, 6), 'the EC got the reloaded values')
         self.assertEventually(lambda: {'SamplingRate', 'FilterOrder', 'TiltStep', 'Invert'} <= set(changed))
@@ -877,18 +906,18 @@ for i in range(40):
         self.assertEventually(lambda: any(i[1] == 'tpacceld' and i[3] == 'delay'
                                           for i in manager.ListInhibitors()), message='delay inhibitor taken')
         self.accel.Claim()
-        self.assertTrue(self.get('Claimed'))
+        self.assertTrue(self.get('Polling'))
         logind_obj.EmitSignal('org.freedesktop.login1.Manager', 'PrepareForSleep', 'b', [True],
                               dbus_interface='org.freedesktop.DBus.Mock')
         self.assertEventually(lambda: self.get('Suspended'))
-        self.assertFalse(self.get('Claimed'), 'no polling while asleep')
+        self.assertFalse(self.get('Polling'), 'no polling while asleep')
         self.assertEventually(lambda: not any(i[1] == 'tpacceld' for i in manager.ListInhibitors()),
                               message='the lock is released before sleep')
         self.assertIn('Going to sleep: powering the accelerometer off', self.daemon_log())
         logind_obj.EmitSignal('org.freedesktop.login1.Manager', 'PrepareForSleep', 'b', [False],
                               dbus_interface='org.freedesktop.DBus.Mock')
         self.assertEventually(lambda: not self.get('Suspended'))
-        self.assertTrue(self.get('Claimed'), 'polling resumes for the claimant')
+        self.assertTrue(self.get('Polling'), 'polling resumes for the claimant')
         self.assertEventually(lambda: any(i[1] == 'tpacceld' for i in manager.ListInhibitors()),
                               message='the lock is taken again after resume')
         self.assertGreater(len(self.collect_samples(0.5)), 5)
@@ -981,11 +1010,11 @@ for i in range(40):
         self.accel.Claim()
         self.assertGreater(len(self.collect_samples(0.5)), 5)
         self.assertEventually(lambda: self.get('HardwareState') == 'stopped')
-        self.assertFalse(self.get('Claimed'), 'polling stopped')
+        self.assertFalse(self.get('Polling'), 'polling stopped')
         self.assertIn('reading the accelerometer failed', self.get('LastError'))
         self.assertEqual(len(self.collect_samples(0.5)), 0, 'no Sample while stopped')
         self.assertEventually(lambda: self.get('HardwareState') == 'ok')
-        self.assertTrue(self.get('Claimed'), 'the claim was kept and polling resumed')
+        self.assertTrue(self.get('Polling'), 'the claim was kept and polling resumed')
         self.assertGreater(len(self.collect_samples(0.5)), 5)
         self.assertEventually(lambda: states[-1:] == ['ok'])
         m.remove()

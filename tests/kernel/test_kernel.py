@@ -67,7 +67,7 @@ class KernelTest(TpaccelTestBase):
         # hardware = (-100, -50) (undo the driver's X negation); then the model's code 1.
         self.assertEqual(tuple(p['Position']), axis(1, -100, -50))
         self.assertEqual(p['Temperature'], 41)
-        self.assertEqual(p['Claimed'], False)
+        self.assertEqual(p['Polling'], False)
         self.assertIn('Backend kernel: auto:', self.daemon_log())
 
     def test_tp_smapi_properties(self):
@@ -110,7 +110,7 @@ class KernelTest(TpaccelTestBase):
                                           signal_name='Tilt', dbus_interface=IFACE, path=PATH)
         self.assertEqual(self.collect_samples(0.5), [], 'no Sample without a claim')
         self.accel.Claim()
-        self.assertTrue(self.get('Claimed'))
+        self.assertTrue(self.get('Polling'))
         samples = self.collect_samples(1.0)
         self.assertGreater(len(samples), 30, 'about 50 Hz')
         self.assertLess(len(samples), 70)
@@ -126,7 +126,7 @@ class KernelTest(TpaccelTestBase):
         pitch, roll = self.get('Pitch'), self.get('Roll')
         self.assertGreater(max(abs(pitch), abs(roll)), 15, (pitch, roll))
         self.accel.Release()
-        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertEventually(lambda: not self.get('Polling'))
 
     def test_tp_smapi_raw_input_device_while_claimed(self):
         # tp_smapi's raw input device is read while polling runs; sysfs position is not.
@@ -147,7 +147,7 @@ class KernelTest(TpaccelTestBase):
         # Without a claim the device is closed (the driver stops polling the EC), and Position is read
         # from sysfs on demand.
         self.accel.Release()
-        self.assertEventually(lambda: not self.get('Claimed'))
+        self.assertEventually(lambda: not self.get('Polling'))
         self.assertEventually(lambda: tuple(self.get('Position')) == axis(1, 999, 999))
 
     def test_shock_on_kernel_backend(self):
@@ -317,12 +317,12 @@ class KernelTest(TpaccelTestBase):
         self.start()
         seen = self.changed_properties()
         self.accel.Claim()
-        self.assertTrue(self.get('Claimed'))
+        self.assertTrue(self.get('Polling'))
 
         self.machine.remove_driver()  # modprobe -r hdaps thinkpad_ec
         self.assertEventually(lambda: not self.get('HasAccelerometer'), timeout=WATCH_SECONDS + TIMEOUT)
         self.assertEqual(self.get('Backend'), '')
-        self.assertFalse(self.get('Claimed'))
+        self.assertFalse(self.get('Polling'))
         reason = self.get('BackendReason')
         self.assertIn('the kernel hdaps driver went away (module unloaded)', reason)
         self.assertIn('no accelerometer', reason)
@@ -335,7 +335,7 @@ class KernelTest(TpaccelTestBase):
         self.assertEventually(lambda: self.get('HasAccelerometer'), timeout=WATCH_SECONDS + TIMEOUT)
         self.assertEqual(self.get('Backend'), 'kernel')
         self.assertIn('mainline hdaps driver appeared', self.get('BackendReason'))
-        self.assertEventually(lambda: self.get('Claimed'))
+        self.assertEventually(lambda: self.get('Polling'))
         self.assertGreater(len(self.collect_samples(0.5)), 10)
 
     def test_kernel_backend_waits_for_driver(self):

@@ -130,7 +130,7 @@ class SensorProxyTest(TpaccelTestBase):
         sp_a = dbus.Interface(a.get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE)
         accel_b = dbus.Interface(b.get_object('org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer',
                                               introspect=False), ACCEL_IFACE)
-        claimed = lambda: bool(self.accel_props.Get(ACCEL_IFACE, 'Claimed'))
+        claimed = lambda: bool(self.accel_props.Get(ACCEL_IFACE, 'Polling'))
         self.assertFalse(claimed())
         sp_a.ClaimAccelerometer()
         sp_a.ClaimAccelerometer()  # twice is one claim, as in iio-sensor-proxy
@@ -181,7 +181,7 @@ class SensorProxyTest(TpaccelTestBase):
         sp = dbus.Interface(self.sp, SP_IFACE)
         sp.ClaimAccelerometer()
         time.sleep(0.3)
-        self.assertFalse(self.accel_props.Get(ACCEL_IFACE, 'Claimed'))
+        self.assertFalse(self.accel_props.Get(ACCEL_IFACE, 'Polling'))
         self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'EffectiveRate'), 0)
         sp.ReleaseAccelerometer()
         self.assertIn('No tablet-mode switch (SW_TABLET_MODE) in %s: this machine cannot turn into a tablet'

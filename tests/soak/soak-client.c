@@ -44,7 +44,7 @@
 #define OVERSAMPLING_COUNT 4
 
 static const char *const read_properties[] = {
-        "Position", "Temperature", "SamplingRate", "Claimed",    "Orientation",
+        "Position", "Temperature", "SamplingRate", "Polling",    "Orientation",
         "Pitch",    "Roll",        "FilterOrder",  "ShockCount",
 };
 
