@@ -5,72 +5,80 @@
 
 #include <gio/gio.h>
 
+#include "accel-generated.h"
 #include "accel-props.h"
 #include "client-i18n.h"
 
 #define USEC_PER_SEC 1000000.0
 
 static const AccelProperty properties[] = {
-        {"has-accelerometer", "HasAccelerometer", "b", N_("Accelerometer"), NULL, NULL,
+        {"has-accelerometer", "HasAccelerometer", N_("Accelerometer"), NULL, NULL,
          N_("an accelerometer was found and initialized")},
-        {"backend", "Backend", "s", N_("Backend"), NULL, NULL, N_("how the EC is reached")},
-        {"backend-reason", "BackendReason", "s", N_("Backend reason"), NULL, NULL,
+        {"backend", "Backend", N_("Backend"), NULL, NULL, N_("how the EC is reached")},
+        {"backend-reason", "BackendReason", N_("Backend reason"), NULL, NULL,
          N_("why this backend was chosen")},
-        {"hardware-state", "HardwareState", "s", N_("Hardware state"), NULL, NULL,
+        {"hardware-state", "HardwareState", N_("Hardware state"), NULL, NULL,
          N_("ok, failing, or stopped (re-initializing with a back-off)")},
-        {"last-error", "LastError", "s", N_("Last error"), NULL, NULL,
-         N_("the poll path's last hard error")},
-        {"model", "Model", "s", N_("Model"), NULL, NULL, N_("the machine's DMI product version")},
-        {"axis-code", "AxisCode", "u", N_("Axis code"), NULL, NULL, N_("axis orientation code 0..7")},
-        {"position", "Position", "(ii)", N_("Position"), "counts", NULL, N_("latest readout x y"), TRUE},
-        {"rest-position", "RestPosition", "(ii)", N_("Rest position"), "counts", NULL,
-         N_("calibrated rest x y"), TRUE},
-        {"temperature", "Temperature", "i", N_("Temperature"), "°C", NULL, N_("sensor temperature"), TRUE},
-        {"keyboard-activity", "KeyboardActivity", "b", N_("Keyboard activity"), NULL, NULL,
-         N_("keyboard used within 100 ms"), TRUE},
-        {"mouse-activity", "MouseActivity", "b", N_("Mouse activity"), NULL, NULL,
-         N_("pointer used within 100 ms"), TRUE},
-        {"sampling-rate", "SamplingRate", "u", N_("Sampling rate"), "Hz", "SetSamplingRate",
-         N_("readouts per second, 1..1000")},
-        {"oversampling-ratio", "OversamplingRatio", "u", N_("Oversampling ratio"), NULL,
-         "SetOversamplingRatio", N_("EC samples per readout")},
-        {"filter-order", "FilterOrder", "u", N_("Filter order"), NULL, "SetFilterOrder",
-         N_("EC running-average filter order, 1..8")},
-        {"fake-data-mode", "FakeDataMode", "b", N_("Fake data mode"), NULL, "SetFakeDataMode",
-         N_("EC self-test counter instead of data")},
-        {"invert", "Invert", "b", N_("Invert"), NULL, "SetInvert", N_("negate both axes")},
-        {"input-devices", "InputDevices", "b", N_("Input devices"), NULL, "SetInputDevices",
-         N_("hdaps input devices through uinput")},
-        {"polling", "Polling", "b", N_("Polling"), NULL, NULL, N_("continuous polling is running")},
-        {"effective-rate", "EffectiveRate", "u", N_("Effective rate"), "Hz", NULL,
-         N_("the rate polling runs at now (0: not polling)")},
-        {"effective-rate-reason", "EffectiveRateReason", "s", N_("Effective rate reason"), NULL, NULL,
-         N_("why polling runs at that rate")},
-        {"suspended", "Suspended", "b", N_("Suspended"), NULL, NULL, N_("the machine is asleep")},
-        {"pitch", "Pitch", "d", N_("Pitch"), "°", NULL, N_("degrees, front edge up is positive"), TRUE},
-        {"roll", "Roll", "d", N_("Roll"), "°", NULL, N_("degrees, right side up is positive"), TRUE},
-        {"orientation", "Orientation", "s", N_("Orientation"), NULL, NULL,
-         N_("normal, bottom-up, left-up, right-up"), TRUE},
-        {"tilt-step", "TiltStep", "d", N_("Tilt step"), "°", "SetTiltStep",
-         N_("Tilt signal granularity, 0.1..45")},
-        {"shock-sensitivity", "ShockSensitivity", "d", N_("Shock sensitivity"), NULL, "SetShockSensitivity",
-         N_("0.1 (hard shocks only) .. 10")},
-        {"shock-active", "ShockActive", "b", N_("Shock active"), NULL, NULL, N_("a shock is in progress")},
-        {"shock-hold-ms", "ShockHoldMs", "u", N_("Shock hold"), "ms", NULL,
-         N_("quiet time that ends a shock")},
-        {"shock-count", "ShockCount", "t", N_("Shocks"), NULL, NULL, N_("shocks since the daemon started")},
-        {"last-shock", "LastShock", "(td)", N_("Last shock"), NULL, NULL,
-         N_("time and magnitude of the last shock")},
-        {"vibration-level", "VibrationLevel", "d", N_("Vibration level"), "g", NULL, N_("background motion"),
+        {"last-error", "LastError", N_("Last error"), NULL, NULL, N_("the poll path's last hard error")},
+        {"model", "Model", N_("Model"), NULL, NULL, N_("the machine's DMI product version")},
+        {"axis-code", "AxisCode", N_("Axis code"), NULL, NULL, N_("axis orientation code 0..7")},
+        {"position", "Position", N_("Position"), "counts", NULL, N_("latest readout x y"), TRUE},
+        {"rest-position", "RestPosition", N_("Rest position"), "counts", NULL, N_("calibrated rest x y"),
          TRUE},
-        {"protected-disks", "ProtectedDisks", "as", N_("Protected disks"), NULL, "SetProtectedDisks",
+        {"temperature", "Temperature", N_("Temperature"), "°C", NULL, N_("sensor temperature"), TRUE},
+        {"keyboard-activity", "KeyboardActivity", N_("Keyboard activity"), NULL, NULL,
+         N_("keyboard used within 100 ms"), TRUE},
+        {"mouse-activity", "MouseActivity", N_("Mouse activity"), NULL, NULL,
+         N_("pointer used within 100 ms"), TRUE},
+        {"sampling-rate", "SamplingRate", N_("Sampling rate"), "Hz", "SetSamplingRate",
+         N_("readouts per second, 1..1000")},
+        {"oversampling-ratio", "OversamplingRatio", N_("Oversampling ratio"), NULL, "SetOversamplingRatio",
+         N_("EC samples per readout")},
+        {"filter-order", "FilterOrder", N_("Filter order"), NULL, "SetFilterOrder",
+         N_("EC running-average filter order, 1..8")},
+        {"fake-data-mode", "FakeDataMode", N_("Fake data mode"), NULL, "SetFakeDataMode",
+         N_("EC self-test counter instead of data")},
+        {"invert", "Invert", N_("Invert"), NULL, "SetInvert", N_("negate both axes")},
+        {"input-devices", "InputDevices", N_("Input devices"), NULL, "SetInputDevices",
+         N_("hdaps input devices through uinput")},
+        {"polling", "Polling", N_("Polling"), NULL, NULL, N_("continuous polling is running")},
+        {"effective-rate", "EffectiveRate", N_("Effective rate"), "Hz", NULL,
+         N_("the rate polling runs at now (0: not polling)")},
+        {"effective-rate-reason", "EffectiveRateReason", N_("Effective rate reason"), NULL, NULL,
+         N_("why polling runs at that rate")},
+        {"suspended", "Suspended", N_("Suspended"), NULL, NULL, N_("the machine is asleep")},
+        {"pitch", "Pitch", N_("Pitch"), "°", NULL, N_("degrees, front edge up is positive"), TRUE},
+        {"roll", "Roll", N_("Roll"), "°", NULL, N_("degrees, right side up is positive"), TRUE},
+        {"orientation", "Orientation", N_("Orientation"), NULL, NULL,
+         N_("normal, bottom-up, left-up, right-up"), TRUE},
+        {"tilt-step", "TiltStep", N_("Tilt step"), "°", "SetTiltStep",
+         N_("Tilt signal granularity, 0.1..45")},
+        {"shock-sensitivity", "ShockSensitivity", N_("Shock sensitivity"), NULL, "SetShockSensitivity",
+         N_("0.1 (hard shocks only) .. 10")},
+        {"shock-active", "ShockActive", N_("Shock active"), NULL, NULL, N_("a shock is in progress")},
+        {"shock-hold-ms", "ShockHoldMs", N_("Shock hold"), "ms", NULL, N_("quiet time that ends a shock")},
+        {"shock-count", "ShockCount", N_("Shocks"), NULL, NULL, N_("shocks since the daemon started")},
+        {"last-shock", "LastShock", N_("Last shock"), NULL, NULL,
+         N_("time and magnitude of the last shock")},
+        {"vibration-level", "VibrationLevel", N_("Vibration level"), "g", NULL, N_("background motion"),
+         TRUE},
+        {"protected-disks", "ProtectedDisks", N_("Protected disks"), NULL, "SetProtectedDisks",
          N_("disks parked on a shock")},
-        {"parked", "Parked", "b", N_("Heads parked"), NULL, NULL, N_("the protected disks are parked now")},
-        {"park-count", "ParkCount", "t", N_("Parks"), NULL, NULL, N_("head parks since the daemon started")},
-        {"protection-state", "ProtectionState", "s", N_("Protection"), NULL, NULL,
+        {"parked", "Parked", N_("Heads parked"), NULL, NULL, N_("the protected disks are parked now")},
+        {"park-count", "ParkCount", N_("Parks"), NULL, NULL, N_("head parks since the daemon started")},
+        {"protection-state", "ProtectionState", N_("Protection"), NULL, NULL,
          N_("off, armed, parked, paused")},
-        {"paused-until", "PausedUntil", "t", N_("Paused until"), NULL, NULL, N_("when a Pause ends")},
+        {"paused-until", "PausedUntil", N_("Paused until"), NULL, NULL, N_("when a Pause ends")},
 };
+
+const char *accel_property_signature(const AccelProperty *prop)
+{
+        GDBusPropertyInfo *info = g_dbus_interface_info_lookup_property(
+                tpaccel_accelerometer_interface_info(), prop->dbus_name);
+
+        g_assert(info); /* test-accel-props checks the table against the XML */
+        return info->signature;
+}
 
 const AccelProperty *accel_properties(size_t *ret_n)
 {
@@ -119,7 +127,7 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
 {
         g_autofree char *text = NULL;
 
-        if (!g_variant_is_of_type(value, G_VARIANT_TYPE(prop->signature)))
+        if (!g_variant_is_of_type(value, G_VARIANT_TYPE(accel_property_signature(prop))))
                 return g_strdup_printf(_("(unexpected type %s)"), g_variant_get_type_string(value));
 
         if (g_str_equal(prop->dbus_name, "LastShock")) {
@@ -262,7 +270,7 @@ GVariant *accel_property_parse(const AccelProperty *prop, char **argv, int argc,
                             prop->key);
                 return NULL;
         }
-        if (g_str_equal(prop->signature, "as"))
+        if (g_str_equal(accel_property_signature(prop), "as"))
                 return parse_disk_list(prop, argv, argc, error);
 
         if (argc != 1) {
@@ -271,7 +279,7 @@ GVariant *accel_property_parse(const AccelProperty *prop, char **argv, int argc,
                 return NULL;
         }
 
-        switch (prop->signature[0]) {
+        switch (accel_property_signature(prop)[0]) {
         case 'b': {
                 gboolean b;
                 if (accel_parse_boolean(argv[0], &b))

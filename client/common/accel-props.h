@@ -3,14 +3,14 @@
 
 /* The org.thinkpad.Accelerometer properties as the clients name and show them: one table mapping
  * each kebab-case key to its D-Bus property, a label, a unit, and (for settable ones) the method that
- * changes it. */
+ * changes it. The types come from the interface XML (the generated proxy's interface info);
+ * test-accel-props checks that the table names every property of the XML but deprecated aliases. */
 
 #include <glib.h>
 
 typedef struct AccelProperty {
         const char *key;        /* kebab-case, as used by "tpaccelctl get/set" and in --json */
         const char *dbus_name;  /* the D-Bus property */
-        const char *signature;  /* its D-Bus type */
         const char *label;      /* human-readable label for "status" */
         const char *unit;       /* appended in "status", NULL if none */
         const char *set_method; /* the method that sets it, NULL if read-only */
@@ -19,6 +19,9 @@ typedef struct AccelProperty {
 } AccelProperty;
 
 /* label and help are marked with N_(): show them through _(). */
+
+/* The property's D-Bus type, from the interface XML. */
+const char *accel_property_signature(const AccelProperty *prop);
 
 /* All properties, in the order of the interface XML. */
 const AccelProperty *accel_properties(size_t *ret_n);

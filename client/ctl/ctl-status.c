@@ -8,7 +8,8 @@
 
 static GVariant *lookup(GVariant *props, const AccelProperty *prop)
 {
-        return g_variant_lookup_value(props, prop->dbus_name, G_VARIANT_TYPE(prop->signature));
+        return g_variant_lookup_value(props, prop->dbus_name,
+                                      G_VARIANT_TYPE(accel_property_signature(prop)));
 }
 
 /* Without an accelerometer, the readings are placeholders (0, "undefined"), not readings. */
@@ -141,9 +142,9 @@ ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
                         return status;
         }
         g_variant_get(reply, "(v)", &value);
-        if (!g_variant_is_of_type(value, G_VARIANT_TYPE(prop->signature))) {
+        if (!g_variant_is_of_type(value, G_VARIANT_TYPE(accel_property_signature(prop)))) {
                 fprintf(stderr, _("tpaccelctl: %s: the service sent type %s, expected %s\n"), prop->key,
-                        g_variant_get_type_string(value), prop->signature);
+                        g_variant_get_type_string(value), accel_property_signature(prop));
                 return EXIT_STATUS_FAILURE;
         }
 
