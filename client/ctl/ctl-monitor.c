@@ -5,10 +5,12 @@
 
 #include <glib-unix.h>
 
+#include "accel-client.h"
 #include "ctl.h"
 
 typedef struct Monitor {
         Ctl *ctl;
+        AccelClient *client; /* the proxy and the signals printed */
         GMainLoop *loop;
         ExitStatus status;
         char *orientation;
@@ -39,13 +41,13 @@ static void note_orientation(Monitor *m, const char *orientation)
         print_event("orientation", "%s", orientation);
 }
 
-static void on_properties_changed(Monitor *m, GVariant *params)
+static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const char *const *invalidated,
+                                  gpointer userdata)
 {
-        g_autoptr(GVariant) changed = NULL;
+        Monitor *m = userdata;
         const char *orientation;
         gboolean b;
 
-        g_variant_get(params, "(&s@a{sv}@as)", NULL, &changed, NULL);
         if (g_variant_lookup(changed, "Orientation", "&s", &orientation))
                 note_orientation(m, orientation);
         if (g_variant_lookup(changed, "ShockActive", "b", &b))
@@ -56,45 +58,59 @@ static void on_properties_changed(Monitor *m, GVariant *params)
                 print_event("power", "%s", b ? _("suspended") : _("resumed"));
 }
 
-static void on_signal(GDBusConnection *bus, const char *sender, const char *path, const char *interface,
-                      const char *member, GVariant *params, gpointer userdata)
+static void on_tilt(TpaccelAccelerometer *proxy, double pitch, double roll, const char *orientation,
+                    gpointer userdata)
 {
-        Monitor *m = userdata;
-
-        if (g_str_equal(member, "Sample") && g_variant_is_of_type(params, G_VARIANT_TYPE("(tii)"))) {
-                guint64 usec;
-                gint32 x, y;
-                g_variant_get(params, "(tii)", &usec, &x, &y);
-                print_event("sample", "x %5d  y %5d", x, y);
-        } else if (g_str_equal(member, "Tilt") && g_variant_is_of_type(params, G_VARIANT_TYPE("(dds)"))) {
-                double pitch, roll;
-                const char *orientation;
-                g_variant_get(params, "(dd&s)", &pitch, &roll, &orientation);
-                print_event("tilt", _("pitch %+6.1f°  roll %+6.1f°  %s"), pitch, roll, orientation);
-                note_orientation(m, orientation);
-        } else if (g_str_equal(member, "Shock") && g_variant_is_of_type(params, G_VARIANT_TYPE("(dts)"))) {
-                double magnitude;
-                guint64 usec;
-                const char *reason;
-                g_variant_get(params, "(dt&s)", &magnitude, &usec, &reason);
-                print_event("shock", "%.2f g (%s)", magnitude, reason);
-        } else if (g_str_equal(member, "HeadsParked") &&
-                   g_variant_is_of_type(params, G_VARIANT_TYPE("(asb)"))) {
-                g_autofree const char **disks = NULL;
-                g_autofree char *list = NULL;
-                gboolean parked;
-                g_variant_get(params, "(^a&sb)", &disks, &parked);
-                list = disks[0] ? g_strjoinv(",", (char **) disks) : g_strdup(_("none"));
-                print_event(parked ? "parked" : "unparked", "%s", list);
-        } else if (g_str_equal(member, "PropertiesChanged") &&
-                   g_variant_is_of_type(params, G_VARIANT_TYPE("(sa{sv}as)")))
-                on_properties_changed(m, params);
+        print_event("tilt", _("pitch %+6.1f°  roll %+6.1f°  %s"), pitch, roll, orientation);
+        note_orientation(userdata, orientation);
 }
 
-static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer userdata)
+static void on_shock(TpaccelAccelerometer *proxy, double magnitude, guint64 time_usec, const char *reason,
+                     gpointer userdata)
+{
+        print_event("shock", "%.2f g (%s)", magnitude, reason);
+}
+
+static void on_heads_parked(TpaccelAccelerometer *proxy, const char *const *disks, gboolean parked,
+                            gpointer userdata)
+{
+        g_autofree char *list = disks[0] ? g_strjoinv(",", (char **) disks) : g_strdup(_("none"));
+
+        print_event(parked ? "parked" : "unparked", "%s", list);
+}
+
+/* --samples. Every raw readout, whatever delivers it: print_sample() is the one consumer, and
+ * samples_start()/samples_stop() choose the source. Today that is the Sample signal; a source that
+ * reads AcquireStream's socket instead plugs in here, calling print_sample() for each record. */
+static void print_sample(Monitor *m, guint64 time_usec, gint32 x, gint32 y)
+{
+        print_event("sample", "x %5d  y %5d", x, y);
+}
+
+static void on_sample_signal(TpaccelAccelerometer *proxy, guint64 time_usec, gint x, gint y,
+                             gpointer userdata)
+{
+        print_sample(userdata, time_usec, x, y);
+}
+
+static void samples_start(Monitor *m, AccelSignals *signals)
+{
+        g_signal_connect(accel_client_get_proxy(m->client), "sample", G_CALLBACK(on_sample_signal), m);
+        *signals |= ACCEL_SIGNAL_SAMPLE;
+}
+
+static void samples_stop(Monitor *m)
+{
+        g_signal_handlers_disconnect_by_func(accel_client_get_proxy(m->client), on_sample_signal, m);
+}
+
+static void on_name_owner(GObject *proxy, GParamSpec *pspec, gpointer userdata)
 {
         Monitor *m = userdata;
+        g_autofree char *owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(proxy));
 
+        if (owner)
+                return;
         fprintf(stderr, _("tpaccelctl: tpacceld left the %s; stopping\n"), m->ctl->bus_description);
         m->claimed = FALSE;
         m->status = EXIT_STATUS_NO_SERVICE;
@@ -110,8 +126,9 @@ static gboolean on_interrupt(gpointer userdata)
         return G_SOURCE_CONTINUE;
 }
 
-/* Reads the properties and checks there is something to monitor, before anything is announced. */
-static ExitStatus check_accelerometer(Monitor *m, GVariant **ret_props)
+/* Asks the service (starting it if need be, as every tpaccelctl command does) whether there is
+ * something to monitor, before anything is announced. */
+static ExitStatus check_accelerometer(Monitor *m)
 {
         g_autoptr(GError) error = NULL;
         g_autoptr(GVariant) props = ctl_get_all(m->ctl, &error);
@@ -127,41 +144,68 @@ static ExitStatus check_accelerometer(Monitor *m, GVariant **ret_props)
                         reason[0] ? reason : _("there is no accelerometer"));
                 return EXIT_STATUS_NO_ACCELEROMETER;
         }
-        *ret_props = g_steal_pointer(&props);
         return EXIT_STATUS_OK;
 }
 
-static void print_header(Monitor *m, GVariant *props)
+/* Makes the proxy and subscribes to what is printed: before claiming, so that nothing sent right after
+ * the claim is missed. */
+static ExitStatus follow_service(Monitor *m)
 {
-        const char *model = "", *backend = "", *orientation = "undefined";
-        guint32 rate = 0;
+        g_autoptr(GError) error = NULL;
+        AccelSignals signals = ACCEL_SIGNAL_TILT | ACCEL_SIGNAL_SHOCK | ACCEL_SIGNAL_HEADS_PARKED;
+        TpaccelAccelerometer *proxy;
 
-        (void) g_variant_lookup(props, "Model", "&s", &model);
-        (void) g_variant_lookup(props, "Backend", "&s", &backend);
-        (void) g_variant_lookup(props, "SamplingRate", "u", &rate);
-        (void) g_variant_lookup(props, "Orientation", "&s", &orientation);
+        m->client = accel_client_new_sync(m->ctl->bus, 0, &error);
+        if (!m->client)
+                return ctl_report_error(m->ctl, _("cannot read the accelerometer's properties"), error);
+        proxy = accel_client_get_proxy(m->client);
+        g_signal_connect(proxy, "tilt", G_CALLBACK(on_tilt), m);
+        g_signal_connect(proxy, "shock", G_CALLBACK(on_shock), m);
+        g_signal_connect(proxy, "heads-parked", G_CALLBACK(on_heads_parked), m);
+        g_signal_connect(proxy, "g-properties-changed", G_CALLBACK(on_properties_changed), m);
+        g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), m);
+        if (m->ctl->samples)
+                samples_start(m, &signals);
+        accel_client_set_signals(m->client, signals);
+
+        if (!accel_client_is_present(m->client)) { /* it left since check_accelerometer() */
+                fprintf(stderr, _("tpaccelctl: tpacceld left the %s; stopping\n"), m->ctl->bus_description);
+                return EXIT_STATUS_NO_SERVICE;
+        }
+        return EXIT_STATUS_OK;
+}
+
+static void print_header(Monitor *m)
+{
+        TpaccelAccelerometer *proxy = accel_client_get_proxy(m->client);
+        const char *model = tpaccel_accelerometer_get_model(proxy);
+        const char *backend = tpaccel_accelerometer_get_backend(proxy);
+        const char *orientation = tpaccel_accelerometer_get_orientation(proxy);
+
+        if (!orientation)
+                orientation = "undefined";
         printf(_("Monitoring %s (backend %s) at %u Hz, orientation %s. Press Ctrl-C to stop.\n"),
-               model[0] ? model : _("an unknown model"), backend[0] ? backend : _("none"), rate,
+               model && model[0] ? model : _("an unknown model"),
+               backend && backend[0] ? backend : _("none"), tpaccel_accelerometer_get_sampling_rate(proxy),
                orientation);
         m->orientation = g_strdup(orientation);
 }
 
-static void unsubscribe_all(GDBusConnection *bus, const guint *ids, size_t n_ids, guint props_id)
+static void stop_following(Monitor *m)
 {
-        for (size_t i = 0; i < n_ids; i++)
-                if (ids[i] != 0)
-                        g_dbus_connection_signal_unsubscribe(bus, ids[i]);
-        g_dbus_connection_signal_unsubscribe(bus, props_id);
+        if (!m->client)
+                return;
+        if (m->ctl->samples)
+                samples_stop(m);
+        g_signal_handlers_disconnect_by_data(accel_client_get_proxy(m->client), m);
+        g_clear_pointer(&m->client, accel_client_free);
 }
 
 ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
 {
         g_autoptr(GMainLoop) loop = NULL;
-        g_autoptr(GVariant) props = NULL;
         Monitor m = {.ctl = ctl, .status = EXIT_STATUS_OK};
-        static const char *const members[] = {"Tilt", "Shock", "HeadsParked", "Sample"};
-        guint subscriptions[G_N_ELEMENTS(members)] = {0};
-        guint props_subscription, watch, sigint, sigterm;
+        guint sigint, sigterm;
         ExitStatus status;
 
         if (n_args > 0)
@@ -171,31 +215,21 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
         if (status != EXIT_STATUS_OK)
                 return status;
 
-        /* Subscribe before claiming so that nothing sent right after the claim is missed. */
-        for (size_t i = 0; i < G_N_ELEMENTS(members); i++) {
-                if (g_str_equal(members[i], "Sample") && !ctl->samples)
-                        continue;
-                subscriptions[i] = g_dbus_connection_signal_subscribe(
-                        ctl->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, members[i], ACCEL_OBJECT,
-                        /* arg0= */ NULL, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, &m, NULL);
-        }
-        props_subscription = ctl_subscribe_properties_changed(ctl, on_signal, &m);
-
-        /* Check, claim, and only then announce. */
-        status = check_accelerometer(&m, &props);
+        /* Check, subscribe, claim, and only then announce. */
+        status = check_accelerometer(&m);
+        if (status == EXIT_STATUS_OK)
+                status = follow_service(&m);
         if (status == EXIT_STATUS_OK)
                 status = ctl_claim(ctl);
         if (status != EXIT_STATUS_OK) {
-                unsubscribe_all(ctl->bus, subscriptions, G_N_ELEMENTS(subscriptions), props_subscription);
+                stop_following(&m);
                 return status;
         }
         m.claimed = TRUE;
-        print_header(&m, props);
+        print_header(&m);
 
         loop = g_main_loop_new(NULL, FALSE);
         m.loop = loop;
-        watch = g_bus_watch_name_on_connection(ctl->bus, ACCEL_BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                               /* name_appeared= */ NULL, on_name_vanished, &m, NULL);
         sigint = g_unix_signal_add(SIGINT, on_interrupt, &m);
         sigterm = g_unix_signal_add(SIGTERM, on_interrupt, &m);
 
@@ -203,8 +237,7 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
 
         g_source_remove(sigint);
         g_source_remove(sigterm);
-        g_bus_unwatch_name(watch);
-        unsubscribe_all(ctl->bus, subscriptions, G_N_ELEMENTS(subscriptions), props_subscription);
+        stop_following(&m);
 
         if (m.claimed)
                 ctl_release(ctl);
