@@ -3,6 +3,7 @@
 
 #include <libayatana-appindicator/app-indicator.h>
 
+#include "accel-client.h"
 #include "client-i18n.h"
 #include "tray-app.h"
 #include "tray-icon.h"
@@ -19,16 +20,16 @@ struct TrayApp {
         TrayOptions options;
         char *bus_description;
         GDBusConnection *bus;
-        guint name_watch;
-        guint tilt_subscription, shock_subscription, properties_subscription;
-        guint sample_subscription; /* only while the window is open: it draws them */
-        gboolean service_present;
-        gboolean service_was_present;
+        AccelClient *client;      /* the generated proxy and its signals; NULL until it is made */
+        gboolean service_present; /* the proxy has an owner and its properties */
+        char *owner;              /* the unique name of the instance present, NULL if none */
+        /* Of the instance last present, for when it has left (the proxy forgets its properties): */
+        gboolean had_accelerometer;
+        char *backend_reason;
         gboolean service_idle;    /* it left while it had no accelerometer: its idle exit, not a failure */
-        char *idle_reason;        /* the BackendReason it had then */
         gboolean told_gone;       /* "service stopped" was notified: say when it is back */
         gboolean start_in_flight; /* StartServiceByName sent */
-        GHashTable *props;        /* D-Bus property name -> GVariant, empty while the service is missing */
+        gboolean start_asked;     /* by the user: say if it fails */
         /* The claims held, in the order taken (the service's Release drops the most recent): a rate,
          * or 0 for a plain Claim (the full SamplingRate). At most the icon's and a full-rate one. */
         guint claims[2];
@@ -47,59 +48,55 @@ struct TrayApp {
 
 static void update_claim(TrayApp *app);
 
-static gboolean prop_bool(TrayApp *app, const char *name)
+/* The proxy while the service is present, else NULL: its properties are the service's. */
+static TpaccelAccelerometer *service(TrayApp *app)
 {
-        GVariant *v = g_hash_table_lookup(app->props, name);
-        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_BOOLEAN) && g_variant_get_boolean(v);
+        return app->service_present ? accel_client_get_proxy(app->client) : NULL;
 }
 
-static double prop_double(TrayApp *app, const char *name)
+static gboolean has_accelerometer(TrayApp *app)
 {
-        GVariant *v = g_hash_table_lookup(app->props, name);
-        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_DOUBLE) ? g_variant_get_double(v) : 0.0;
+        TpaccelAccelerometer *s = service(app);
+        return s && tpaccel_accelerometer_get_has_accelerometer(s);
 }
 
-static guint32 prop_uint(TrayApp *app, const char *name)
+static double pitch(TrayApp *app)
 {
-        GVariant *v = g_hash_table_lookup(app->props, name);
-        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_UINT32) ? g_variant_get_uint32(v) : 0;
+        TpaccelAccelerometer *s = service(app);
+        return s ? tpaccel_accelerometer_get_pitch(s) : 0.0;
 }
 
-static gint32 prop_int(TrayApp *app, const char *name)
+static double roll(TrayApp *app)
 {
-        GVariant *v = g_hash_table_lookup(app->props, name);
-        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_INT32) ? g_variant_get_int32(v) : 0;
+        TpaccelAccelerometer *s = service(app);
+        return s ? tpaccel_accelerometer_get_roll(s) : 0.0;
 }
 
-static const char *prop_string(TrayApp *app, const char *name)
+static const char *orientation(TrayApp *app)
 {
-        GVariant *v = g_hash_table_lookup(app->props, name);
-        return v && g_variant_is_of_type(v, G_VARIANT_TYPE_STRING) ? g_variant_get_string(v, NULL) : "";
-}
-
-static void prop_store(TrayApp *app, const char *name, GVariant *value)
-{
-        g_hash_table_insert(app->props, g_strdup(name), g_variant_ref_sink(value));
+        TpaccelAccelerometer *s = service(app);
+        const char *value = s ? tpaccel_accelerometer_get_orientation(s) : NULL;
+        return value ? value : "";
 }
 
 static gboolean usable(TrayApp *app)
 {
-        return app->service_present && prop_bool(app, "HasAccelerometer");
+        return has_accelerometer(app);
 }
 
 static gboolean no_accelerometer(TrayApp *app)
 {
-        return app->service_idle || (app->service_present && !prop_bool(app, "HasAccelerometer"));
+        return app->service_idle || (app->service_present && !has_accelerometer(app));
 }
 
 static void refresh_icon(TrayApp *app)
 {
         TrayIconState state = {
                 .service_present = app->service_present || app->service_idle,
-                .has_accelerometer = prop_bool(app, "HasAccelerometer"),
-                .shock_active = prop_bool(app, "ShockActive"),
-                .pitch = prop_double(app, "Pitch"),
-                .roll = prop_double(app, "Roll"),
+                .has_accelerometer = has_accelerometer(app),
+                .shock_active = usable(app) && tpaccel_accelerometer_get_shock_active(service(app)),
+                .pitch = pitch(app),
+                .roll = roll(app),
         };
         g_autofree char *name = tray_icon_name(&state);
 
@@ -124,7 +121,7 @@ static const char *status_headline(TrayApp *app)
                 return _("No accelerometer");
         if (!app->service_present)
                 return _("The accelerometer service is not running");
-        if (prop_bool(app, "Suspended"))
+        if (app->service_present && tpaccel_accelerometer_get_suspended(service(app)))
                 return _("The machine is suspended");
         return "";
 }
@@ -144,10 +141,8 @@ static char *without_headline(const char *reason)
 
 static char *status_detail(TrayApp *app)
 {
-        if (app->service_idle)
-                return without_headline(app->idle_reason ? app->idle_reason : "");
-        if (no_accelerometer(app))
-                return without_headline(prop_string(app, "BackendReason"));
+        if (app->service_idle || no_accelerometer(app))
+                return without_headline(app->backend_reason ? app->backend_reason : "");
         if (!app->service_present)
                 return g_strdup_printf(_("tpacceld is not running on the %s."), app->bus_description);
         return g_strdup("");
@@ -173,31 +168,30 @@ static void refresh_ui(TrayApp *app)
                 return;
         }
 
-        GVariant *temperature_value = g_hash_table_lookup(app->props, "Temperature");
-        int temperature_c = prop_int(app, "Temperature");
-        g_autofree char *tilt = g_strdup_printf(_("Pitch %+.0f°, roll %+.0f°"), prop_double(app, "Pitch"),
-                                                prop_double(app, "Roll"));
-        g_autofree char *orientation =
-                g_strdup_printf(_("Orientation: %s"), prop_string(app, "Orientation"));
+        TpaccelAccelerometer *accel = service(app);
+        g_autoptr(GVariant) temperature_value =
+                g_dbus_proxy_get_cached_property(G_DBUS_PROXY(accel), "Temperature");
+        int temperature_c = tpaccel_accelerometer_get_temperature(accel);
+        g_autofree char *tilt = g_strdup_printf(_("Pitch %+.0f°, roll %+.0f°"), pitch(app), roll(app));
+        g_autofree char *orientation_text = g_strdup_printf(_("Orientation: %s"), orientation(app));
         g_autofree char *temperature =
                 temperature_value ? g_strdup_printf(_("Temperature: %d °C"), temperature_c) : g_strdup("");
-        tray_menu_set_readouts(app->menu, tilt, orientation, temperature);
-        tray_window_set_readouts(app->window, prop_string(app, "Orientation"),
-                                 temperature_value ? &temperature_c : NULL, prop_double(app, "Pitch"),
-                                 prop_double(app, "Roll"), prop_uint(app, "SamplingRate"));
+        tray_menu_set_readouts(app->menu, tilt, orientation_text, temperature);
+        tray_window_set_readouts(app->window, orientation(app), temperature_value ? &temperature_c : NULL,
+                                 pitch(app), roll(app), tpaccel_accelerometer_get_sampling_rate(accel));
 
-        GVariant *rest = g_hash_table_lookup(app->props, "RestPosition");
-        if (rest && g_variant_is_of_type(rest, G_VARIANT_TYPE("(ii)"))) {
+        GVariant *rest = tpaccel_accelerometer_get_rest_position(accel);
+        if (rest) {
                 gint32 x, y;
                 g_variant_get(rest, "(ii)", &x, &y);
                 tray_window_set_rest(app->window, x, y);
         }
 
         TraySettingsValues values = {
-                .sampling_rate = prop_uint(app, "SamplingRate"),
-                .filter_order = prop_uint(app, "FilterOrder"),
-                .shock_sensitivity = prop_double(app, "ShockSensitivity"),
-                .invert = prop_bool(app, "Invert"),
+                .sampling_rate = tpaccel_accelerometer_get_sampling_rate(accel),
+                .filter_order = tpaccel_accelerometer_get_filter_order(accel),
+                .shock_sensitivity = tpaccel_accelerometer_get_shock_sensitivity(accel),
+                .invert = tpaccel_accelerometer_get_invert(accel),
         };
         tray_settings_set_values(app->settings, &values);
 }
@@ -222,7 +216,7 @@ static guint wanted_claims(TrayApp *app, guint wanted[2])
 static void on_claim_done(GObject *source, GAsyncResult *result, gpointer userdata)
 {
         g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        g_autoptr(GVariant) reply = g_dbus_proxy_call_finish(G_DBUS_PROXY(source), result, &error);
         TrayApp *app;
 
         if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -242,7 +236,8 @@ static void on_claim_done(GObject *source, GAsyncResult *result, gpointer userda
 static void on_release_done(GObject *source, GAsyncResult *result, gpointer userdata)
 {
         g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        gboolean released =
+                tpaccel_accelerometer_call_release_finish(TPACCEL_ACCELEROMETER(source), result, &error);
         TrayApp *app;
 
         if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -251,7 +246,7 @@ static void on_release_done(GObject *source, GAsyncResult *result, gpointer user
         app->claim_in_flight = FALSE;
         if (app->n_claims > 0)
                 app->n_claims--;
-        if (!reply)
+        if (!released)
                 g_debug("Release failed, ignoring: %s", error->message);
         update_claim(app);
 }
@@ -270,9 +265,7 @@ static void update_claim(TrayApp *app)
         if (app->n_claims > same) {
                 app->claim_in_flight = TRUE;
                 g_debug("Releasing a claim (%u held)", app->n_claims);
-                g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE, "Release",
-                                       NULL, G_VARIANT_TYPE("()"), G_DBUS_CALL_FLAGS_NONE,
-                                       ACCEL_CALL_TIMEOUT_MS, app->cancellable, on_release_done, app);
+                tpaccel_accelerometer_call_release(service(app), app->cancellable, on_release_done, app);
                 return;
         }
         if (app->n_claims >= n_wanted || app->claim_failed)
@@ -285,22 +278,18 @@ static void update_claim(TrayApp *app)
                 g_debug("Claiming the accelerometer at %u Hz", rate);
         else
                 g_debug("Claiming the accelerometer at the full rate");
-        g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE,
-                               rate ? "ClaimAtRate" : "Claim", rate ? g_variant_new("(u)", rate) : NULL,
-                               G_VARIANT_TYPE("()"), G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS,
-                               app->cancellable, on_claim_done, app);
+        /* Claim and ClaimAtRate share one reply handler: both return nothing. */
+        g_dbus_proxy_call(G_DBUS_PROXY(service(app)), rate ? "ClaimAtRate" : "Claim",
+                          rate ? g_variant_new("(u)", rate) : NULL, G_DBUS_CALL_FLAGS_NONE, -1,
+                          app->cancellable, on_claim_done, app);
 }
-
-/* Sample signals are drawn by the window only: the match rule for them exists while it is open, so
- * that neither the bus daemon nor the tray wakes up for them otherwise. */
-static void update_sample_subscription(TrayApp *app);
 
 /* --- Properties and signals ----------------------------------------------------------------- */
 
-static void on_property_fetched(GObject *source, GAsyncResult *result, gpointer userdata)
+static void on_temperature_fetched(GObject *source, GAsyncResult *result, gpointer userdata)
 {
         g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        g_autoptr(GVariant) reply = g_dbus_proxy_call_finish(G_DBUS_PROXY(source), result, &error);
         g_autoptr(GVariant) value = NULL;
         TrayApp *app;
 
@@ -308,12 +297,12 @@ static void on_property_fetched(GObject *source, GAsyncResult *result, gpointer 
                 return;
         app = userdata;
         if (!reply) {
-                g_debug("Cannot read a property, ignoring: %s", error->message);
+                g_debug("Cannot read the temperature, ignoring: %s", error->message);
                 return;
         }
         g_variant_get(reply, "(v)", &value);
-        /* Only Temperature is fetched on its own (it is not signalled). */
-        prop_store(app, "Temperature", g_steal_pointer(&value));
+        /* Into the proxy's cache, which has it from GetAll only: it is not signalled. */
+        g_dbus_proxy_set_cached_property(G_DBUS_PROXY(source), "Temperature", value);
         refresh_ui(app);
 }
 
@@ -324,10 +313,9 @@ static void fetch_temperature(TrayApp *app)
         if (!usable(app))
                 return;
         g_debug("Reading the temperature");
-        g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, "org.freedesktop.DBus.Properties",
-                               "Get", g_variant_new("(ss)", ACCEL_INTERFACE, "Temperature"),
-                               G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS,
-                               app->cancellable, on_property_fetched, app);
+        g_dbus_proxy_call(G_DBUS_PROXY(service(app)), "org.freedesktop.DBus.Properties.Get",
+                          g_variant_new("(ss)", ACCEL_INTERFACE, "Temperature"), G_DBUS_CALL_FLAGS_NONE, -1,
+                          app->cancellable, on_temperature_fetched, app);
 }
 
 static gboolean on_temperature_timer(gpointer userdata)
@@ -352,148 +340,87 @@ static void update_temperature_polling(TrayApp *app)
         app->temperature_timer = g_timeout_add_seconds(TEMPERATURE_POLL_SEC, on_temperature_timer, app);
 }
 
-static void store_all(TrayApp *app, GVariant *dict)
+/* What the instance said about itself, kept for when it has left (the proxy forgets). */
+static void remember_instance(TrayApp *app)
 {
-        GVariantIter iter;
-        const char *name;
-        GVariant *value;
+        const char *reason = tpaccel_accelerometer_get_backend_reason(service(app));
 
-        g_variant_iter_init(&iter, dict);
-        while (g_variant_iter_next(&iter, "{&sv}", &name, &value)) {
-                prop_store(app, name, value);
-                g_variant_unref(value);
-        }
+        app->had_accelerometer = has_accelerometer(app);
+        g_free(app->backend_reason);
+        app->backend_reason = g_strdup(reason ? reason : "");
 }
 
-static void on_get_all_done(GObject *source, GAsyncResult *result, gpointer userdata)
+/* The signals shown: Shock always (a notification), Sample only while the window draws them, so that
+ * neither the bus daemon nor the tray wakes up for them otherwise. Pitch, Roll and Orientation come
+ * as properties (Tilt's PropertiesChanged): the tray needs no Tilt. */
+static void update_signals(TrayApp *app)
 {
-        g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
-        g_autoptr(GVariant) dict = NULL;
-        TrayApp *app;
+        AccelSignals signals = ACCEL_SIGNAL_SHOCK;
 
-        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        if (!app->client)
                 return;
-        app = userdata;
-        if (!reply) {
-                g_autofree char *words = accel_error_describe(error, app->bus_description);
-                g_message(_("Cannot read the accelerometer's properties: %s"), words);
-                return;
-        }
-        g_variant_get(reply, "(@a{sv})", &dict);
-        store_all(app, dict);
-        app->service_present = TRUE;
-        app->service_idle = FALSE;
-        g_clear_pointer(&app->idle_reason, g_free);
-        app->claim_failed = FALSE;
-        refresh_ui(app);
-        update_claim(app);
-        update_temperature_polling(app);
+        if (tray_window_is_visible(app->window))
+                signals |= ACCEL_SIGNAL_SAMPLE;
+        accel_client_set_signals(app->client, signals);
 }
 
-static void on_properties_changed(TrayApp *app, GVariant *params)
-{
-        g_autoptr(GVariant) changed = NULL;
-        g_autofree const char **invalidated = NULL;
-
-        g_variant_get(params, "(&s@a{sv}^a&s)", NULL, &changed, &invalidated);
-        store_all(app, changed);
-        if (invalidated[0])
-                /* Rare: fetch everything again rather than one by one. */
-                g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT,
-                                       "org.freedesktop.DBus.Properties", "GetAll",
-                                       g_variant_new("(s)", ACCEL_INTERFACE), G_VARIANT_TYPE("(a{sv})"),
-                                       G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS, app->cancellable,
-                                       on_get_all_done, app);
-        gboolean has_accelerometer;
-        if (g_variant_lookup(changed, "HasAccelerometer", "b", &has_accelerometer))
-                app->claim_failed = FALSE;
-        refresh_ui(app);
-        update_claim(app);
-        update_temperature_polling(app);
-}
-
-static void on_signal(GDBusConnection *bus, const char *sender, const char *path, const char *interface,
-                      const char *member, GVariant *params, gpointer userdata)
+static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const char *const *invalidated,
+                                  gpointer userdata)
 {
         TrayApp *app = userdata;
+        g_autofree char *owner = g_dbus_proxy_get_name_owner(proxy);
 
-        if (!app->service_present)
-                return;
-
-        if (g_str_equal(member, "Sample") && g_variant_is_of_type(params, G_VARIANT_TYPE("(tii)"))) {
-                guint64 usec;
-                gint32 x, y;
-                g_variant_get(params, "(tii)", &usec, &x, &y);
-                tray_window_add_sample(app->window, usec, x, y);
-        } else if (g_str_equal(member, "Tilt") && g_variant_is_of_type(params, G_VARIANT_TYPE("(dds)"))) {
-                double pitch, roll;
-                const char *orientation;
-                g_variant_get(params, "(dd&s)", &pitch, &roll, &orientation);
-                prop_store(app, "Pitch", g_variant_new_double(pitch));
-                prop_store(app, "Roll", g_variant_new_double(roll));
-                prop_store(app, "Orientation", g_variant_new_string(orientation));
-                refresh_ui(app);
-        } else if (g_str_equal(member, "Shock") && g_variant_is_of_type(params, G_VARIANT_TYPE("(dts)"))) {
-                double magnitude;
-                guint64 usec;
-                const char *reason;
-                g_variant_get(params, "(dt&s)", &magnitude, &usec, &reason);
-                tray_notifier_shock(app->notifier, magnitude, reason);
-        } else if (g_str_equal(member, "PropertiesChanged") &&
-                   g_variant_is_of_type(params, G_VARIANT_TYPE("(sa{sv}as)")))
-                on_properties_changed(app, params);
+        if (!owner || !app->service_present)
+                return; /* the proxy forgetting a departed instance, or one still loading: see
+                           on_name_owner() */
+        if (g_variant_lookup_value(changed, "HasAccelerometer", G_VARIANT_TYPE_BOOLEAN))
+                app->claim_failed = FALSE;
+        remember_instance(app);
+        refresh_ui(app);
+        update_claim(app);
+        update_temperature_polling(app);
 }
 
-static void update_sample_subscription(TrayApp *app)
+static void on_sample(TpaccelAccelerometer *proxy, guint64 time_usec, gint x, gint y, gpointer userdata)
 {
-        gboolean want = tray_window_is_visible(app->window);
+        TrayApp *app = userdata;
+        tray_window_add_sample(app->window, time_usec, x, y);
+}
 
-        if (want == (app->sample_subscription != 0) || !app->bus)
-                return;
-        if (!want) {
-                g_dbus_connection_signal_unsubscribe(app->bus, app->sample_subscription);
-                app->sample_subscription = 0;
-                g_debug("Unsubscribed from Sample");
-                return;
-        }
-        app->sample_subscription = g_dbus_connection_signal_subscribe(
-                app->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, "Sample", ACCEL_OBJECT, /* arg0= */ NULL,
-                G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
-        g_debug("Subscribed to Sample");
+static void on_shock(TpaccelAccelerometer *proxy, double magnitude, guint64 time_usec, const char *reason,
+                     gpointer userdata)
+{
+        TrayApp *app = userdata;
+        tray_notifier_shock(app->notifier, magnitude, reason);
 }
 
 /* --- Service presence ----------------------------------------------------------------------- */
 
-static void on_name_appeared(GDBusConnection *bus, const char *name, const char *owner, gpointer userdata)
+static void service_appeared(TrayApp *app)
 {
-        TrayApp *app = userdata;
-
-        g_debug("tpacceld appeared as %s", owner);
+        g_debug("tpacceld appeared as %s", app->owner);
         if (app->told_gone)
                 tray_notifier_service(app->notifier, TRUE, app->bus_description);
         app->told_gone = FALSE;
-        app->service_was_present = TRUE;
-        g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, "org.freedesktop.DBus.Properties",
-                               "GetAll", g_variant_new("(s)", ACCEL_INTERFACE), G_VARIANT_TYPE("(a{sv})"),
-                               G_DBUS_CALL_FLAGS_NONE, ACCEL_CALL_TIMEOUT_MS, app->cancellable,
-                               on_get_all_done, app);
+        app->service_present = TRUE;
+        app->service_idle = FALSE;
+        app->claim_failed = FALSE;
+        remember_instance(app);
+        refresh_ui(app);
+        update_claim(app);
+        update_temperature_polling(app);
 }
 
-static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer userdata)
+static void service_vanished(TrayApp *app)
 {
-        TrayApp *app = userdata;
         gboolean was_present = app->service_present;
         /* Without an accelerometer the service exits when idle (and is started again on demand): that
          * is no news. It leaving while it had one is. */
-        gboolean idle_exit = was_present && !prop_bool(app, "HasAccelerometer");
+        gboolean idle_exit = was_present && !app->had_accelerometer;
 
         g_debug("tpacceld is not on the bus%s", idle_exit ? " (idle exit without an accelerometer)" : "");
-        if (idle_exit) {
-                g_free(app->idle_reason);
-                app->idle_reason = g_strdup(prop_string(app, "BackendReason"));
-                app->service_idle = TRUE;
-        }
+        if (idle_exit)
+                app->service_idle = TRUE; /* backend_reason says why it had none */
         /* Forget everything about the old instance: its claims died with it. */
         g_cancellable_cancel(app->cancellable);
         g_object_unref(app->cancellable);
@@ -501,13 +428,53 @@ static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer us
         app->service_present = FALSE;
         app->n_claims = 0;
         app->claim_in_flight = FALSE;
-        g_hash_table_remove_all(app->props);
         if (was_present && !idle_exit) {
                 tray_notifier_service(app->notifier, FALSE, app->bus_description);
                 app->told_gone = TRUE;
         }
         refresh_ui(app);
         update_temperature_polling(app);
+}
+
+/* The proxy notifies its new owner once it has the new instance's properties (or none: it left). */
+static void on_name_owner(GObject *proxy, GParamSpec *pspec, gpointer userdata)
+{
+        TrayApp *app = userdata;
+        gboolean present = accel_client_is_present(app->client);
+        g_autofree char *owner = present ? g_dbus_proxy_get_name_owner(G_DBUS_PROXY(proxy)) : NULL;
+
+        if (g_strcmp0(owner, app->owner) == 0)
+                return;
+        if (app->service_present)
+                service_vanished(app); /* a new owner without a vanish between: a restart all the same */
+        g_free(app->owner);
+        app->owner = g_steal_pointer(&owner);
+        if (app->owner)
+                service_appeared(app);
+}
+
+static void on_client_ready(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        AccelClient *client = accel_client_new_finish(result, &error);
+        TrayApp *app;
+        TpaccelAccelerometer *proxy;
+
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return; /* quitting: app is gone */
+        app = userdata;
+        if (!client) {
+                g_warning(_("Cannot follow tpacceld on the %s: %s"), app->bus_description, error->message);
+                return;
+        }
+        app->client = client;
+        proxy = accel_client_get_proxy(client);
+        g_signal_connect(proxy, "g-properties-changed", G_CALLBACK(on_properties_changed), app);
+        g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), app);
+        g_signal_connect(proxy, "sample", G_CALLBACK(on_sample), app);
+        g_signal_connect(proxy, "shock", G_CALLBACK(on_shock), app);
+        update_signals(app);
+        on_name_owner(G_OBJECT(proxy), NULL, app);
 }
 
 static void on_start_done(GObject *source, GAsyncResult *result, gpointer userdata)
@@ -520,16 +487,20 @@ static void on_start_done(GObject *source, GAsyncResult *result, gpointer userda
                 return;
         app = userdata;
         app->start_in_flight = FALSE;
-        if (!reply)
+        if (!reply && app->start_asked)
                 g_message(_("Cannot start tpacceld on the %s: %s"), app->bus_description, error->message);
+        else if (!reply)
+                g_debug("Cannot start tpacceld: %s", error->message);
 }
 
-/* The user wants to see something: start the service through D-Bus activation if it is not running
- * (it exits when idle without an accelerometer, or was never started). */
-static void start_service(TrayApp *app)
+/* Starts the service through D-Bus activation if it is not running: at login (nothing else may have
+ * started it yet) and when the user wants to see something (it exits when idle without an
+ * accelerometer). The proxy notices it appear. */
+static void start_service(TrayApp *app, gboolean user_asked)
 {
         if (app->service_present || app->start_in_flight)
                 return;
+        app->start_asked = user_asked;
         g_debug("Starting tpacceld through D-Bus activation");
         app->start_in_flight = TRUE;
         g_dbus_connection_call(
@@ -553,7 +524,7 @@ static void show_error_dialog(const char *title, const char *text)
 static void on_calibrate_done(GObject *source, GAsyncResult *result, gpointer userdata)
 {
         g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        g_autoptr(GVariant) reply = g_dbus_proxy_call_finish(G_DBUS_PROXY(source), result, &error);
 
         if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
                 return;
@@ -568,9 +539,12 @@ static void action_calibrate(gpointer userdata)
 {
         TrayApp *app = userdata;
 
-        g_dbus_connection_call(app->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE, "Calibrate", NULL,
-                               G_VARIANT_TYPE("()"), G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
-                               ACCEL_CALL_TIMEOUT_MS, app->cancellable, on_calibrate_done, app);
+        if (!usable(app))
+                return; /* the item is insensitive then; a click may race the service leaving */
+        /* polkit may ask for a password: interactive, and the long timeout. */
+        g_dbus_proxy_call(G_DBUS_PROXY(service(app)), "Calibrate", NULL,
+                          G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION, ACCEL_CALL_TIMEOUT_MS,
+                          app->cancellable, on_calibrate_done, app);
 }
 
 static void action_animate(gboolean active, gpointer userdata)
@@ -593,14 +567,14 @@ static void action_watch_shocks(gboolean active, gpointer userdata)
 static void action_settings(gpointer userdata)
 {
         TrayApp *app = userdata;
-        start_service(app);
+        start_service(app, TRUE);
         tray_settings_present(app->settings);
 }
 
 static void action_show_window(gpointer userdata)
 {
         TrayApp *app = userdata;
-        start_service(app);
+        start_service(app, TRUE);
         tray_window_present(app->window);
 }
 
@@ -609,7 +583,7 @@ static void action_menu_opened(gpointer userdata)
         TrayApp *app = userdata;
 
         g_debug("Menu opened");
-        start_service(app);
+        start_service(app, TRUE);
         fetch_temperature(app);
 }
 
@@ -621,7 +595,7 @@ static void action_quit(gpointer userdata)
 static void on_window_visibility(gpointer userdata)
 {
         TrayApp *app = userdata;
-        update_sample_subscription(app);
+        update_signals(app);
         update_claim(app);
         update_temperature_polling(app);
 }
@@ -644,8 +618,6 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->options.address = g_strdup(options->address);
         app->options.icon_dir = g_strdup(options->icon_dir);
         app->bus_description = accel_bus_describe(options->target, options->address);
-        app->props =
-                g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_variant_unref);
         app->cancellable = g_cancellable_new();
         app->notifier = tray_notifier_new();
         app->window = tray_window_new(G_CALLBACK(on_window_visibility), app);
@@ -665,26 +637,14 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
                 return NULL;
         tray_settings_set_bus(app->settings, app->bus);
 
-        /* One match rule per signal shown, none for all of the interface: Sample is subscribed to only
-         * while the window is open (update_sample_subscription()). */
-        app->tilt_subscription = g_dbus_connection_signal_subscribe(
-                app->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, "Tilt", ACCEL_OBJECT, /* arg0= */ NULL,
-                G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
-        app->shock_subscription = g_dbus_connection_signal_subscribe(
-                app->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, "Shock", ACCEL_OBJECT, /* arg0= */ NULL,
-                G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
-        app->properties_subscription = g_dbus_connection_signal_subscribe(
-                app->bus, ACCEL_BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged",
-                ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, on_signal, app, NULL);
-        /* AUTO_START: the service is bus-activated; at login nothing else may have started it yet. */
-        app->name_watch =
-                g_bus_watch_name_on_connection(app->bus, ACCEL_BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_AUTO_START,
-                                               on_name_appeared, on_name_vanished, app, NULL);
+        /* The proxy follows the service from now on (its properties, its coming and going); the
+         * service is bus-activated, and at login nothing else may have started it yet. */
+        accel_client_new(app->bus, 0, app->cancellable, on_client_ready, app);
+        start_service(app, FALSE);
 
         refresh_ui(app);
         if (options->show_window)
                 tray_window_present(app->window);
-        update_sample_subscription(app);
         return g_steal_pointer(&app);
 }
 
@@ -696,16 +656,10 @@ void tray_app_free(TrayApp *app)
                 g_cancellable_cancel(app->cancellable);
         if (app->temperature_timer)
                 g_source_remove(app->temperature_timer);
-        if (app->name_watch)
-                g_bus_unwatch_name(app->name_watch);
-        if (app->tilt_subscription)
-                g_dbus_connection_signal_unsubscribe(app->bus, app->tilt_subscription);
-        if (app->shock_subscription)
-                g_dbus_connection_signal_unsubscribe(app->bus, app->shock_subscription);
-        if (app->sample_subscription)
-                g_dbus_connection_signal_unsubscribe(app->bus, app->sample_subscription);
-        if (app->properties_subscription)
-                g_dbus_connection_signal_unsubscribe(app->bus, app->properties_subscription);
+        if (app->client) {
+                g_signal_handlers_disconnect_by_data(accel_client_get_proxy(app->client), app);
+                g_clear_pointer(&app->client, accel_client_free);
+        }
         g_clear_object(&app->indicator);
         g_clear_pointer(&app->menu, tray_menu_free);
         g_clear_pointer(&app->settings, tray_settings_free);
@@ -713,9 +667,9 @@ void tray_app_free(TrayApp *app)
         g_clear_pointer(&app->notifier, tray_notifier_free);
         g_clear_object(&app->cancellable);
         g_clear_object(&app->bus);
-        g_clear_pointer(&app->props, g_hash_table_unref);
         g_free(app->icon_name);
-        g_free(app->idle_reason);
+        g_free(app->owner);
+        g_free(app->backend_reason);
         g_free(app->bus_description);
         g_free(app->options.address);
         g_free(app->options.icon_dir);

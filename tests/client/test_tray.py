@@ -193,6 +193,19 @@ class TrayTest(ClientTestCase):
             self._owner_cache = wait_until(self._tray_name, what="the tray's bus name")
         return self._owner_cache
 
+    def accel_signal_rules(self):
+        """The tray's match rules for tpacceld's own signals, as the bus daemon holds them (its stats
+        interface): the members they name, None for a rule that would match every signal."""
+        rules = self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                              "org.freedesktop.DBus.Debug.Stats", "GetAllMatchRules")[0].get(self._owner, [])
+        members = []
+        for rule in rules:
+            if "interface='%s'" % ACCEL not in rule:
+                continue
+            m = re.search(r"member='([^']*)'", rule)
+            members.append(m.group(1) if m else None)
+        return sorted(members, key=str)
+
     def notifications(self):
         calls = self.bus.call(NOTIFICATIONS, NOTIFICATIONS_PATH, MOCK, "GetMethodCalls", ("Notify",), "(s)")[0]
         # Notify(app_name, replaces_id, icon, summary, body, actions, hints, timeout)
@@ -283,13 +296,17 @@ class TrayTest(ClientTestCase):
         self.assertEqual(self.bus.accel_property("EffectiveRate"), 4, "at rest: the icon's rate only")
         self.assertEqual(self.bus.accel_property("SamplingRate"), 50)
         self.assertNotIn("Subscribed to Sample", self.tray_log(), "Sample signals with the window closed")
+        # One match rule per signal shown, none for the whole interface (that would bring every Sample).
+        self.assertEqual(self.accel_signal_rules(), ["Shock"])
         # The window (bubble level, plot) needs every readout.
         self.click_menu("Show _window")
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
         wait_until(lambda: "Subscribed to Sample" in self.tray_log(), what="the Sample subscription")
+        self.assertEqual(self.accel_signal_rules(), ["Sample", "Shock"])
         self.close_window()
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate again")
         wait_until(lambda: "Unsubscribed from Sample" in self.tray_log(), what="the Sample subscription to go")
+        wait_until(lambda: self.accel_signal_rules() == ["Shock"], what="the Sample match rule to go")
         self.assertIs(self.bus.accel_property("Polling"), True)
 
     def test_watch_shocks_holds_the_full_rate(self):
