@@ -153,6 +153,20 @@ TpaccelAccelerometer *accel_client_get_proxy(AccelClient *client)
         return client->proxy;
 }
 
+GVariant *accel_client_dup_properties(AccelClient *client)
+{
+        g_auto(GStrv) names = g_dbus_proxy_get_cached_property_names(G_DBUS_PROXY(client->proxy));
+        g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
+
+        for (char **name = names; name && *name; name++) {
+                g_autoptr(GVariant) value =
+                        g_dbus_proxy_get_cached_property(G_DBUS_PROXY(client->proxy), *name);
+                if (value)
+                        g_variant_builder_add(&builder, "{sv}", *name, value);
+        }
+        return g_variant_ref_sink(g_variant_builder_end(&builder));
+}
+
 gboolean accel_client_is_present(AccelClient *client)
 {
         g_autofree char *owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(client->proxy));

@@ -42,5 +42,8 @@ TpaccelAccelerometer *accel_client_get_proxy(AccelClient *client);
 /* Subscribes to exactly these signals from now on. */
 void accel_client_set_signals(AccelClient *client, AccelSignals signals);
 
+/* The properties the proxy holds, as GetAll's a{sv} (empty while the service is missing). */
+GVariant *accel_client_dup_properties(AccelClient *client);
+
 /* True while the service is on the bus and its properties are known. */
 gboolean accel_client_is_present(AccelClient *client);

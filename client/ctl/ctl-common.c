@@ -47,13 +47,6 @@ GVariant *ctl_get_all(Ctl *ctl, GError **error)
         return props;
 }
 
-guint ctl_subscribe_properties_changed(Ctl *ctl, GDBusSignalCallback callback, gpointer userdata)
-{
-        return g_dbus_connection_signal_subscribe(
-                ctl->bus, ACCEL_BUS_NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged",
-                ACCEL_OBJECT, ACCEL_INTERFACE, G_DBUS_SIGNAL_FLAGS_NONE, callback, userdata, NULL);
-}
-
 ExitStatus ctl_claim(Ctl *ctl)
 {
         g_autoptr(GError) error = NULL;

@@ -14,6 +14,7 @@
 #include <glib-unix.h>
 
 #include "config.h"
+#include "accel-client.h"
 #include "ctl.h"
 
 /* The axis code bits, as service/hdaps/hdaps-models.h defines them (tp_smapi 0.33 scheme): the swap is
@@ -27,6 +28,7 @@
 
 typedef struct Recorder {
         Ctl *ctl;
+        AccelClient *client; /* the proxy (AxisCode, activity) and the Sample signal */
         GMainLoop *loop;
         FILE *out;
         ExitStatus status;
@@ -57,12 +59,12 @@ static void axes_untransform(unsigned code, int x, int y, int *ret_hw_x, int *re
         *ret_hw_y = y;
 }
 
-static void on_properties_changed(Recorder *rec, GVariant *params)
+static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const char *const *invalidated,
+                                  gpointer userdata)
 {
-        g_autoptr(GVariant) changed = NULL;
+        Recorder *rec = userdata;
         guint32 code;
 
-        g_variant_get(params, "(&s@a{sv}@as)", NULL, &changed, NULL);
         if (g_variant_lookup(changed, "AxisCode", "u", &code) && code <= AXIS_CODE_MAX) {
                 if (code != rec->axis_code && rec->out)
                         fprintf(rec->out, "# axis code changed to %u at %.3f ms\n", code,
@@ -101,29 +103,58 @@ static void on_sample(Recorder *rec, guint64 usec, int x, int y)
         }
 }
 
-static void on_signal(GDBusConnection *bus, const char *sender, const char *path, const char *interface,
-                      const char *member, GVariant *params, gpointer userdata)
+static void on_sample_signal(TpaccelAccelerometer *proxy, guint64 time_usec, gint x, gint y,
+                             gpointer userdata)
 {
-        Recorder *rec = userdata;
-
-        if (g_str_equal(member, "Sample") && g_variant_is_of_type(params, G_VARIANT_TYPE("(tii)"))) {
-                guint64 usec;
-                gint32 x, y;
-                g_variant_get(params, "(tii)", &usec, &x, &y);
-                on_sample(rec, usec, x, y);
-        } else if (g_str_equal(member, "PropertiesChanged") &&
-                   g_variant_is_of_type(params, G_VARIANT_TYPE("(sa{sv}as)")))
-                on_properties_changed(rec, params);
+        on_sample(userdata, time_usec, x, y);
 }
 
-static void on_name_vanished(GDBusConnection *bus, const char *name, gpointer userdata)
+static void on_name_owner(GObject *proxy, GParamSpec *pspec, gpointer userdata)
 {
         Recorder *rec = userdata;
+        g_autofree char *owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(proxy));
 
+        if (owner || rec->status == EXIT_STATUS_NO_SERVICE)
+                return;
         fprintf(stderr, _("%stpaccelctl: tpacceld left the %s; the recording ends here\n"),
                 rec->live ? "\n" : "", rec->ctl->bus_description);
         rec->status = EXIT_STATUS_NO_SERVICE;
         g_main_loop_quit(rec->loop);
+}
+
+/* Makes the proxy and subscribes to Sample, after check_accelerometer() started the service: the
+ * header then comes from properties the proxy keeps up to date from its GetAll on. NULL and the
+ * error reported in *ret_status on failure. */
+static GVariant *follow_service(Recorder *rec, ExitStatus *ret_status)
+{
+        g_autoptr(GError) error = NULL;
+        TpaccelAccelerometer *proxy;
+
+        rec->client = accel_client_new_sync(rec->ctl->bus, ACCEL_SIGNAL_SAMPLE, &error);
+        if (!rec->client) {
+                *ret_status =
+                        ctl_report_error(rec->ctl, _("cannot read the accelerometer's properties"), error);
+                return NULL;
+        }
+        proxy = accel_client_get_proxy(rec->client);
+        g_signal_connect(proxy, "sample", G_CALLBACK(on_sample_signal), rec);
+        g_signal_connect(proxy, "g-properties-changed", G_CALLBACK(on_properties_changed), rec);
+        g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), rec);
+        if (!accel_client_is_present(rec->client)) { /* it left since check_accelerometer() */
+                fprintf(stderr, _("%stpaccelctl: tpacceld left the %s; the recording ends here\n"), "",
+                        rec->ctl->bus_description);
+                *ret_status = EXIT_STATUS_NO_SERVICE;
+                return NULL;
+        }
+        return accel_client_dup_properties(rec->client);
+}
+
+static void stop_following(Recorder *rec)
+{
+        if (!rec->client)
+                return;
+        g_signal_handlers_disconnect_by_data(accel_client_get_proxy(rec->client), rec);
+        g_clear_pointer(&rec->client, accel_client_free);
 }
 
 static gboolean on_stop(gpointer userdata)
@@ -209,7 +240,7 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         g_autoptr(GVariant) props = NULL;
         g_autoptr(GMainLoop) loop = NULL;
         Recorder rec = {.ctl = ctl, .status = EXIT_STATUS_OK, .live = isatty(STDOUT_FILENO)};
-        guint sample_sub, props_sub, watch, sigint, sigterm, timer = 0;
+        guint sigint, sigterm, timer = 0;
         const char *path = NULL;
         ExitStatus status;
 
@@ -220,11 +251,7 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         if (status != EXIT_STATUS_OK)
                 return status;
 
-        /* Subscribe first, so that no change after GetAll is missed. */
-        sample_sub = g_dbus_connection_signal_subscribe(ctl->bus, ACCEL_BUS_NAME, ACCEL_INTERFACE, "Sample",
-                                                        ACCEL_OBJECT, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
-                                                        on_signal, &rec, NULL);
-        props_sub = ctl_subscribe_properties_changed(ctl, on_signal, &rec);
+        /* Ask the service (starting it if need be), then follow it. */
         props = ctl_get_all(ctl, &error);
         if (!props)
                 status = ctl_report_error(ctl, _("cannot read the accelerometer's properties"), error);
@@ -237,6 +264,10 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
                         status = EXIT_STATUS_NO_ACCELEROMETER;
                 }
         }
+        if (status == EXIT_STATUS_OK) {
+                g_variant_unref(props);
+                props = follow_service(&rec, &status);
+        }
         if (status == EXIT_STATUS_OK)
                 status = open_output(path, &rec.out);
         if (status == EXIT_STATUS_OK)
@@ -244,8 +275,7 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         if (status == EXIT_STATUS_OK)
                 status = ctl_claim(ctl);
         if (status != EXIT_STATUS_OK) {
-                g_dbus_connection_signal_unsubscribe(ctl->bus, sample_sub);
-                g_dbus_connection_signal_unsubscribe(ctl->bus, props_sub);
+                stop_following(&rec);
                 if (rec.out) {
                         fclose(rec.out);
                         (void) unlink(path);
@@ -260,8 +290,6 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
 
         loop = g_main_loop_new(NULL, FALSE);
         rec.loop = loop;
-        watch = g_bus_watch_name_on_connection(ctl->bus, ACCEL_BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE, NULL,
-                                               on_name_vanished, &rec, NULL);
         sigint = g_unix_signal_add(SIGINT, on_stop, &rec);
         sigterm = g_unix_signal_add(SIGTERM, on_stop, &rec);
         if (ctl->seconds > 0)
@@ -273,9 +301,7 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
                 g_source_remove(timer);
         g_source_remove(sigint);
         g_source_remove(sigterm);
-        g_bus_unwatch_name(watch);
-        g_dbus_connection_signal_unsubscribe(ctl->bus, sample_sub);
-        g_dbus_connection_signal_unsubscribe(ctl->bus, props_sub);
+        stop_following(&rec);
 
         if (rec.status != EXIT_STATUS_NO_SERVICE)
                 ctl_release(ctl);

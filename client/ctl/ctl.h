@@ -42,10 +42,6 @@ void ctl_polkit_agent_close(Ctl *ctl);
 /* All org.thinkpad.Accelerometer properties as a{sv}, or NULL with *error set. */
 GVariant *ctl_get_all(Ctl *ctl, GError **error);
 
-/* Subscribes callback to tpacceld's PropertiesChanged for the accelerometer interface; returns the
- * subscription id for g_dbus_connection_signal_unsubscribe(). ctl_connect() must have succeeded. */
-guint ctl_subscribe_properties_changed(Ctl *ctl, GDBusSignalCallback callback, gpointer userdata);
-
 /* Claims the accelerometer: EXIT_STATUS_OK, or the error printed and its status returned. */
 ExitStatus ctl_claim(Ctl *ctl);
 
