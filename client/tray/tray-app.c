@@ -369,11 +369,13 @@ static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const ch
 {
         TrayApp *app = userdata;
         g_autofree char *owner = g_dbus_proxy_get_name_owner(proxy);
+        gboolean ignored;
 
+        /* No owner: the proxy forgets a departed instance; not present: one still loading. Both are
+         * on_name_owner()'s to handle. */
         if (!owner || !app->service_present)
-                return; /* the proxy forgetting a departed instance, or one still loading: see
-                           on_name_owner() */
-        if (g_variant_lookup_value(changed, "HasAccelerometer", G_VARIANT_TYPE_BOOLEAN))
+                return;
+        if (g_variant_lookup(changed, "HasAccelerometer", "b", &ignored))
                 app->claim_failed = FALSE;
         remember_instance(app);
         refresh_ui(app);
