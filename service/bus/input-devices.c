@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "input-devices.h"
+#include "log.h"
 
 #define HDAPS_INPUT_VENDOR       0x1014 /* PCI_VENDOR_ID_IBM */
 #define HDAPS_INPUT_PRODUCT      0x5054 /* "TP", shared with thinkpad_acpi */
@@ -42,13 +43,28 @@ static const InputDeviceSpec specs[] = {
 struct InputDevices {
         int fds[N_DEVICES];
         bool enabled;
+        HdapsdSysfs *sysfs; /* hdapsd's stand-in for the driver's sysfs directory; NULL: none */
+        bool sysfs_failed;  /* logged once per enable */
+        unsigned rate_hz;   /* the last reported sampling rate */
 };
+
+static void sysfs_failed(InputDevices *d, int r)
+{
+        if (d->sysfs_failed)
+                return;
+        d->sysfs_failed = true;
+        log_warning_errno(r, "Cannot keep hdapsd's stand-in for /sys/devices/platform/hdaps: %m");
+}
 
 static void destroy_all(InputDevices *d)
 {
+        int r;
+
         for (size_t i = 0; i < N_DEVICES; i++)
                 (void) ioctl(d->fds[i], UI_DEV_DESTROY);
         d->enabled = false;
+        if (d->sysfs && (r = hdapsd_sysfs_remove(d->sysfs)) < 0)
+                log_warning_errno(r, "Cannot remove hdapsd's stand-in for /sys/devices/platform/hdaps: %m");
 }
 
 InputDevices *input_devices_free(InputDevices *d)
@@ -60,6 +76,7 @@ InputDevices *input_devices_free(InputDevices *d)
         for (size_t i = 0; i < N_DEVICES; i++)
                 if (d->fds[i] >= 0)
                         close(d->fds[i]);
+        hdapsd_sysfs_free(d->sysfs);
         free(d);
         return NULL;
 }
@@ -72,6 +89,7 @@ int input_devices_open(const char *uinput_path, InputDevices **ret)
                 return -ENOMEM;
         for (size_t i = 0; i < N_DEVICES; i++)
                 d->fds[i] = -EBADF;
+        d->rate_hz = HDAPS_DEFAULT_SAMPLING_RATE;
         for (size_t i = 0; i < N_DEVICES; i++) {
                 d->fds[i] =
                         open(uinput_path ?: INPUT_DEVICES_UINPUT_PATH, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
@@ -126,7 +144,17 @@ int input_devices_enable(InputDevices *d, bool on)
                 }
         }
         d->enabled = true;
+        d->sysfs_failed = false;
+        /* Made now, not at the first readout: a boot-time hdapsd ordered after tpacceld must find it. */
+        if (d->sysfs && (r = hdapsd_sysfs_publish(d->sysfs, false, 0, 0, d->rate_hz, false, false)) < 0)
+                sysfs_failed(d, r);
         return 0;
+}
+
+void input_devices_set_hdapsd_sysfs(InputDevices *d, HdapsdSysfs *s)
+{
+        hdapsd_sysfs_free(d->sysfs);
+        d->sysfs = s;
 }
 
 bool input_devices_enabled(const InputDevices *d)
@@ -148,14 +176,18 @@ static int send_frame(int fd, int x, int y)
         return n == (ssize_t) sizeof(ev) ? 0 : -EIO;
 }
 
-int input_devices_report(InputDevices *d, int x, int y, int rest_x, int rest_y)
+int input_devices_report(InputDevices *d, int x, int y, const HdapsState *st, unsigned rate_hz)
 {
-        int r, k;
+        int r, k, s;
 
         if (!d->enabled)
                 return 0;
         /* tp_smapi reports position minus rest unclamped; the range is what it announces. */
-        r = send_frame(d->fds[0], x - rest_x, y - rest_y);
+        r = send_frame(d->fds[0], x - st->rest_x, y - st->rest_y);
         k = send_frame(d->fds[1], x, y);
+        d->rate_hz = rate_hz;
+        if (d->sysfs && (s = hdapsd_sysfs_publish(d->sysfs, true, x, y, rate_hz, st->keyboard_activity,
+                                                  st->mouse_activity)) < 0)
+                sysfs_failed(d, s);
         return r < 0 ? r : k;
 }

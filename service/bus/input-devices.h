@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hdaps.h"
+#include "hdapsd-sysfs.h"
 #include "macros.h"
 
 #define INPUT_DEVICES_UINPUT_PATH "/dev/uinput"
@@ -27,10 +29,17 @@ int input_devices_open(const char *uinput_path, InputDevices **ret);
 InputDevices *input_devices_free(InputDevices *d);
 DEFINE_TRIVIAL_CLEANUP_FUNC(InputDevices *, input_devices_free);
 
-/* Creates (true) or destroys (false) both devices; idempotent. On failure nothing is left created. */
+/* Gives d the stand-in for /sys/devices/platform/hdaps that hdapsd needs (hdapsd-sysfs.h; d owns it):
+ * made with the devices, updated by each report, removed with them. Without one, none is made. */
+void input_devices_set_hdapsd_sysfs(InputDevices *d, HdapsdSysfs *s);
+
+/* Creates (true) or destroys (false) both devices; idempotent. On failure nothing is left created. A
+ * stand-in that cannot be made is logged (hdapsd then does not start: data/hdapsd-tpaccel-check), not
+ * failed: the devices work without it. */
 int input_devices_enable(InputDevices *d, bool on);
 bool input_devices_enabled(const InputDevices *d);
 
-/* Sends one readout to both devices (nothing when they are not created). Returns 0 or the first write
- * error (a negative errno). */
-int input_devices_report(InputDevices *d, int x, int y, int rest_x, int rest_y);
+/* Sends one readout (x, y; st: the rest position and the keyboard/mouse activity) to both devices and
+ * the stand-in (its position once, the sampling rate rate_hz and the activity when they change); nothing
+ * when the devices are not created. Returns 0 or the first write error (a negative errno). */
+int input_devices_report(InputDevices *d, int x, int y, const HdapsState *st, unsigned rate_hz);

@@ -274,7 +274,7 @@ static void poll_once(Context *c)
         check_activity(c);
         if (input_devices_enabled(c->input_devices)) {
                 const HdapsState *st = backend_get_state(c->backend);
-                r = input_devices_report(c->input_devices, ro.x, ro.y, st->rest_x, st->rest_y);
+                r = input_devices_report(c->input_devices, ro.x, ro.y, st, full_rate(c));
                 if (r < 0)
                         log_debug_errno(r, "Writing to the hdaps input devices failed: %m");
         }

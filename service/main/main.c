@@ -72,6 +72,29 @@ static int ec_lock_new(const Options *o, PortLock **ret)
         return port_lock_new(path, create_dir, ret);
 }
 
+/* hdapsd's stand-in for /sys/devices/platform/hdaps (hdapsd-sysfs.h): $RUNTIME_DIRECTORY/hdapsd (the
+ * unit's RuntimeDirectory=tpaccel, which the hdapsd unit drop-in binds from; the first directory if systemd
+ * lists several), else below --sysroot; else none (without systemd no drop-in arranges hdapsd's view). The
+ * kernel driver's directory it defers to is below --sysroot too. Returns 0 with *ret NULL for none. */
+static int hdapsd_sysfs_for(const Options *o, HdapsdSysfs **ret)
+{
+        _cleanup_free_ char *dir = NULL, *kernel_dir = NULL;
+        const char *runtime_dir = getenv(PORT_LOCK_RUNTIME_DIR_ENV);
+
+        *ret = NULL;
+        if (runtime_dir && *runtime_dir)
+                dir = strprintf("%.*s/%s", (int) strcspn(runtime_dir, ":"), runtime_dir,
+                                HDAPSD_SYSFS_DIR_NAME);
+        else if (o->sysroot)
+                dir = strprintf("%s%s/%s", o->sysroot, PORT_LOCK_RUNTIME_DIR, HDAPSD_SYSFS_DIR_NAME);
+        else
+                return 0;
+        kernel_dir = strprintf("%s/sys/devices/platform/hdaps", o->sysroot ?: "");
+        if (!dir || !kernel_dir)
+                return -ENOMEM;
+        return hdapsd_sysfs_new(dir, kernel_dir, ret);
+}
+
 /* SIGHUP: the systemd convention for "reload your configuration" (ExecReload= in the unit). */
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
@@ -196,6 +219,16 @@ static int run(const Options *o)
                 if (r < 0)
                         log_debug_errno(r, "No hdaps input devices: %s cannot be opened: %m",
                                         INPUT_DEVICES_UINPUT_PATH);
+                else {
+                        HdapsdSysfs *sysfs = NULL;
+
+                        r = hdapsd_sysfs_for(o, &sysfs);
+                        if (r < 0) {
+                                log_error_errno(r, "tpacceld: cannot set up hdapsd's sysfs stand-in: %m");
+                                return EXIT_FAILURE;
+                        }
+                        input_devices_set_hdapsd_sysfs(input_devices, sysfs);
+                }
         }
 
         /* Port access is held now (ioperm grant or open /dev/port): nothing else needs privileges. */

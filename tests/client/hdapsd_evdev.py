@@ -24,6 +24,7 @@ Two ways to give it tpacceld's device:
 """
 import os
 import re
+import shlex
 import struct
 import threading
 import time
@@ -40,6 +41,7 @@ EVDEV_BITS_BUF = 8  # bytes asked for by EVIOCGBIT: one long's worth covers EV_*
 DISK = "sda"
 UNLOAD_HEADS = f"sys/block/{DISK}/device/unload_heads"
 HDAPS_SYSFS = "sys/devices/platform/hdaps"
+DROPIN_RUNTIME_DIR = "/run/tpaccel"  # tpacceld.service's RuntimeDirectory=tpaccel
 
 
 class UinputDevice:
@@ -268,17 +270,46 @@ class ParkWatcher(threading.Thread):
         return out
 
 
-def fake_sysfs(root, position, sampling_rate):
-    """Below root: the hdaps platform device hdapsd checks for (its position, read once at start, is
-    never updated: falling back to polling sysfs, hdapsd would see no motion) and a rotational disk."""
-    files = {f"{HDAPS_SYSFS}/position": "(%d,%d)\n" % position, f"{HDAPS_SYSFS}/sampling_rate": f"{sampling_rate}\n",
-             f"{HDAPS_SYSFS}/keyboard_activity": "0\n", f"{HDAPS_SYSFS}/mouse_activity": "0\n",
-             UNLOAD_HEADS: "0\n", f"sys/block/{DISK}/queue/rotational": "1\n", f"sys/block/{DISK}/removable": "0\n"}
+def fake_disk(root):
+    """Below root: a rotational disk whose unload_heads hdapsd writes (the test's; hdapsd's view of the
+    accelerometer's sysfs directory is tpacceld's stand-in, through the drop-in's mounts)."""
+    files = {UNLOAD_HEADS: "0\n", f"sys/block/{DISK}/queue/rotational": "1\n", f"sys/block/{DISK}/removable": "0\n"}
     for rel, text in files.items():
         path = os.path.join(root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
+
+
+def dropin_settings(path):
+    """The [Unit] and [Service] settings of a unit drop-in as systemd reads them: {key: [values]}."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line[0] in "#;[":
+                continue
+            key, _, value = line.partition("=")
+            out.setdefault(key.strip(), []).append(value.strip())
+    return out
+
+
+def dropin_mounts(settings, runtime_dir, sysroot=""):
+    """The read-only bind mounts systemd makes for the unit, from its BindReadOnlyPaths= (source[:dest]),
+    as (source, destination, read-only): DROPIN_RUNTIME_DIR (tpacceld's RuntimeDirectory) is runtime_dir here and /
+    is sysroot; an optional source ("-") that does not exist is left out, as systemd leaves it out."""
+    mounts = []
+    for value in settings.get("BindReadOnlyPaths", []):
+        for entry in value.split():
+            optional = entry.startswith("-")
+            source, _, dest = entry.lstrip("-").partition(":")
+            if not source.startswith(DROPIN_RUNTIME_DIR + "/"):
+                raise ValueError(f"BindReadOnlyPaths={entry}: not below {DROPIN_RUNTIME_DIR}")
+            source = runtime_dir + source[len(DROPIN_RUNTIME_DIR):]
+            if optional and not os.path.exists(source):
+                continue
+            mounts.append((source, sysroot + (dest or source), True))
+    return mounts
 
 
 def hdapsd_argv(conf):
@@ -289,12 +320,16 @@ def hdapsd_argv(conf):
     return ["stdbuf", "-oL", HDAPSD, "-c", conf, "-d", DISK, "-s", "15"]
 
 
-def namespace_argv(sysroot, argv):
-    """argv in a private mount namespace whose /sys/devices/platform and /sys/block are sysroot's."""
-    binds = " && ".join(f"mount --bind {sysroot}/sys/{d} /sys/{d}" for d in ("devices/platform", "block"))
+def namespace_argv(mounts, argv, condition=None):
+    """argv in a private mount namespace with mounts ((source, destination, read-only) binds, in order),
+    after condition (an argv, like the unit's ExecCondition=) has succeeded in that namespace."""
+    steps = [f"mount --bind {shlex.quote(src)} {shlex.quote(dst)}"
+             + (f" && mount -o remount,bind,ro {shlex.quote(dst)}" if ro else "") for src, dst, ro in mounts]
+    if condition:
+        steps.append(shlex.join(condition))
     userns = [] if os.geteuid() == 0 else ["--map-root-user"]
-    return ["unshare", "--mount", "--propagation", "private"] + userns + ["sh", "-c", f'{binds} && exec "$@"',
-                                                                          "hdapsd-in-namespace"] + argv
+    return ["unshare", "--mount", "--propagation", "private"] + userns + [
+        "sh", "-c", " && ".join(steps + ['exec "$@"']), "hdapsd-in-namespace"] + argv
 
 
 def real_event_node(name, phys):

@@ -9,7 +9,9 @@ uinput where /dev/uinput is writable (skipped elsewhere)."""
 import os
 import re
 import shutil
+import shlex
 import signal
+import subprocess
 import struct
 import sys
 import time
@@ -17,11 +19,14 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hdapsd_evdev  # noqa: E402
-from clienttest import ACCEL, ACCEL_PATH, TOP_BUILDDIR, ClientTestCase, trace, wait_until  # noqa: E402
+from clienttest import ACCEL, ACCEL_PATH, TOP_BUILDDIR, TOP_SRCDIR, ClientTestCase, trace, wait_until  # noqa: E402
 
 from gi.repository import GLib  # noqa: E402
 
 SHIM = os.path.join(TOP_BUILDDIR, "tests", "client", "libuinput-shim.so")
+# The hdapsd unit drop-in as built (data/hdapsd-tpaccel.conf.in) and its ExecCondition= script.
+DROPIN = os.path.join(TOP_BUILDDIR, "data", "hdapsd-tpaccel.conf")
+CHECK = os.path.join(TOP_SRCDIR, "data", "tpaccel-hdapsd-check")
 INPUT_EVENT = struct.Struct("qqHHi")  # struct input_event on 64-bit: timeval, type, code, value
 EV_SYN, EV_ABS, ABS_X, ABS_Y, SYN_REPORT = 0, 3, 0, 1, 0
 JOYSTICK = ["UI_SET_EVBIT 3", "UI_SET_EVBIT 0",
@@ -34,7 +39,7 @@ JOYSTICK = ["UI_SET_EVBIT 3", "UI_SET_EVBIT 0",
 # hdapsd's run: rest.csv for REST_MS, then DROP_TRACE (its own times shifted by REST_MS).
 REST_MS = 10000
 DROP_TRACE = "drop-30cm.csv"
-REST_POSITION = (-498, -439)  # rest.csv's, raw counts: what hdapsd reads once from sysfs at start
+REST_POSITION = (-498, -439)  # rest.csv's, raw counts
 SAMPLING_RATE = 50  # tpacceld's default
 JITTER_GAP_S = 0.5 / SAMPLING_RATE  # frames closer than this are the host's timing, not tpacceld's data
 JITTER_LOOKBACK_MS = 100  # the frames hdapsd decided a park on: those that came this long before it
@@ -96,12 +101,18 @@ class InputDevicesTest(ClientTestCase):
         self.assertTrue(os.path.exists(SHIM), f"{SHIM} is not built")
         self.shim_dir = os.path.join(self.tmpdir, "uinput")
         os.makedirs(self.shim_dir)
+        # tpacceld's RuntimeDirectory (the unit's /run/tpaccel), where it keeps hdapsd's sysfs stand-in.
+        self.runtime_dir = os.path.join(self.tmpdir, "run")
+        os.makedirs(self.runtime_dir)
+        self.env["RUNTIME_DIRECTORY"] = self.runtime_dir
+        self.standin = os.path.join(self.runtime_dir, "hdapsd", "platform")
+        self.dropin = hdapsd_evdev.dropin_settings(DROPIN)
 
-    def start_with_shim(self):
+    def start_with_shim(self, trace_name="rest.csv", extra=()):
         self.env["LD_PRELOAD"] = SHIM
         self.env["UINPUT_SHIM_DIR"] = self.shim_dir
         try:
-            self.start_daemon("rest.csv", loop=True)
+            self.start_daemon(trace_name, loop=True, extra=extra)
         finally:
             del self.env["LD_PRELOAD"], self.env["UINPUT_SHIM_DIR"]
 
@@ -183,6 +194,19 @@ class InputDevicesTest(ClientTestCase):
         self.assertEqual(self.log(0), ["open /dev/uinput"], "a device was made for an unsaved change")
         self.assertEqual(self.log(1), ["open /dev/uinput"], "a device was made for an unsaved change")
         self.assertIs(self.bus.accel_property("Polling"), False)
+
+    def condition(self):
+        """The drop-in's ExecCondition=, as the script in the source tree."""
+        (command,) = self.dropin["ExecCondition"]
+        self.assertEqual(os.path.basename(command), os.path.basename(CHECK))
+        return [CHECK]
+
+    def as_dropin_arranges(self, argv, sysroot="", extra_mounts=(), wrapper=()):
+        """argv (hdapsd) the way the drop-in runs it: in a private mount namespace with the drop-in's
+        BindReadOnlyPaths= (its /run/tpaccel: self.runtime_dir; its /: sysroot) and extra_mounts, after
+        its ExecCondition= has passed there. wrapper: a command prefix for both (umockdev's env)."""
+        mounts = hdapsd_evdev.dropin_mounts(self.dropin, self.runtime_dir, sysroot) + list(extra_mounts)
+        return hdapsd_evdev.namespace_argv(mounts, list(wrapper) + argv, list(wrapper) + self.condition())
 
     def run_hdapsd(self, argv, env, node):
         """Starts hdapsd (log hdapsd.log) and waits until it has chosen node as its input device."""
@@ -282,13 +306,18 @@ class InputDevicesTest(ClientTestCase):
                 f.write(device.ioctl_record(node))
             self.assertTrue(testbed.load_ioctl(node, ioctls))
             core.attach(device, root + node)
-        hdapsd_evdev.fake_sysfs(root, REST_POSITION, SAMPLING_RATE)
+        # hdapsd's /sys is the testbed's: the drop-in's mounts land there; the disk is the test's.
+        hdapsd_evdev.fake_disk(root)
+        os.makedirs(os.path.join(root, "sys", "devices", "platform"))
+        self.assertTrue(os.path.isfile(os.path.join(self.standin, "hdaps", "position")),
+                        "tpacceld made no sysfs stand-in for hdapsd")
         watcher = hdapsd_evdev.ParkWatcher(os.path.join(root, hdapsd_evdev.UNLOAD_HEADS))
         watcher.start()
         self.addCleanup(watcher.stop)
-        env = dict(self.env, LD_PRELOAD=hdapsd_evdev.UMOCKDEV_PRELOAD, UMOCKDEV_DIR=root)
-        proc = self.run_hdapsd(hdapsd_evdev.hdapsd_argv(os.path.join(self.tmpdir, "hdapsd.conf")), env,
-                               "/dev/input/event7")
+        umockdev = ["env", f"LD_PRELOAD={hdapsd_evdev.UMOCKDEV_PRELOAD}", f"UMOCKDEV_DIR={root}"]
+        argv = self.as_dropin_arranges(hdapsd_evdev.hdapsd_argv(os.path.join(self.tmpdir, "hdapsd.conf")),
+                                       sysroot=root, wrapper=umockdev)
+        proc = self.run_hdapsd(argv, self.env, "/dev/input/event7")
         cores[1].deliver.set()  # hdapsd has the node open: from now on it gets the frames
         chosen_at = time.monotonic()
 
@@ -314,17 +343,139 @@ class InputDevicesTest(ClientTestCase):
                           what="the kernel's event node for tpacceld's raw device")
         self.assertTrue(os.access(node, os.R_OK), f"{node} is not readable here: hdapsd could not read it")
         sysroot = os.path.join(self.tmpdir, "sysroot")
-        hdapsd_evdev.fake_sysfs(sysroot, REST_POSITION, SAMPLING_RATE)
+        hdapsd_evdev.fake_disk(sysroot)
         watcher = hdapsd_evdev.ParkWatcher(os.path.join(sysroot, hdapsd_evdev.UNLOAD_HEADS))
         watcher.start()
         self.addCleanup(watcher.stop)
-        argv = hdapsd_evdev.namespace_argv(sysroot,
-                                           hdapsd_evdev.hdapsd_argv(os.path.join(self.tmpdir, "hdapsd.conf")))
+        argv = self.as_dropin_arranges(hdapsd_evdev.hdapsd_argv(os.path.join(self.tmpdir, "hdapsd.conf")),
+                                       extra_mounts=[(os.path.join(sysroot, "sys", "block"), "/sys/block", False)])
         frames = hdapsd_evdev.EvdevFrameLog(node)
         frames.start()
         self.addCleanup(frames.close)
         proc = self.run_hdapsd(argv, self.env, node)
         self.check_hdapsd_parked_on_drop(proc, watcher, frames.frames, t0, t_ready, time.monotonic(), allowed, drop)
+
+    def standin_file(self, name):
+        with open(os.path.join(self.standin, "hdaps", name)) as f:
+            return f.read()
+
+    def test_hdapsd_sysfs_standin(self):
+        """tpacceld's stand-in for /sys/devices/platform/hdaps, which hdapsd needs before it looks for the
+        input device: made with the devices (before any readout: a boot-time hdapsd finds it), the
+        driver's formats and modes, the position of a readout, the rate kept current; removed whole with the
+        devices and at exit, nothing left behind."""
+        self.start_with_shim()
+        self.assertFalse(os.path.exists(self.standin), "a stand-in was made before the devices")
+        self.set_input_devices(True)
+        device = os.path.join(self.standin, "hdaps")
+        self.assertEqual(sorted(os.listdir(device)),
+                         ["keyboard_activity", "mouse_activity", "position", "provider", "sampling_rate"])
+        for name in os.listdir(device):
+            self.assertEqual(os.stat(os.path.join(device, name)).st_mode & 0o777, 0o644, name)
+        for d in (self.standin, device):
+            self.assertEqual(os.stat(d).st_mode & 0o777, 0o755, d)
+        self.assertEqual(self.standin_file("provider"), "tpacceld\n")
+        self.assertEqual(self.standin_file("sampling_rate"), "50\n")
+        self.assertEqual(self.standin_file("keyboard_activity"), "0\n")
+        self.assertEqual(self.standin_file("mouse_activity"), "0\n")
+
+        def position():
+            m = re.fullmatch(r"\((-?\d+),(-?\d+)\)\n", self.standin_file("position"))
+            self.assertIsNotNone(m, "position is not as hdapsd parses it: (%d,%d)")
+            return int(m.group(1)), int(m.group(2))
+        wait_until(lambda: abs(position()[0] - REST_POSITION[0]) + abs(position()[1] - REST_POSITION[1]) <= 10,
+                   what="the stand-in's position to be a readout of rest.csv")
+        self.ctl("set", "sampling-rate", "25", check=0)
+        wait_until(lambda: self.standin_file("sampling_rate") == "25\n", what="the stand-in's rate to follow")
+
+        self.set_input_devices(False)
+        self.assertFalse(os.path.exists(self.standin), "the stand-in outlived the devices")
+        self.assertEqual(os.listdir(os.path.dirname(self.standin)), [], "left behind")
+        self.set_input_devices(True)
+        self.assertEqual(self.standin_file("sampling_rate"), "25\n")
+        self.stop_daemon()
+        self.processes.remove(self.daemon)
+        self.assertFalse(os.path.exists(self.standin), "the stand-in outlived tpacceld")
+
+    def test_hdapsd_sysfs_activity(self):
+        """keyboard_activity follows the EC's (typing.csv types from 1 s on): hdapsd's adaptive mode reads it."""
+        self.start_with_shim("typing.csv")
+        self.set_input_devices(True)
+        wait_until(lambda: self.standin_file("keyboard_activity") == "1\n", what="keyboard_activity to be 1")
+        self.assertEqual(self.standin_file("mouse_activity"), "0\n")
+
+    def test_hdapsd_sysfs_defers_to_kernel(self):
+        """With the kernel's hdaps driver loaded its directory is hdapsd's: no stand-in is made."""
+        sysroot = os.path.join(self.tmpdir, "sysroot")
+        os.makedirs(os.path.join(sysroot, hdapsd_evdev.HDAPS_SYSFS))
+        with open(os.path.join(sysroot, hdapsd_evdev.HDAPS_SYSFS, "position"), "w") as f:
+            f.write("(-498,-439)\n")
+        self.start_with_shim(extra=[f"--sysroot={sysroot}"])
+        self.set_input_devices(True)
+        self.assertEqual(self.log(1)[1:], RAW)
+        wait_until(lambda: self.bus.accel_property("Claimed"), what="polling to run for the input devices")
+        self.assertFalse(os.path.exists(self.standin), "a stand-in was made beside the kernel driver's directory")
+
+    def run_in_dropin_namespace(self, log_name, fake_modprobe):
+        """Debian's hdapsd (dry run, disk sda) with the drop-in's mounts over this machine's /sys, modprobe
+        replaced by a recorder (fake_modprobe: its log). Returns (exit status or None if still running after
+        a few seconds, hdapsd's output)."""
+        bindir = os.path.join(self.tmpdir, "bin")
+        os.makedirs(bindir, exist_ok=True)
+        recorder = os.path.join(bindir, "modprobe")
+        with open(recorder, "w") as f:
+            f.write(f"#!/bin/sh\necho \"$*\" >> {shlex.quote(fake_modprobe)}\nexit 1\n")
+        os.chmod(recorder, 0o755)
+        extra = [(recorder, path, True) for path in ("/usr/sbin/modprobe", "/sbin/modprobe")
+                 if os.path.exists(path)]
+        mounts = hdapsd_evdev.dropin_mounts(self.dropin, self.runtime_dir) + extra
+        conf = os.path.join(self.tmpdir, "hdapsd.conf")
+        argv = hdapsd_evdev.namespace_argv(mounts, ["stdbuf", "-oL", hdapsd_evdev.HDAPSD, "-c", conf, "-d",
+                                                    hdapsd_evdev.DISK, "-t"])
+        hdapsd_evdev.hdapsd_argv(conf)  # writes the empty config file
+        env = dict(self.env, PATH=bindir + os.pathsep + self.env.get("PATH", "/usr/bin:/bin"))
+        proc = self.spawn(argv, log_name, env=env)
+        log = os.path.join(self.tmpdir, log_name)
+
+        def settled():
+            with open(log, errors="replace") as f:
+                text = f.read()
+            return proc.poll() is not None or "input device" in text
+        wait_until(settled, what="hdapsd to choose its interface")
+        status = proc.poll()
+        proc.kill()
+        proc.wait()
+        with open(log, errors="replace") as f:
+            return status, f.read()
+
+    def test_dropin_namespace_hdapsd_never_modprobes(self):
+        """In the drop-in's mount namespace with tpacceld's stand-in, Debian's hdapsd takes the hdaps
+        interface without running modprobe; the drop-in's condition refuses to start it here, where the
+        stand-in's input device does not exist (uinput is the stand-in's). Without the stand-in (devices
+        off) the optional bind is skipped and hdapsd runs modprobe: what ProtectKernelModules= is for."""
+        self.assertTrue(os.access(hdapsd_evdev.HDAPSD, os.X_OK), f"{hdapsd_evdev.HDAPSD} is missing (hdapsd)")
+        self.start_with_shim()
+        self.set_input_devices(True)
+        mounts = hdapsd_evdev.dropin_mounts(self.dropin, self.runtime_dir)
+        self.assertEqual(mounts, [(self.standin, "/sys/devices/platform", True)])
+        check = subprocess.run(hdapsd_evdev.namespace_argv(mounts, self.condition()), capture_output=True,
+                               text=True, timeout=30)
+        self.assertEqual(check.returncode, 1, check)
+        self.assertIn("tpacceld's stand-in for /sys/devices/platform/hdaps is there but its input device "
+                      "(phys hdaps/input1) is not", check.stderr)
+
+        calls = os.path.join(self.tmpdir, "modprobe-calls")
+        status, log = self.run_in_dropin_namespace("hdapsd-standin.log", calls)
+        self.assertIn("Selected interface: HDAPS", log)
+        self.assertIn("Could not find hdaps input device", log)  # here; the check above keeps it from starting
+        self.assertFalse(os.path.exists(calls), "hdapsd ran modprobe beside tpacceld's stand-in")
+
+        self.set_input_devices(False)
+        self.assertEqual(hdapsd_evdev.dropin_mounts(self.dropin, self.runtime_dir), [])
+        status, log = self.run_in_dropin_namespace("hdapsd-nothing.log", calls)
+        self.assertIn("Could not find a suitable interface", log)
+        with open(calls) as f:
+            self.assertIn("hdaps", f.read().split(), "the modprobe recorder saw no modprobe hdaps")
 
     def test_without_uinput(self):
         self.start_daemon("rest.csv")

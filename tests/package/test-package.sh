@@ -168,6 +168,18 @@ xvfb-run -a tpaccel-tray --version >"$tmp/tray-version" 2>&1 ||
         { cat "$tmp/tray-version" >&2; fail "the installed tpaccel-tray does not run"; }
 grep -q '^tpaccel-tray ' "$tmp/tray-version" || fail "tpaccel-tray --version: $(cat "$tmp/tray-version")"
 
+# The drop-in for Debian's hdapsd units, as installed next to the installed hdapsd (scripts/deps.sh):
+# systemd reads it without complaint (its ExecCondition= script is there) and applies it.
+step "hdapsd drop-in: systemd-analyze verify and security of the installed hdapsd units"
+[ -x /usr/sbin/hdapsd ] || fail "hdapsd is not installed (scripts/deps.sh test installs it)"
+for unit in hdapsd.service hdapsd@sda.service; do
+        systemd-analyze --no-pager verify "$unit" >"$tmp/verify" 2>&1 ||
+                { cat "$tmp/verify" >&2; fail "systemd-analyze verify $unit failed"; }
+        [ ! -s "$tmp/verify" ] || { cat "$tmp/verify" >&2; fail "systemd-analyze verify $unit complains"; }
+        systemd-analyze --no-pager security --offline=true "$unit" 2>&1 |
+                grep -q '✓ ProtectKernelModules=' || fail "$unit: the installed drop-in is not applied"
+done
+
 # --- The real system bus and polkitd -----------------------------------------------------------------
 bus() { dbus-send --system --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus "$@"; }
 name_has_owner() { bus org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q true; }
