@@ -14,6 +14,8 @@
 #include "context.h"
 #include "log.h"
 #include "screen-orientation.h"
+#include "strutil.h"
+#include "strv.h"
 #include "tablet-mode.h"
 
 #define LIGHT_LEVEL_UNIT     "lux"
@@ -326,21 +328,6 @@ static void setup_tablet_mode(SensorProxy *p)
 
 /* Who else provides the name */
 
-static bool strv_has(char **l, const char *s)
-{
-        for (; l && *l; l++)
-                if (strcmp(*l, s) == 0)
-                        return true;
-        return false;
-}
-
-static void strv_freep(char ***l)
-{
-        for (char **i = *l; i && *i; i++)
-                free(*i);
-        free(*l);
-}
-
 static const char *installed_iio_sensor_proxy(void)
 {
         static const char *const paths[] = {IIO_SENSOR_PROXY_BINARIES};
@@ -354,7 +341,7 @@ static const char *installed_iio_sensor_proxy(void)
 /* > 0 (and logs why) if auto mode should leave the name to iio-sensor-proxy. */
 static int name_provided_elsewhere(sd_bus *bus)
 {
-        __attribute__((cleanup(strv_freep))) char **acquired = NULL, **activatable = NULL;
+        _cleanup_strv_free_ char **acquired = NULL, **activatable = NULL;
         const char *binary = installed_iio_sensor_proxy();
         int r;
 
@@ -366,12 +353,12 @@ static int name_provided_elsewhere(sd_bus *bus)
                                   SENSOR_PROXY_BUS_NAME);
                 return 1;
         }
-        if (strv_has(acquired, SENSOR_PROXY_BUS_NAME)) {
+        if (strv_contains(acquired, SENSOR_PROXY_BUS_NAME)) {
                 log_info("%s is owned by another service (iio-sensor-proxy is running): not serving it",
                          SENSOR_PROXY_BUS_NAME);
                 return 1;
         }
-        if (strv_has(activatable, SENSOR_PROXY_BUS_NAME)) {
+        if (strv_contains(activatable, SENSOR_PROXY_BUS_NAME)) {
                 log_info("%s is bus-activatable (iio-sensor-proxy would be started for it): not serving it "
                          "(--sensor-proxy=yes serves it while the name is free)",
                          SENSOR_PROXY_BUS_NAME);

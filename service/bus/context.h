@@ -29,6 +29,8 @@
 #include "macros.h"
 #include "motion.h"
 #include "state-file.h"
+#include "strutil.h"
+#include "time-util.h"
 
 #define ACCEL_BUS_NAME    "org.thinkpad.Accelerometer"
 #define ACCEL_OBJECT_PATH "/org/thinkpad/Accelerometer"
@@ -162,13 +164,6 @@ void context_read_back_ec_config(Context *c);
 /* Applies the configuration (invert, rest) to c->backend and initializes it; sets has_accelerometer, or
  * logs why not and extends backend_reason (startup, and backend-watch.c after a switch). */
 void context_setup_device(Context *c);
-
-uint64_t now_usec(void);
-
-static inline const char *strna(const char *s)
-{
-        return s ?: "n/a";
-}
 
 /* bus-accelerometer.c */
 int bus_accelerometer_register(Context *c);

@@ -38,14 +38,6 @@ const char *hardware_state_to_string(HardwareState s)
         return (unsigned) s < ELEMENTSOF(hardware_state_table) ? hardware_state_table[s] : "ok";
 }
 
-uint64_t now_usec(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * USEC_PER_SEC + (uint64_t) ts.tv_nsec / NSEC_PER_USEC;
-}
-
 static unsigned full_rate(const Context *c)
 {
         return c->config.sampling_rate ?: HDAPS_DEFAULT_SAMPLING_RATE;

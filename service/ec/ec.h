@@ -8,7 +8,8 @@
  *
  * Single owner: one Ec per process, used from one thread. Every transaction (the hdaps poller, raw
  * ReadRow from D-Bus clients, the self-test) is a call into this object and runs to completion
- * before the next starts; that is the arbitration (see ec-arbiter.h for fairness between users). */
+ * before the next starts; that is the arbitration (fairness between D-Bus users: the EcQueue of
+ * service/bus/bus-ec.c). */
 
 #include <stdbool.h>
 #include <stdint.h>

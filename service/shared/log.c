@@ -46,11 +46,8 @@ bool log_target_auto(const char *ident)
         return true;
 }
 
-int log_internal(int level, int err, const char *file, int line, const char *fmt, ...)
+int log_internal(int level, int err, const char *fmt, ...)
 {
-        (void) file;
-        (void) line;
-
         if (level > max_level)
                 return err;
 

@@ -20,9 +20,9 @@ int log_get_max_level(void);
 bool log_target_auto(const char *ident);
 
 /* Logs if level <= max level. err (a negative errno or 0) is available to the format as %m. Returns err. */
-int log_internal(int level, int err, const char *file, int line, const char *fmt, ...) _printf_(5, 6);
+int log_internal(int level, int err, const char *fmt, ...) _printf_(3, 4);
 
-#define log_full_errno(level, err, ...) log_internal((level), (err), __FILE__, __LINE__, __VA_ARGS__)
+#define log_full_errno(level, err, ...) log_internal((level), (err), __VA_ARGS__)
 #define log_debug(...)                  log_full_errno(LOG_DEBUG, 0, __VA_ARGS__)
 #define log_info(...)                   log_full_errno(LOG_INFO, 0, __VA_ARGS__)
 #define log_notice(...)                 log_full_errno(LOG_NOTICE, 0, __VA_ARGS__)

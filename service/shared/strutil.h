@@ -8,6 +8,12 @@
 
 #include "macros.h"
 
+/* s, or "n/a" for NULL (log lines naming something that may be missing, such as a sender). */
+static inline const char *strna(const char *s)
+{
+        return s ?: "n/a";
+}
+
 /* A newly allocated formatted string, or NULL when out of memory. */
 char *strprintf(const char *fmt, ...) _printf_(1, 2);
 char *vstrprintf(const char *fmt, va_list ap) _printf_(1, 0);

@@ -14,6 +14,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(char **, strv_free);
 #define _cleanup_strv_free_ _cleanup_(strv_freep)
 
 size_t strv_length(char *const *l);
+bool strv_contains(char *const *l, const char *s);
 bool strv_equal(char *const *a, char *const *b);
 /* Deep copy; NULL on allocation failure (an empty input gives an empty, non-NULL list). */
 char **strv_copy(char *const *l);

@@ -21,6 +21,14 @@ size_t strv_length(char *const *l)
         return n;
 }
 
+bool strv_contains(char *const *l, const char *s)
+{
+        for (; l && *l; l++)
+                if (strcmp(*l, s) == 0)
+                        return true;
+        return false;
+}
+
 bool strv_equal(char *const *a, char *const *b)
 {
         size_t n = strv_length(a);
