@@ -13,26 +13,14 @@
 #include <string.h>
 
 #include "bus-errors.h"
+#include "bus-face.h"
 #include "bus-polkit.h"
-#include "context.h"
 #include "diagnose.h"
 #include "input-devices.h"
 #include "ec-protocol.h"
 #include "log.h"
 #include "strutil.h"
 #include "strv.h"
-
-void bus_emit_changed_strv(Context *c, const char *const *properties)
-{
-        int r;
-
-        if (!c->bus)
-                return;
-        r = sd_bus_emit_properties_changed_strv(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE,
-                                                (char **) properties);
-        if (r < 0)
-                log_debug_errno(r, "Failed to emit PropertiesChanged for %s: %m", properties[0]);
-}
 
 /* Properties */
 
@@ -68,7 +56,7 @@ static int property_get_hardware_state(sd_bus *bus, const char *path, const char
                                        sd_bus_error *error)
 {
         Context *c = userdata;
-        return sd_bus_message_append(reply, "s", hardware_state_to_string(c->hardware_state));
+        return sd_bus_message_append(reply, "s", hardware_state_to_string(c->poller.hardware_state));
 }
 
 static int property_get_last_error(sd_bus *bus, const char *path, const char *interface,
@@ -76,7 +64,7 @@ static int property_get_last_error(sd_bus *bus, const char *path, const char *in
                                    sd_bus_error *error)
 {
         Context *c = userdata;
-        return sd_bus_message_append(reply, "s", c->last_error ?: "");
+        return sd_bus_message_append(reply, "s", c->poller.last_error ?: "");
 }
 
 static int property_get_model(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -309,7 +297,7 @@ static int property_get_effective_rate_reason(sd_bus *bus, const char *path, con
                                               sd_bus_error *error)
 {
         Context *c = userdata;
-        return sd_bus_message_append(reply, "s", c->poll_rate_reason ?: "not polling");
+        return sd_bus_message_append(reply, "s", c->poller.poll_rate_reason ?: "not polling");
 }
 
 static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -374,7 +362,7 @@ static int change_config(Context *c, StateConfig *next, ConfigApplyFunc apply, c
 {
         int r;
 
-        r = context_save_config(c, next, error);
+        r = bus_save_config(c, next, error);
         if (r >= 0) {
                 r = apply(c, next, setting, error);
                 if (r < 0)
@@ -666,7 +654,7 @@ static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_er
         }
         if (r < 0)
                 return r;
-        poller_update(c);
+        poller_set_demand(&c->poller, DEMAND_INPUT_DEVICES, input_devices_enabled(c->input_devices));
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -780,7 +768,19 @@ static int check_protected_disks(Context *c, char *const *disks, sd_bus_error *e
 static int set_disks_from_config(Context *c, const StateConfig *next, const void *setting,
                                  sd_bus_error *error)
 {
-        return protection_set_disks(c, next->protected_disks, error);
+        _cleanup_free_ char *message = NULL;
+        int r;
+
+        r = protection_set_disks(c, next->protected_disks, &message);
+        if (r == -EOPNOTSUPP)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
+                                         "Disk protection is not available");
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s",
+                                         message ? message : strerror(-r));
+        return 0;
 }
 
 static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -815,8 +815,7 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
         log_info("Protected disks set to %zu disk(s) by %s", strv_length(c->config.protected_disks),
                  strna(sd_bus_message_get_sender(m)));
         bus_emit_changed(c, "ProtectedDisks");
-        protection_state_changed(c);
-        poller_update(c);
+        protection_state_changed(c); /* and the demand for polling */
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -872,11 +871,11 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("FakeDataMode", "b", property_get_fake_data_mode, CHANGE),
         PROP_BOOL("Invert", config.invert, CHANGE),
         PROP_BOOL("InputDevices", config.input_devices, CHANGE),
-        PROP_BOOL("Polling", polling, CHANGE),
-        PROP_BOOL("Claimed", polling, CHANGE | SD_BUS_VTABLE_DEPRECATED), /* Polling's old name */
-        PROP_FIELD("EffectiveRate", "u", poll_rate, CHANGE),
+        PROP_BOOL("Polling", poller.polling, CHANGE),
+        PROP_BOOL("Claimed", poller.polling, CHANGE | SD_BUS_VTABLE_DEPRECATED), /* Polling's old name */
+        PROP_FIELD("EffectiveRate", "u", poller.poll_rate, CHANGE),
         PROP("EffectiveRateReason", "s", property_get_effective_rate_reason, CHANGE),
-        PROP_BOOL("Suspended", suspended, CHANGE),
+        PROP_BOOL("Suspended", suspend.active, CHANGE),
         PROP("Pitch", "d", property_get_angle, CHANGE),
         PROP("Roll", "d", property_get_angle, CHANGE),
         PROP("Orientation", "s", property_get_orientation, CHANGE),
@@ -891,7 +890,7 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("Parked", "b", property_get_parked, CHANGE),
         PROP("ParkCount", "t", property_get_park_count, CHANGE),
         PROP("ProtectionState", "s", property_get_protection_state, CHANGE),
-        PROP_FIELD("PausedUntil", "t", paused_until_usec, CHANGE),
+        PROP_FIELD("PausedUntil", "t", protection.paused_until_usec, CHANGE),
 
         SD_BUS_METHOD("Claim", "", "", method_claim, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("ClaimAtRate", SD_BUS_ARGS("u", rate), SD_BUS_NO_RESULT,

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "bus-errors.h"
+#include "bus-face.h"
 #include "bus-polkit.h"
-#include "context.h"
 #include "ec-protocol.h"
 #include "ec-readable.h"
 #include "log.h"
@@ -99,7 +99,7 @@ static int serve_request(Context *c, EcRequest *q)
 
         if (!c->backend)
                 r = -EOPNOTSUPP;
-        else if (c->suspended)
+        else if (c->suspend.active)
                 r = -EBUSY;
         else
                 r = backend_read_row(c->backend, &q->args, &data);

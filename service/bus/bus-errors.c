@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bus-errors.h"
-#include "context.h"
+#include "bus-face.h"
 
 static const sd_bus_error_map accel_error_map[] = {
         SD_BUS_ERROR_MAP(ACCEL_ERROR_BUSY, EBUSY),

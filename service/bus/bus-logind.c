@@ -1,24 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Suspend: logind's PrepareForSleep with a "delay" inhibitor. Before sleep: stop polling, power the
- * accelerometer off, then let go of the lock; after resume: re-initialize, poll again if wanted, and
- * take a new lock. Without logind (any error, auto-start off) one warning and no suspend handling. */
+/* Suspend, the D-Bus side: logind's PrepareForSleep with a "delay" inhibitor. Before sleep the core
+ * does its part (suspend.h), then the lock is let go; after resume the core re-initializes and a new
+ * lock is taken. Without logind (any error, auto-start off) one warning and no suspend handling. */
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
 
-#include "context.h"
+#include "bus-face.h"
 #include "log.h"
+#include "suspend.h"
 
 #define LOGIND_BUS_NAME  "org.freedesktop.login1"
 #define LOGIND_PATH      "/org/freedesktop/login1"
 #define LOGIND_INTERFACE "org.freedesktop.login1.Manager"
 
+struct BusLogind {
+        int sleep_lock_fd; /* the delay inhibitor; -1: none */
+        bool missing_warned;
+};
+
 static void warn_no_logind(Context *c, const char *why)
 {
-        if (c->logind_missing_warned)
+        if (c->logind->missing_warned)
                 return;
-        c->logind_missing_warned = true;
+        c->logind->missing_warned = true;
         log_warning("logind is not available (%s); the accelerometer will not be powered off on suspend",
                     why);
 }
@@ -42,9 +49,9 @@ static int on_inhibit_reply(sd_bus_message *reply, void *userdata, sd_bus_error 
         fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
         if (fd < 0)
                 return log_warning_errno(-errno, "Failed to keep the sleep inhibitor: %m");
-        if (c->sleep_lock_fd >= 0)
-                close(c->sleep_lock_fd);
-        c->sleep_lock_fd = fd;
+        if (c->logind->sleep_lock_fd >= 0)
+                close(c->logind->sleep_lock_fd);
+        c->logind->sleep_lock_fd = fd;
         log_debug("Holding a sleep delay inhibitor");
         return 0;
 }
@@ -54,7 +61,7 @@ static int take_inhibitor(Context *c)
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
         int r;
 
-        if (c->sleep_lock_fd >= 0)
+        if (c->logind->sleep_lock_fd >= 0)
                 return 0;
         r = sd_bus_message_new_method_call(c->bus, &m, LOGIND_BUS_NAME, LOGIND_PATH, LOGIND_INTERFACE,
                                            "Inhibit");
@@ -72,10 +79,10 @@ static int take_inhibitor(Context *c)
 
 static void release_inhibitor(Context *c)
 {
-        if (c->sleep_lock_fd < 0)
+        if (c->logind->sleep_lock_fd < 0)
                 return;
-        close(c->sleep_lock_fd);
-        c->sleep_lock_fd = -1;
+        close(c->logind->sleep_lock_fd);
+        c->logind->sleep_lock_fd = -1;
 }
 
 static int on_prepare_for_sleep(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
@@ -90,44 +97,30 @@ static int on_prepare_for_sleep(sd_bus_message *m, void *userdata, sd_bus_error 
         }
 
         if (start) {
-                if (c->suspended)
+                if (c->suspend.active)
                         return 0;
-                log_info("Going to sleep: powering the accelerometer off");
-                c->suspended = true;
-                poller_update(c);
-                protection_release(c);
-                if (c->has_accelerometer) {
-                        r = backend_power_off(c->backend);
-                        if (r < 0)
-                                log_warning_errno(r, "Failed to power the accelerometer off: %m");
-                }
-                bus_emit_changed(c, "Suspended");
+                suspend_enter(c);
                 release_inhibitor(c);
                 return 0;
         }
 
-        if (!c->suspended)
+        if (!c->suspend.active)
                 return 0;
-        log_info("Resumed: re-initializing the accelerometer");
-        c->suspended = false;
-        if (c->has_accelerometer) {
-                r = context_init_device(c);
-                if (r < 0)
-                        log_warning_errno(r, "Re-initializing the accelerometer after resume failed: %m");
-                else
-                        poller_hardware_reinitialized(c);
-        }
-        bus_emit_changed(c, "Suspended");
-        poller_update(c);
+        suspend_leave(c);
         r = take_inhibitor(c);
         if (r < 0)
                 log_warning_errno(r, "Failed to take a new sleep inhibitor: %m");
         return 0;
 }
 
-int sleep_setup(Context *c)
+int bus_logind_start(Context *c)
 {
         int r;
+
+        c->logind = calloc(1, sizeof(BusLogind));
+        if (!c->logind)
+                return log_error_errno(-ENOMEM, "Failed to watch logind: %m");
+        c->logind->sleep_lock_fd = -1;
 
         r = sd_bus_match_signal_async(c->bus, NULL, LOGIND_BUS_NAME, LOGIND_PATH, LOGIND_INTERFACE,
                                       "PrepareForSleep", on_prepare_for_sleep, NULL, c);
@@ -137,4 +130,14 @@ int sleep_setup(Context *c)
         if (r < 0)
                 warn_no_logind(c, "cannot ask for an inhibitor");
         return 0;
+}
+
+BusLogind *bus_logind_free(BusLogind *l)
+{
+        if (!l)
+                return NULL;
+        if (l->sleep_lock_fd >= 0)
+                close(l->sleep_lock_fd);
+        free(l);
+        return NULL;
 }

@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 
-#include "context.h"
+#include "bus-face.h"
 
 #define ACTION_CALIBRATE "org.thinkpad.accelerometer.calibrate"
 #define ACTION_CONFIGURE "org.thinkpad.accelerometer.configure"

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bus-face.h"
 #include "bus-sensorproxy.h"
-#include "context.h"
 #include "log.h"
 #include "screen-orientation.h"
 #include "strutil.h"
@@ -138,7 +138,7 @@ static int on_claims_empty(sd_bus_track *t, void *userdata)
                 return 0;
         log_debug("Last %s accelerometer claim released", SENSOR_PROXY_BUS_NAME);
         p->claims = sd_bus_track_unref(p->claims);
-        poller_update(p->context);
+        poller_set_demand(&p->context->poller, DEMAND_SENSOR_PROXY, false);
         return 0;
 }
 
@@ -146,7 +146,7 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
 {
         Context *c = userdata;
         SensorProxy *p = c->sensor_proxy;
-        bool was_polling = c->polling;
+        bool was_polling = c->poller.polling;
         int r;
 
         if (!sensor_proxy_has_accelerometer(c))
@@ -170,9 +170,9 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
 
         if (!was_polling)
                 screen_orientation_reset(&p->screen); /* the values are old: wait for a fresh readout */
-        poller_update(c);
+        poller_set_demand(&c->poller, DEMAND_SENSOR_PROXY, true);
 
-        if (c->polling && p->screen.have_readout && p->n_pending == 0)
+        if (c->poller.polling && p->screen.have_readout && p->n_pending == 0)
                 return sd_bus_reply_method_return(m, NULL);
         r = add_pending(p, m);
         if (r < 0)
@@ -522,11 +522,6 @@ bool sensor_proxy_has_accelerometer(const Context *c)
          * its screen by it. Without the switch, claims would poll for an orientation that is always
          * "normal". */
         return c->has_accelerometer && c->tablet_mode;
-}
-
-bool sensor_proxy_claimed(const Context *c)
-{
-        return c->sensor_proxy && c->sensor_proxy->claims;
 }
 
 void sensor_proxy_readout(Context *c, uint64_t time_usec, bool new_data)

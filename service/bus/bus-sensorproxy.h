@@ -23,11 +23,7 @@
 #define IIO_SENSOR_PROXY_BINARIES "/usr/libexec/iio-sensor-proxy", "/usr/sbin/iio-sensor-proxy"
 /* A ClaimAccelerometer reply waits for the first readout, but never longer than this (suspended, EC
  * not answering): the client then sees the last known values. */
-/* The poll rate a net.hadess.SensorProxy claim needs: an orientation change is taken after
- * ORIENTATION_DEBOUNCE_MS (250) of readouts agreeing; with a period P it is seen up to P late and
- * confirmed up to P after the debounce, so 2P <= 100 ms keeps it within the debounce plus 100 ms
- * (docs/ROTATION.md). */
-#define SENSOR_PROXY_RATE_HZ                  20
+/* A claim polls at SENSOR_PROXY_RATE_HZ (poller.h). */
 #define SENSOR_PROXY_CLAIM_REPLY_TIMEOUT_USEC (2 * USEC_PER_SEC)
 
 typedef enum SensorProxyMode {
@@ -56,8 +52,6 @@ void sensor_proxy_open_tablet_mode(const char *input_dir, TabletMode **ret);
 void sensor_proxy_stop(Context *c);
 SensorProxy *sensor_proxy_free(SensorProxy *p);
 
-/* Whether a client holds an accelerometer claim (the poller keeps polling for it). */
-bool sensor_proxy_claimed(const Context *c);
 /* HasAccelerometer: an accelerometer and a tablet-mode switch (without one the screen never rotates). */
 bool sensor_proxy_has_accelerometer(const Context *c);
 /* Per readout, after motion processing: updates the screen orientation, emits PropertiesChanged, and

@@ -2,13 +2,13 @@
 /* Claim/ClaimAtRate/Release: a small table of claimers keyed by unique name. Each claimer has its own
  * sd_bus_track on its name (its handler fires when the name leaves the bus: all its claims go) and a
  * stack of the rates its claims asked for (0: the configured SamplingRate); Release drops the caller's
- * most recent claim. poller.c polls at the highest rate any claim needs (claims_max_rate()). */
+ * most recent claim. The poller polls at the highest rate any claim needs (poller_set_claim()). */
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
+#include "bus-face.h"
 #include "log.h"
 
 struct Claimer {
@@ -50,6 +50,23 @@ static ssize_t find_claimer(const Context *c, const char *name)
         return -1;
 }
 
+/* Tells the poller the highest rate any claim needs now (0: no claim) and a claimer needing it. */
+static void claims_changed(Context *c)
+{
+        unsigned max = 0;
+        const char *claimer = NULL;
+
+        for (size_t i = 0; i < c->n_claimers; i++)
+                for (size_t j = 0; j < c->claimers[i]->n_rates; j++) {
+                        unsigned rate = c->claimers[i]->rates[j] ?: POLLER_RATE_FULL;
+                        if (rate > max) {
+                                max = rate;
+                                claimer = c->claimers[i]->name;
+                        }
+                }
+        poller_set_claim(&c->poller, max, claimer);
+}
+
 static int on_claimer_gone(sd_bus_track *t, void *userdata)
 {
         Claimer *k = userdata;
@@ -59,7 +76,7 @@ static int on_claimer_gone(sd_bus_track *t, void *userdata)
         log_debug("%s left the bus, dropping its %zu claim(s)", k->name, k->n_rates);
         if (i >= 0)
                 remove_claimer(c, (size_t) i);
-        poller_update(c);
+        claims_changed(c);
         return 0;
 }
 
@@ -127,7 +144,7 @@ int claims_add(Context *c, sd_bus_message *m, unsigned rate)
                 log_debug("Claim by %s at %u Hz (%zu)", sender, rate, k->n_rates);
         else
                 log_debug("Claim by %s at the configured rate (%zu)", sender, k->n_rates);
-        poller_update(c);
+        claims_changed(c);
         return 0;
 }
 
@@ -144,29 +161,8 @@ int claims_remove(Context *c, sd_bus_message *m)
         if (--c->claimers[i]->n_rates == 0)
                 remove_claimer(c, (size_t) i);
         log_debug("Release by %s", sender);
-        poller_update(c);
+        claims_changed(c);
         return 1;
-}
-
-bool claims_any(const Context *c)
-{
-        return c->n_claimers > 0;
-}
-
-unsigned claims_max_rate(const Context *c, unsigned full_rate, const char **ret_claimer)
-{
-        unsigned max = 0;
-
-        for (size_t i = 0; i < c->n_claimers; i++)
-                for (size_t j = 0; j < c->claimers[i]->n_rates; j++) {
-                        unsigned rate = MIN(c->claimers[i]->rates[j] ?: full_rate, full_rate);
-                        if (rate > max) {
-                                max = rate;
-                                if (ret_claimer)
-                                        *ret_claimer = c->claimers[i]->name;
-                        }
-                }
-        return max;
 }
 
 void claims_free(Context *c)

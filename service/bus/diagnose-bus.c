@@ -9,18 +9,42 @@
 #include <string.h>
 
 #include "bus-errors.h"
-#include "context.h"
+#include "bus-face.h"
 #include "diagnose.h"
 #include "log.h"
 
 #define DIAGNOSE_WAITING_MAX 16 /* callers joining one run */
 
+/* The callers waiting for the run in progress (c->diagnosis), and its deadline. */
+struct DiagnoseCalls {
+        sd_bus_message **messages;
+        char **formats; /* each caller's format */
+        size_t n;
+        sd_event_source *timeout;
+};
+
+DiagnoseCalls *diagnose_calls_free(DiagnoseCalls *w)
+{
+        if (!w)
+                return NULL;
+        for (size_t i = 0; i < w->n; i++) {
+                sd_bus_message_unref(w->messages[i]);
+                free(w->formats[i]);
+        }
+        free(w->messages);
+        free(w->formats);
+        sd_event_source_disable_unref(w->timeout);
+        free(w);
+        return NULL;
+}
+DEFINE_TRIVIAL_CLEANUP_FUNC(DiagnoseCalls *, diagnose_calls_free);
+
 static void finish(Context *c)
 {
         _cleanup_(diagnosis_freep) Diagnosis *d = TAKE_PTR(c->diagnosis);
-        DiagnosisWaiters *w = diagnosis_waiters(d);
+        _cleanup_(diagnose_calls_freep) DiagnoseCalls *w = TAKE_PTR(c->diagnose_calls);
 
-        for (size_t i = 0; i < w->n; i++) {
+        for (size_t i = 0; w && i < w->n; i++) {
                 _cleanup_free_ char *text = NULL;
                 int r = diagnosis_report(d, w->formats[i], &text);
                 if (r < 0)
@@ -31,7 +55,7 @@ static void finish(Context *c)
                 if (r < 0)
                         log_debug_errno(r, "Failed to reply to Diagnose(): %m");
         }
-        poller_update(c);
+        poller_set_demand(&c->poller, DEMAND_DIAGNOSIS, false);
 }
 
 void diagnose_bus_tick(Context *c)
@@ -49,7 +73,7 @@ static int on_deadline(sd_event_source *s, uint64_t usec, void *userdata)
         return 0;
 }
 
-static int waiters_add(DiagnosisWaiters *w, sd_bus_message *m, const char *format)
+static int waiters_add(DiagnoseCalls *w, sd_bus_message *m, const char *format)
 {
         sd_bus_message **messages;
         char **formats;
@@ -88,20 +112,25 @@ int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error)
                                          format);
 
         if (!c->diagnosis) {
+                c->diagnose_calls = calloc(1, sizeof(DiagnoseCalls));
+                if (!c->diagnose_calls)
+                        return -ENOMEM;
                 r = diagnosis_new(c, &c->diagnosis);
-                if (r < 0)
+                if (r < 0) {
+                        c->diagnose_calls = diagnose_calls_free(c->diagnose_calls);
                         return r;
-                if (c->has_accelerometer && !c->suspended) {
-                        r = sd_event_add_time(c->event, diagnosis_timeout_source(c->diagnosis),
-                                              CLOCK_MONOTONIC, diagnosis_deadline_usec(c->diagnosis), 0,
-                                              on_deadline, c);
+                }
+                if (c->has_accelerometer && !c->suspend.active) {
+                        r = sd_event_add_time(c->event, &c->diagnose_calls->timeout, CLOCK_MONOTONIC,
+                                              diagnosis_deadline_usec(c->diagnosis), 0, on_deadline, c);
                         if (r < 0) {
                                 c->diagnosis = diagnosis_free(c->diagnosis);
+                                c->diagnose_calls = diagnose_calls_free(c->diagnose_calls);
                                 return r;
                         }
                 }
         }
-        r = waiters_add(diagnosis_waiters(c->diagnosis), m, format);
+        r = waiters_add(c->diagnose_calls, m, format);
         if (r == -EBUSY)
                 return sd_bus_error_setf(
                         error, ACCEL_ERROR_BUSY,
@@ -110,9 +139,9 @@ int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error)
                 return r;
 
         /* Without readouts to take, the report is ready now. */
-        if (!c->has_accelerometer || c->suspended)
+        if (!c->has_accelerometer || c->suspend.active)
                 finish(c);
         else
-                poller_update(c);
+                poller_set_demand(&c->poller, DEMAND_DIAGNOSIS, true);
         return 1;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The daemon context: lifetime, configuration (load, apply, persist), and the D-Bus connection. */
+/* The daemon context: lifetime, configuration (load, apply, persist), the observer. */
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bus-errors.h"
 #include "context.h"
+#include "device.h"
 #include "diagnose.h"
 #include "input-devices.h"
 #include "log.h"
@@ -18,30 +18,8 @@
 
 static void load_state(Context *c)
 {
-        _cleanup_strv_free_ char **warnings = NULL;
-        _cleanup_free_ char *error = NULL;
-        StateConfig loaded;
-        int r;
-
-        if (!c->state_path)
-                return;
-        r = state_config_remove_stale(c->state_path);
-        if (r > 0)
-                log_info("Removed %d temporary file(s) of an interrupted state file write", r);
-        r = state_config_load(c->state_path, &loaded, &warnings, &error);
-        for (char **w = warnings; w && *w; w++)
-                log_warning("%s", *w);
-        if (r == -ENOENT) {
-                log_debug("No state file %s yet, using the defaults", c->state_path);
-                return;
-        }
-        if (r < 0) {
-                log_warning("Ignoring the state file, using the defaults: %s", error ? error : strerror(-r));
-                return;
-        }
-        state_config_done(&c->config);
-        c->config = loaded;
-        log_debug("Configuration loaded from %s", c->state_path);
+        if (c->state_path)
+                device_load_config(c->state_path, &c->config);
 }
 
 void context_save_state(Context *c)
@@ -56,20 +34,16 @@ void context_save_state(Context *c)
                                   c->state_path);
 }
 
-int context_save_config(Context *c, const StateConfig *next, sd_bus_error *error)
+int context_save_config(Context *c, const StateConfig *next)
 {
         int r;
 
         if (!c->state_path)
                 return 0;
         r = state_config_save(c->state_path, next);
-        if (r < 0) {
-                log_warning_errno(r, "Failed to write the state file %s, refusing the change: %m",
-                                  c->state_path);
-                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SAVED,
-                                         "The change was not made: cannot write the state file %s: %s",
-                                         c->state_path, strerror(-r));
-        }
+        if (r < 0)
+                return log_warning_errno(r, "Failed to write the state file %s, refusing the change: %m",
+                                         c->state_path);
         return 0;
 }
 
@@ -104,13 +78,7 @@ static void reload_device(Context *c, StateConfig *next)
         if (next->sampling_rate != c->config.sampling_rate ||
             next->oversampling_ratio != c->config.oversampling_ratio ||
             next->filter_order != c->config.filter_order) {
-                HdapsConfig hc = {
-                        .sampling_rate = next->sampling_rate,
-                        .oversampling_ratio = next->oversampling_ratio,
-                        .filter_order = next->filter_order,
-                        .fake_data_mode = backend_get_config(c->backend)->fake_data_mode,
-                };
-                r = backend_init(c->backend, &hc);
+                r = device_init(c->backend, next);
                 if (r < 0) {
                         log_warning_errno(
                                 r,
@@ -251,34 +219,35 @@ void context_reload(Context *c)
         c->config = next;
 #define CHANGED(field) (old.field != next.field)
         if (CHANGED(sampling_rate))
-                bus_emit_changed(c, "SamplingRate");
+                context_changed(c, CHANGE_MASK(CHANGE_SAMPLING_RATE));
         if (CHANGED(oversampling_ratio))
-                bus_emit_changed(c, "OversamplingRatio");
+                context_changed(c, CHANGE_MASK(CHANGE_OVERSAMPLING_RATIO));
         if (CHANGED(filter_order))
-                bus_emit_changed(c, "FilterOrder");
+                context_changed(c, CHANGE_MASK(CHANGE_FILTER_ORDER));
         if (CHANGED(invert))
-                bus_emit_changed(c, "Invert", "AxisCode");
+                context_changed(c, CHANGE_MASK(CHANGE_INVERT) | CHANGE_MASK(CHANGE_AXIS_CODE));
         if (CHANGED(has_rest) || CHANGED(rest_x) || CHANGED(rest_y)) {
                 if (c->motion)
                         motion_reset(c->motion);
-                bus_emit_changed(c, "RestPosition");
+                context_changed(c, CHANGE_MASK(CHANGE_REST_POSITION));
         }
         if (CHANGED(tilt_step))
-                bus_emit_changed(c, "TiltStep");
+                context_changed(c, CHANGE_MASK(CHANGE_TILT_STEP));
         if (CHANGED(shock_sensitivity))
-                bus_emit_changed(c, "ShockSensitivity");
+                context_changed(c, CHANGE_MASK(CHANGE_SHOCK_SENSITIVITY));
         if (CHANGED(input_devices))
-                bus_emit_changed(c, "InputDevices");
+                context_changed(c, CHANGE_MASK(CHANGE_INPUT_DEVICES));
 #undef CHANGED
         if (r > 0) {
-                bus_emit_changed(c, "ProtectedDisks");
+                context_changed(c, CHANGE_MASK(CHANGE_PROTECTED_DISKS));
                 protection_state_changed(c);
         }
         state_config_done(&old);
         if (c->has_accelerometer)
                 context_read_back_ec_config(c); /* what the EC now says (OversamplingRatio, FilterOrder) */
         poller_rate_changed(c);
-        poller_update(c);
+        poller_set_demand(&c->poller, DEMAND_INPUT_DEVICES, input_devices_enabled(c->input_devices));
+        poller_update(&c->poller);
         log_info("Reloaded the configuration from %s: %u Hz, oversampling %u, filter order %u, invert %d, "
                  "tilt step %g, shock sensitivity %g, input devices %d, %zu protected disk(s)",
                  c->state_path, c->config.sampling_rate, c->config.oversampling_ratio,
@@ -288,15 +257,8 @@ void context_reload(Context *c)
 
 int context_init_device(Context *c)
 {
-        HdapsConfig hc = {
-                .sampling_rate = c->config.sampling_rate,
-                .oversampling_ratio = c->config.oversampling_ratio,
-                .filter_order = c->config.filter_order,
-                .fake_data_mode = backend_get_config(c->backend)->fake_data_mode,
-        };
-
-        int r = backend_init(c->backend, &hc);
-        c->backend_rate = 0; /* the configured rate; poller_update() sets the rate in force */
+        int r = device_init(c->backend, &c->config);
+        c->poller.backend_rate = 0; /* the configured rate; poller_update() sets the rate in force */
         if (r >= 0)
                 context_read_back_ec_config(c);
         return r;
@@ -325,7 +287,7 @@ void context_read_back_ec_config(Context *c)
                                     ec_rate, order, rate, c->config.oversampling_ratio,
                                     c->config.filter_order);
         }
-        bus_emit_changed(c, "OversamplingRatio", "FilterOrder");
+        context_changed(c, CHANGE_MASK(CHANGE_OVERSAMPLING_RATIO) | CHANGE_MASK(CHANGE_FILTER_ORDER));
 }
 
 void context_setup_device(Context *c)
@@ -335,14 +297,10 @@ void context_setup_device(Context *c)
         if (!c->backend)
                 return;
 
-        r = backend_set_invert(c->backend, c->config.invert);
-        if (r < 0)
-                log_warning_errno(r, "Cannot apply invert=%d from the state file, ignoring: %m",
-                                  c->config.invert);
-        if (c->config.has_rest)
-                backend_set_rest(c->backend, c->config.rest_x, c->config.rest_y);
-
-        r = context_init_device(c);
+        r = device_setup(c->backend, &c->config);
+        c->poller.backend_rate = 0; /* the configured rate; poller_update() sets the rate in force */
+        if (r >= 0)
+                context_read_back_ec_config(c);
         if (r < 0) {
                 _cleanup_free_ char *reason = NULL;
 
@@ -380,6 +338,19 @@ static void setup_motion(Context *c)
                 log_error_errno(r, "Motion processing is not available: %m");
 }
 
+static void setup_input_devices(Context *c)
+{
+        int r;
+
+        if (!c->config.input_devices)
+                return;
+        if (!c->input_devices)
+                log_warning("The hdaps input devices are enabled, but %s could not be opened",
+                            INPUT_DEVICES_UINPUT_PATH);
+        else if ((r = input_devices_enable(c->input_devices, true)) < 0)
+                log_warning_errno(r, "Creating the hdaps input devices failed: %m");
+}
+
 static void setup_disk_protect(Context *c, const char *sysfs_root)
 {
         _cleanup_free_ char *error = NULL;
@@ -406,12 +377,18 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
         int r;
 
         c = calloc(1, sizeof(*c));
-        if (!c)
+        if (!c) {
+                backend_free(backend);
+                tablet_mode_free(o->tablet_mode);
+                input_devices_free(o->input_devices);
                 return -ENOMEM;
-        c->sleep_lock_fd = -1;
-        c->own_uid = geteuid();
-        c->session_bus = o->session;
+        }
         c->backend = backend;
+        c->tablet_mode = o->tablet_mode;
+        c->input_devices = o->input_devices;
+        c->sysroot = o->sysroot;
+        c->port_capture = o->port_capture;
+        poller_init(&c->poller, c);
         state_config_init(&c->config);
 
         c->backend_reason = strdup(backend_reason ?: "");
@@ -430,6 +407,7 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
         context_setup_device(c);
         setup_motion(c);
         setup_disk_protect(c, o->sysfs_root);
+        setup_input_devices(c);
 
         *ret = TAKE_PTR(c);
         return 0;
@@ -441,114 +419,44 @@ Context *context_free(Context *c)
                 return NULL;
         /* Every way out (a fatal error at start-up included) powers off and unparks. */
         context_shutdown(c);
-        c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
-        c->reinit_timer = sd_event_source_disable_unref(c->reinit_timer);
-        c->pause_timer = sd_event_source_disable_unref(c->pause_timer);
-        c->exit_source = sd_event_source_disable_unref(c->exit_source);
+        poller_done(&c->poller);
+        protection_done(&c->protection);
         c->backend_watch = backend_watch_free(c->backend_watch);
         c->idle_exit = idle_exit_free(c->idle_exit);
-        c->ec_queue = ec_queue_free(c->ec_queue);
-        c->sensor_proxy = sensor_proxy_free(c->sensor_proxy);
-        c->tablet_mode = tablet_mode_free(c->tablet_mode);
         c->diagnosis = diagnosis_free(c->diagnosis);
+        c->tablet_mode = tablet_mode_free(c->tablet_mode);
         c->input_devices = input_devices_free(c->input_devices);
-        claims_free(c);
-        free(c->poll_rate_reason);
-        if (c->sleep_lock_fd >= 0)
-                close(c->sleep_lock_fd);
-        c->polkit_pending = polkit_pending_free(c->polkit_pending); /* cancels the questions in flight */
-        c->bus = sd_bus_flush_close_unref(c->bus);
         c->event = sd_event_unref(c->event);
         disk_protect_free(c->disk_protect);
         motion_free(c->motion);
         backend_free(c->backend);
         state_config_done(&c->config);
         free(c->backend_reason);
-        free(c->last_error);
         free(c->state_path);
-        free(c->protection_state);
         free(c);
         return NULL;
 }
 
-static int open_bus(const ContextOptions *o, sd_bus **ret)
+void context_set_observer(Context *c, const ContextObserver *o, void *userdata)
 {
-        _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
-        int r;
-
-        if (!o->address)
-                return o->session ? sd_bus_open_user_with_description(ret, "tpacceld")
-                                  : sd_bus_open_system_with_description(ret, "tpacceld");
-
-        r = sd_bus_new(&bus);
-        if (r < 0)
-                return r;
-        (void) sd_bus_set_description(bus, "tpacceld");
-        r = sd_bus_set_address(bus, o->address);
-        if (r < 0)
-                return r;
-        r = sd_bus_set_bus_client(bus, true);
-        if (r < 0)
-                return r;
-        r = sd_bus_start(bus);
-        if (r < 0)
-                return r;
-        *ret = TAKE_PTR(bus);
-        return 0;
+        c->observer = o;
+        c->observer_userdata = userdata;
 }
 
-/* Runs when the loop is asked to exit (SIGTERM/SIGINT), before sd-bus closes the connection. */
-static int on_loop_exit(sd_event_source *s, void *userdata)
+void context_changed(Context *c, ChangeMask mask)
 {
-        context_shutdown(userdata);
-        return 0;
+        if (mask != 0 && c->observer && c->observer->changed)
+                c->observer->changed(c, mask, c->observer_userdata);
 }
 
-int context_start_bus(Context *c, const ContextOptions *o)
+int context_start(Context *c, const ContextOptions *o)
 {
         int r;
 
-        r = sd_event_add_exit(c->event, &c->exit_source, on_loop_exit, c);
-        if (r < 0)
-                return log_error_errno(r, "Failed to set up the exit handler: %m");
-        /* Before sd-bus' own exit handler, which flushes and closes the connection. */
-        (void) sd_event_source_set_priority(c->exit_source, SD_EVENT_PRIORITY_IMPORTANT);
-
-        r = bus_errors_register();
-        if (r < 0)
-                return log_error_errno(r, "Failed to register the D-Bus error names: %m");
-
-        r = open_bus(o, &c->bus);
-        if (r < 0)
-                return log_error_errno(r, "Failed to connect to the %s bus%s%s: %m",
-                                       o->address   ? "given"
-                                       : o->session ? "session"
-                                                    : "system",
-                                       o->address ? " at " : "", o->address ?: "");
-
-        r = sd_bus_attach_event(c->bus, c->event, SD_EVENT_PRIORITY_NORMAL);
-        if (r < 0)
-                return log_error_errno(r, "Failed to attach the bus to the event loop: %m");
-        (void) sd_bus_set_exit_on_disconnect(c->bus, true);
-
-        /* Objects first, the name last, so that clients never see a half-built service. */
-        r = bus_accelerometer_register(c);
-        if (r < 0)
-                return r;
-        r = bus_ec_register(c);
-        if (r < 0)
-                return r;
-
-        if (o->session)
-                log_debug("Session bus: not watching logind for suspend");
-        else {
-                r = sleep_setup(c);
-                if (r < 0)
-                        return r;
-        }
-
-        /* Disk protection from the state file keeps polling on from the start. */
-        poller_update(c);
+        /* Disk protection and input devices from the state file keep polling on from the start. */
+        protection_state_changed(c);
+        poller_set_demand(&c->poller, DEMAND_INPUT_DEVICES, input_devices_enabled(c->input_devices));
+        poller_update(&c->poller); /* EffectiveRate and its reason, polling or not */
 
         if (o->backend_options && o->backend_options->kind != BACKEND_SIM) {
                 r = backend_watch_start(c, o->backend_options, BACKEND_WATCH_INTERVAL_USEC,
@@ -556,58 +464,43 @@ int context_start_bus(Context *c, const ContextOptions *o)
                 if (r < 0)
                         return r;
         }
-        r = idle_exit_start(c, o->exit_idle_sec, &c->idle_exit);
-        if (r < 0)
-                return r;
-
-        r = sd_bus_request_name(c->bus, ACCEL_BUS_NAME, 0);
-        if (r < 0)
-                return log_error_errno(r, "Failed to acquire the bus name %s: %m", ACCEL_BUS_NAME);
-        log_info("Serving %s on the %s bus (backend: %s)", ACCEL_BUS_NAME,
-                 o->address   ? "given"
-                 : o->session ? "session"
-                              : "system",
-                 c->has_accelerometer ? backend_name(c->backend) : "none");
-
-        /* The second name, for desktops (only logs when it cannot be had). */
-        return sensor_proxy_start(c, o->sensor_proxy);
+        return idle_exit_start(c, o->exit_idle_sec, &c->idle_exit);
 }
 
 void context_shutdown(Context *c)
 {
-        int r;
-
         if (c->shut_down)
                 return;
         c->shut_down = true;
 
-        c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
-        poller_stop_reinit(c);
+        poller_stop(&c->poller);
         protection_release(c);
+        device_power_off(c->backend, c->has_accelerometer);
+        if (c->observer && c->observer->shutdown)
+                c->observer->shutdown(c, c->observer_userdata);
+}
 
-        if (c->has_accelerometer) {
-                char state[160];
+void context_switch_backend(Context *c, Backend *backend, char *reason)
+{
+        /* Stop polling first: the old backend goes away below. */
+        c->has_accelerometer = false;
+        poller_update(&c->poller);
 
-                r = backend_power_off(c->backend);
-                backend_describe_power(c->backend, state, sizeof(state));
-                if (r < 0)
-                        log_warning_errno(r, "Failed to power the accelerometer off (%s): %m", state);
-                else
-                        log_info("accelerometer powered off (%s)", state);
-        }
-        if (c->backend) {
-                char state[160];
+        backend_free(c->backend);
+        c->backend = backend;
+        free(c->backend_reason);
+        c->backend_reason = reason ?: strdup("");
 
-                /* The emulator's status line, with its protocol-violation count (the tests check it). */
-                backend_describe_power(c->backend, state, sizeof(state));
-                log_info("At exit: %s", state);
-        }
+        if (c->backend)
+                context_setup_device(c);
+        if (c->motion)
+                motion_reset(c->motion);
+        if (c->has_accelerometer)
+                log_info("Backend %s: %s", backend_name(c->backend), c->backend_reason);
+        else
+                log_warning("No accelerometer: %s", c->backend_reason);
 
-        sensor_proxy_stop(c);
-        if (c->bus) {
-                r = sd_bus_release_name(c->bus, ACCEL_BUS_NAME);
-                if (r < 0)
-                        log_debug_errno(r, "Failed to release %s: %m", ACCEL_BUS_NAME);
-                (void) sd_bus_flush(c->bus);
-        }
+        poller_update(&c->poller);
+        context_changed(c, CHANGE_MASK(CHANGE_HAS_ACCELEROMETER) | CHANGE_MASK(CHANGE_BACKEND) |
+                                   CHANGE_MASK(CHANGE_BACKEND_REASON) | CHANGE_MASK(CHANGE_AXIS_CODE));
 }

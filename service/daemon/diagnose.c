@@ -78,10 +78,6 @@ struct Diagnosis {
         unsigned n_problems;
         bool oom;
         bool not_thinkpad; /* the DMI check failed (reported once, in the system section) */
-
-        /* the daemon's callers waiting for this run (diagnose-bus.c) */
-        DiagnosisWaiters waiters;
-        sd_event_source *timeout;
 };
 
 int diagnosis_new(Context *c, Diagnosis **ret)
@@ -112,13 +108,6 @@ Diagnosis *diagnosis_free(Diagnosis *d)
                 free(d->problems[i].what);
                 free(d->problems[i].next);
         }
-        for (size_t i = 0; i < d->waiters.n; i++) {
-                sd_bus_message_unref(d->waiters.messages[i]);
-                free(d->waiters.formats[i]);
-        }
-        free(d->waiters.messages);
-        free(d->waiters.formats);
-        sd_event_source_disable_unref(d->timeout);
         free(d->port_log);
         free(d);
         return NULL;
@@ -132,16 +121,6 @@ unsigned diagnosis_wanted(const Diagnosis *d)
 uint64_t diagnosis_deadline_usec(const Diagnosis *d)
 {
         return d->deadline_usec;
-}
-
-DiagnosisWaiters *diagnosis_waiters(Diagnosis *d)
-{
-        return &d->waiters;
-}
-
-sd_event_source **diagnosis_timeout_source(Diagnosis *d)
-{
-        return &d->timeout;
 }
 
 static void moments_add(Moments *m, int v)
@@ -454,8 +433,9 @@ static void report_backend(Diagnosis *d, Report *rep)
         item_str(rep, "name", "Backend:", c->backend ? backend_name(c->backend) : NULL);
         item_str(rep, "reason", "Why:", c->backend_reason);
         item_bool(rep, "has-accelerometer", "Accelerometer:", c->has_accelerometer);
-        item_str(rep, "hardware-state", "Hardware state:", hardware_state_to_string(c->hardware_state));
-        item_str(rep, "last-error", "Last error:", c->last_error);
+        item_str(rep, "hardware-state",
+                 "Hardware state:", hardware_state_to_string(c->poller.hardware_state));
+        item_str(rep, "last-error", "Last error:", c->poller.last_error);
         if (c->backend) {
                 backend_describe_power(c->backend, power, sizeof(power));
                 item_str(rep, "status", "Status:", power);
@@ -468,12 +448,12 @@ static void report_backend(Diagnosis *d, Report *rep)
                         "Check the kernel modules, the ports owner and the lockdown above; send this report "
                         "to the issue tracker.",
                         "No backend could be opened: %s", strna(c->backend_reason));
-        else if (c->has_accelerometer && c->hardware_state != HARDWARE_OK)
+        else if (c->has_accelerometer && c->poller.hardware_state != HARDWARE_OK)
                 problem(d,
                         "The EC failed while polling; tpacceld re-initializes it with a back-off. Send this "
                         "report with a port log to the issue tracker.",
-                        "The hardware state is \"%s\": %s", hardware_state_to_string(c->hardware_state),
-                        strna(c->last_error));
+                        "The hardware state is \"%s\": %s",
+                        hardware_state_to_string(c->poller.hardware_state), strna(c->poller.last_error));
         else if (!c->has_accelerometer)
                 problem(d,
                         "If the machine has an accelerometer, send this report with a port log "

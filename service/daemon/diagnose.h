@@ -10,9 +10,8 @@
  * backend, from the caller's thread: in the daemon the readouts are the poller's own ticks. */
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <systemd/sd-bus.h>
-#include <systemd/sd-event.h>
 
 #include "hdaps.h"
 #include "macros.h"
@@ -52,16 +51,5 @@ int diagnosis_report(Diagnosis *d, const char *format, char **ret);
  * errno when no report could be made. */
 int diagnose_standalone(Context *c, const char *format, FILE *out);
 
-/* In the daemon (diagnose-bus.c): the run in progress is c->diagnosis; its callers wait in it. */
-typedef struct DiagnosisWaiters {
-        sd_bus_message **messages;
-        char **formats; /* each caller's format */
-        size_t n;
-} DiagnosisWaiters;
-DiagnosisWaiters *diagnosis_waiters(Diagnosis *d);
-sd_event_source **diagnosis_timeout_source(Diagnosis *d);
-
-/* The Diagnose(s) -> s method handler (in the vtable of bus-accelerometer.c). */
-int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error);
-/* Called by the poller after each tick: replies to the callers when the run is complete. */
-void diagnose_bus_tick(Context *c);
+/* In the daemon the run in progress is c->diagnosis, started by Diagnose() (bus/diagnose-bus.c), which
+ * sets DEMAND_DIAGNOSIS while it lasts: the poller's ticks are its readouts. */

@@ -12,22 +12,18 @@ struct IdleExit {
         Context *context;
         uint64_t timeout_usec;
         uint64_t last_call_usec;
-        sd_bus_slot *filter;
         sd_event_source *timer;
 };
 
-static int on_message(sd_bus_message *m, void *userdata, sd_bus_error *error)
+void idle_exit_note_call(IdleExit *e)
 {
-        IdleExit *e = userdata;
-
-        if (sd_bus_message_is_method_call(m, NULL, NULL))
+        if (e)
                 e->last_call_usec = now_usec();
-        return 0; /* let every message through */
 }
 
 static bool busy(const Context *c)
 {
-        return c->has_accelerometer || claims_any(c) || c->polling;
+        return c->has_accelerometer || (c->poller.demand & DEMAND_CLAIM) || c->poller.polling;
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
@@ -65,9 +61,6 @@ int idle_exit_start(Context *c, unsigned seconds, IdleExit **ret)
         e->timeout_usec = (uint64_t) seconds * USEC_PER_SEC;
         e->last_call_usec = now_usec();
 
-        r = sd_bus_add_filter(c->bus, &e->filter, on_message, e);
-        if (r < 0)
-                return log_error_errno(r, "Failed to watch for method calls: %m");
         r = sd_event_add_time(c->event, &e->timer, CLOCK_MONOTONIC, e->last_call_usec + e->timeout_usec,
                               USEC_PER_SEC, on_timer, e);
         if (r < 0)
@@ -83,7 +76,6 @@ IdleExit *idle_exit_free(IdleExit *e)
         if (!e)
                 return NULL;
         sd_event_source_disable_unref(e->timer);
-        sd_bus_slot_unref(e->filter);
         free(e);
         return NULL;
 }

@@ -13,8 +13,9 @@ typedef struct IdleExit IdleExit;
 
 #define EXIT_IDLE_SEC_MAX 86400u
 
-/* Installs a bus filter that notes method calls and a timer on c->event. Returns 0 or a negative errno
- * (logged); seconds == 0 sets *ret to NULL. */
+/* Starts the timer on c->event. Returns 0 or a negative errno (logged); seconds == 0 sets *ret to NULL. */
 int idle_exit_start(Context *c, unsigned seconds, IdleExit **ret);
+/* A method call arrived (the D-Bus face's filter): the idle time starts again. e may be NULL. */
+void idle_exit_note_call(IdleExit *e);
 IdleExit *idle_exit_free(IdleExit *e);
 DEFINE_TRIVIAL_CLEANUP_FUNC(IdleExit *, idle_exit_free);

@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Polling: a CLOCK_MONOTONIC timer, armed only while a client claims or disk protection is armed (and
- * the device is present and awake), at the highest rate any of them needs (EffectiveRate): armed disk
- * protection and plain claims the configured SamplingRate, ClaimAtRate claims their own, a SensorProxy
- * claim SENSOR_PROXY_RATE_HZ. The backend's (EC's) sampling rate follows it, set as the seeds'
- * sampling_rate attribute sets it while polling (docs/PROTOCOL.md, "Rate changes while polling"). Each tick:
- * one readout -> Sample signal, motion processing -> Tilt/Shock and property changes, disk protection. No
- * claim: no timer at all. */
+/* Polling: a CLOCK_MONOTONIC timer, armed only while something demands readouts (and the device is
+ * present, awake and working), at the highest rate any demand needs (EffectiveRate): armed disk
+ * protection, a diagnosis, the input devices and plain claims the configured SamplingRate, ClaimAtRate
+ * claims their own, a SensorProxy claim SENSOR_PROXY_RATE_HZ. The backend's (EC's) sampling rate follows
+ * it, set as the seeds' sampling_rate attribute sets it while polling (docs/PROTOCOL.md, "Rate changes
+ * while polling"). Each tick: one readout -> readout_process() (readout.h). No demand: no timer at all. */
 
 #include <errno.h>
-#include <time.h>
+#include <string.h>
 
 #include "context.h"
 #include "diagnose.h"
-#include "input-devices.h"
 #include "ec-protocol.h"
 #include "log.h"
+#include "readout.h"
 #include "strutil.h"
 
 #define POLL_ACCURACY_DIVISOR 10 /* timer slack: 10% of the period */
@@ -38,37 +37,33 @@ const char *hardware_state_to_string(HardwareState s)
         return (unsigned) s < ELEMENTSOF(hardware_state_table) ? hardware_state_table[s] : "ok";
 }
 
-static unsigned full_rate(const Context *c)
+unsigned poller_full_rate(const Context *c)
 {
         return c->config.sampling_rate ?: HDAPS_DEFAULT_SAMPLING_RATE;
 }
 
 static uint64_t poll_period_usec(const Context *c)
 {
-        return USEC_PER_SEC / (c->poll_rate ?: full_rate(c));
+        return USEC_PER_SEC / (c->poller.poll_rate ?: poller_full_rate(c));
 }
 
-static void emit_motion_events(Context *c, const MotionEvents *ev)
+void poller_init(Poller *p, Context *c)
 {
-        const MotionState *ms = motion_get_state(c->motion);
+        *p = (Poller){.context = c};
+}
 
-        if (ev->mask & MOTION_EVENT_TILT) {
-                (void) sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Tilt", "dds",
-                                          ev->pitch, ev->roll,
-                                          motion_orientation_to_string(ev->orientation));
-                bus_emit_changed(c, "Pitch", "Roll");
-        }
-        if (ev->mask & MOTION_EVENT_ORIENTATION)
-                bus_emit_changed(c, "Orientation");
-        if (ev->mask & MOTION_EVENT_SHOCK) {
-                log_info("Shock: %.2f g (%s), %llu so far", ev->shock_magnitude, ev->shock_reason,
-                         (unsigned long long) ms->shock_count);
-                (void) sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Shock", "dts",
-                                          ev->shock_magnitude, ev->shock_time_usec, ev->shock_reason);
-                bus_emit_changed(c, "ShockCount", "LastShock");
-        }
-        if (ev->mask & MOTION_EVENT_SHOCK_ACTIVE)
-                bus_emit_changed(c, "ShockActive");
+void poller_done(Poller *p)
+{
+        poller_stop(p);
+        p->poll_rate_reason = mfree(p->poll_rate_reason);
+        p->last_error = mfree(p->last_error);
+        p->claimer = mfree(p->claimer);
+}
+
+void poller_stop(Poller *p)
+{
+        p->poll_timer = sd_event_source_disable_unref(p->poll_timer);
+        p->reinit_timer = sd_event_source_disable_unref(p->reinit_timer);
 }
 
 void poller_check_rest(Context *c)
@@ -90,29 +85,15 @@ void poller_check_rest(Context *c)
         if (c->motion)
                 motion_reset(c->motion);
         context_save_state(c);
-        bus_emit_changed(c, "RestPosition");
-}
-
-static void check_activity(Context *c)
-{
-        const HdapsState *s = backend_get_state(c->backend);
-
-        if (s->keyboard_activity != c->last_keyboard) {
-                c->last_keyboard = s->keyboard_activity;
-                bus_emit_changed(c, "KeyboardActivity");
-        }
-        if (s->mouse_activity != c->last_mouse) {
-                c->last_mouse = s->mouse_activity;
-                bus_emit_changed(c, "MouseActivity");
-        }
+        context_changed(c, CHANGE_MASK(CHANGE_REST_POSITION));
 }
 
 static void set_hardware_state(Context *c, HardwareState state)
 {
-        if (c->hardware_state == state)
+        if (c->poller.hardware_state == state)
                 return;
-        c->hardware_state = state;
-        bus_emit_changed(c, "HardwareState");
+        c->poller.hardware_state = state;
+        context_changed(c, CHANGE_MASK(CHANGE_HARDWARE_STATE));
 }
 
 static void set_last_error(Context *c, const char *what, int r)
@@ -120,9 +101,9 @@ static void set_last_error(Context *c, const char *what, int r)
         char *e = strprintf("%s: %s", what, strerror(-r));
         if (!e)
                 return;
-        free(c->last_error);
-        c->last_error = e;
-        bus_emit_changed(c, "LastError");
+        free(c->poller.last_error);
+        c->poller.last_error = e;
+        context_changed(c, CHANGE_MASK(CHANGE_LAST_ERROR));
 }
 
 static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata);
@@ -131,33 +112,28 @@ static void arm_reinit(Context *c)
 {
         int r;
 
-        if (!c->reinit_timer) {
-                r = sd_event_add_time_relative(c->event, &c->reinit_timer, CLOCK_MONOTONIC,
-                                               c->reinit_delay_usec, 0, on_reinit_timer, c);
+        if (!c->poller.reinit_timer) {
+                r = sd_event_add_time_relative(c->event, &c->poller.reinit_timer, CLOCK_MONOTONIC,
+                                               c->poller.reinit_delay_usec, 0, on_reinit_timer, c);
                 if (r < 0) {
                         log_error_errno(r, "Failed to start the re-initialization timer: %m");
                         return;
                 }
-                (void) sd_event_source_set_description(c->reinit_timer, "reinit");
+                (void) sd_event_source_set_description(c->poller.reinit_timer, "reinit");
                 return;
         }
-        (void) sd_event_source_set_time_relative(c->reinit_timer, c->reinit_delay_usec);
-        (void) sd_event_source_set_enabled(c->reinit_timer, SD_EVENT_ONESHOT);
-}
-
-void poller_stop_reinit(Context *c)
-{
-        c->reinit_timer = sd_event_source_disable_unref(c->reinit_timer);
+        (void) sd_event_source_set_time_relative(c->poller.reinit_timer, c->poller.reinit_delay_usec);
+        (void) sd_event_source_set_enabled(c->poller.reinit_timer, SD_EVENT_ONESHOT);
 }
 
 void poller_hardware_reinitialized(Context *c)
 {
-        if (c->hardware_state == HARDWARE_STOPPED)
+        if (c->poller.hardware_state == HARDWARE_STOPPED)
                 log_info("The accelerometer works again after re-initialization; polling resumes");
-        poller_stop_reinit(c);
-        c->hard_errors = 0;
+        c->poller.reinit_timer = sd_event_source_disable_unref(c->poller.reinit_timer);
+        c->poller.hard_errors = 0;
         set_hardware_state(c, HARDWARE_OK);
-        poller_update(c);
+        poller_update(&c->poller);
 }
 
 static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata)
@@ -165,9 +141,9 @@ static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata)
         Context *c = userdata;
         int r;
 
-        if (c->suspended || c->hardware_state != HARDWARE_STOPPED) {
+        if (c->suspend.active || c->poller.hardware_state != HARDWARE_STOPPED) {
                 /* Asleep: resume re-initializes. Try again later anyway, in case resume failed. */
-                if (c->hardware_state == HARDWARE_STOPPED)
+                if (c->poller.hardware_state == HARDWARE_STOPPED)
                         arm_reinit(c);
                 return 0;
         }
@@ -177,9 +153,9 @@ static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata)
                 return 0;
         }
         set_last_error(c, "re-initializing the accelerometer failed", r);
-        c->reinit_delay_usec = MIN(c->reinit_delay_usec * 2, (uint64_t) REINIT_DELAY_MAX_USEC);
+        c->poller.reinit_delay_usec = MIN(c->poller.reinit_delay_usec * 2, (uint64_t) REINIT_DELAY_MAX_USEC);
         log_debug_errno(r, "Re-initializing the accelerometer failed, next try in %llu s: %m",
-                        (unsigned long long) (c->reinit_delay_usec / USEC_PER_SEC));
+                        (unsigned long long) (c->poller.reinit_delay_usec / USEC_PER_SEC));
         arm_reinit(c);
         return 0;
 }
@@ -188,22 +164,22 @@ static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata)
  * once) and the device is re-initialized with a back-off. */
 static void poll_hard_error(Context *c, int r)
 {
-        c->hard_errors++;
+        c->poller.hard_errors++;
         set_last_error(c, "reading the accelerometer failed", r);
-        if (c->hardware_state == HARDWARE_OK) {
+        if (c->poller.hardware_state == HARDWARE_OK) {
                 log_warning_errno(r, "Reading the accelerometer failed: %m; polling goes on");
                 set_hardware_state(c, HARDWARE_FAILING);
         }
-        if (c->hard_errors < POLL_HARD_ERRORS_MAX)
+        if (c->poller.hard_errors < POLL_HARD_ERRORS_MAX)
                 return;
 
         log_error_errno(r,
                         "Reading the accelerometer failed %u times in a row (%m): polling stopped; "
                         "re-initializing in %d s, then with a back-off up to %d s",
-                        c->hard_errors, (int) (REINIT_DELAY_MIN_USEC / USEC_PER_SEC),
+                        c->poller.hard_errors, (int) (REINIT_DELAY_MIN_USEC / USEC_PER_SEC),
                         (int) (REINIT_DELAY_MAX_USEC / USEC_PER_SEC));
         set_hardware_state(c, HARDWARE_STOPPED);
-        c->reinit_delay_usec = REINIT_DELAY_MIN_USEC;
+        c->poller.reinit_delay_usec = REINIT_DELAY_MIN_USEC;
         arm_reinit(c);
         /* on_poll_timer() stops the timer (poller_wanted() is false while stopped). */
 }
@@ -212,27 +188,27 @@ static void poll_hard_error(Context *c, int r)
  * BUSY_LOG_INTERVAL_USEC when they were a noticeable share of the ticks. */
 static void count_tick(Context *c, bool busy, uint64_t now)
 {
-        if (c->busy_window_start_usec == 0)
-                c->busy_window_start_usec = now;
-        c->busy_window_ticks++;
+        if (c->poller.busy_window_start_usec == 0)
+                c->poller.busy_window_start_usec = now;
+        c->poller.busy_window_ticks++;
         if (busy) {
-                c->busy_ticks++;
-                c->busy_window_busy++;
+                c->poller.busy_ticks++;
+                c->poller.busy_window_busy++;
         }
-        if (now - c->busy_window_start_usec < BUSY_LOG_INTERVAL_USEC)
+        if (now - c->poller.busy_window_start_usec < BUSY_LOG_INTERVAL_USEC)
                 return;
-        if (c->busy_window_busy * 100 >= c->busy_window_ticks * BUSY_LOG_MIN_PERCENT)
+        if (c->poller.busy_window_busy * 100 >= c->poller.busy_window_ticks * BUSY_LOG_MIN_PERCENT)
                 log_warning("The EC was busy or had no new readout in %llu of %llu poll ticks over the last "
                             "%llu s (%llu since start): the effective rate is %.1f Hz, not %u Hz",
-                            (unsigned long long) c->busy_window_busy,
-                            (unsigned long long) c->busy_window_ticks,
-                            (unsigned long long) ((now - c->busy_window_start_usec) / USEC_PER_SEC),
-                            (unsigned long long) c->busy_ticks,
-                            (double) (c->busy_window_ticks - c->busy_window_busy) * USEC_PER_SEC /
-                                    (double) (now - c->busy_window_start_usec),
+                            (unsigned long long) c->poller.busy_window_busy,
+                            (unsigned long long) c->poller.busy_window_ticks,
+                            (unsigned long long) ((now - c->poller.busy_window_start_usec) / USEC_PER_SEC),
+                            (unsigned long long) c->poller.busy_ticks,
+                            (double) (c->poller.busy_window_ticks - c->poller.busy_window_busy) *
+                                    USEC_PER_SEC / (double) (now - c->poller.busy_window_start_usec),
                             c->config.sampling_rate);
-        c->busy_window_start_usec = now;
-        c->busy_window_ticks = c->busy_window_busy = 0;
+        c->poller.busy_window_start_usec = now;
+        c->poller.busy_window_ticks = c->poller.busy_window_busy = 0;
 }
 
 static void poll_once(Context *c)
@@ -252,47 +228,12 @@ static void poll_once(Context *c)
                 poll_hard_error(c, r);
                 return;
         }
-        if (c->hardware_state == HARDWARE_FAILING)
-                log_info("Reading the accelerometer works again after %u failures", c->hard_errors);
-        c->hard_errors = 0;
+        if (c->poller.hardware_state == HARDWARE_FAILING)
+                log_info("Reading the accelerometer works again after %u failures", c->poller.hard_errors);
+        c->poller.hard_errors = 0;
         set_hardware_state(c, HARDWARE_OK);
 
-        uint64_t t = ro.time_ns / NSEC_PER_USEC;
-        r = sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Sample", "tii", t, ro.x, ro.y);
-        if (r < 0)
-                log_debug_errno(r, "Failed to emit Sample: %m");
-
-        poller_check_rest(c);
-        check_activity(c);
-        if (input_devices_enabled(c->input_devices)) {
-                const HdapsState *st = backend_get_state(c->backend);
-                r = input_devices_report(c->input_devices, ro.x, ro.y, st, full_rate(c));
-                if (r < 0)
-                        log_debug_errno(r, "Writing to the hdaps input devices failed: %m");
-        }
-
-        bool shock_active = false;
-        if (c->motion) {
-                const HdapsState *s = backend_get_state(c->backend);
-                MotionSample ms = {
-                        .time_usec = t,
-                        .x = ro.x,
-                        .y = ro.y,
-                        .rest_x = s->rest_x,
-                        .rest_y = s->rest_y,
-                        .new_readouts = ro.readouts,
-                        .keyboard = ro.keyboard,
-                        .mouse = ro.mouse,
-                };
-                MotionEvents ev = {};
-
-                motion_feed(c->motion, &ms, &ev);
-                if (ev.mask)
-                        emit_motion_events(c, &ev);
-                shock_active = motion_get_state(c->motion)->shock_active;
-                sensor_proxy_readout(c, t, ro.readouts > 0);
-        }
-        protection_tick(c, shock_active, now_usec());
+        readout_process(c, &ro);
 }
 
 static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
@@ -301,12 +242,13 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
         uint64_t period = poll_period_usec(c), next = usec + period, now = now_usec();
 
         poll_once(c);
-        if (c->hardware_state == HARDWARE_STOPPED) {
-                poller_update(c); /* drops this timer; sd-event keeps it alive until we return */
+        if (c->poller.hardware_state == HARDWARE_STOPPED) {
+                poller_update(&c->poller); /* drops this timer; sd-event keeps it alive until we return */
                 return 0;
         }
-        diagnose_bus_tick(c); /* may stop polling: then s is gone */
-        if (!c->poll_timer)
+        if (c->observer && c->observer->tick)
+                c->observer->tick(c, c->observer_userdata); /* may stop polling: then s is gone */
+        if (!c->poller.poll_timer)
                 return 0;
 
         /* Keep the cadence of the schedule; after a stall, start over from now instead of catching up. */
@@ -319,45 +261,46 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
 
 static bool poller_wanted(const Context *c)
 {
-        return c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED &&
-               (claims_any(c) || sensor_proxy_claimed(c) || protection_armed(c) || c->diagnosis ||
-                input_devices_enabled(c->input_devices));
+        return c->has_accelerometer && !c->suspend.active && c->poller.hardware_state != HARDWARE_STOPPED &&
+               c->poller.demand != 0;
 }
 
 /* The rate polling needs now and why (a new string); 0 when nothing polls. */
 static unsigned wanted_rate(const Context *c, char **ret_reason)
 {
-        unsigned full = full_rate(c), rate = 0, claimed;
+        unsigned full = poller_full_rate(c), rate = 0, claimed;
         const char *claimer = NULL;
 
         if (!poller_wanted(c)) {
                 if (!c->has_accelerometer)
                         *ret_reason = strdup("not polling: there is no accelerometer");
-                else if (c->suspended)
+                else if (c->suspend.active)
                         *ret_reason = strdup("not polling: suspended");
-                else if (c->hardware_state == HARDWARE_STOPPED)
+                else if (c->poller.hardware_state == HARDWARE_STOPPED)
                         *ret_reason = strdup("not polling: the hardware failed (HardwareState stopped)");
                 else
                         *ret_reason = strdup("not polling: nothing claims the accelerometer");
                 return 0;
         }
-        if (protection_armed(c)) {
+        if (c->poller.demand & DEMAND_PROTECTION) {
                 *ret_reason = strprintf("disk protection is armed (the full SamplingRate, %u Hz)", full);
                 return full;
         }
-        if (c->diagnosis) {
+        if (c->poller.demand & DEMAND_DIAGNOSIS) {
                 *ret_reason = strprintf("a diagnosis is running (the full SamplingRate, %u Hz)", full);
                 return full;
         }
-        if (input_devices_enabled(c->input_devices)) {
+        if (c->poller.demand & DEMAND_INPUT_DEVICES) {
                 *ret_reason =
                         strprintf("the input devices are enabled (the full SamplingRate, %u Hz)", full);
                 return full;
         }
-        claimed = claims_max_rate(c, full, &claimer);
-        if (sensor_proxy_claimed(c) && MIN((unsigned) SENSOR_PROXY_RATE_HZ, full) > claimed) {
+        claimed = c->poller.demand & DEMAND_CLAIM ? MIN(c->poller.claim_rate, full) : 0;
+        claimer = c->poller.claimer;
+        if ((c->poller.demand & DEMAND_SENSOR_PROXY) &&
+            MIN((unsigned) SENSOR_PROXY_RATE_HZ, full) > claimed) {
                 rate = MIN((unsigned) SENSOR_PROXY_RATE_HZ, full);
-                *ret_reason = strprintf("a %s claim (screen rotation, %u Hz)", SENSOR_PROXY_BUS_NAME, rate);
+                *ret_reason = strprintf("a net.hadess.SensorProxy claim (screen rotation, %u Hz)", rate);
                 return rate;
         }
         *ret_reason = strprintf("a claim by %s at %u Hz%s", strna(claimer), claimed,
@@ -371,7 +314,7 @@ static void set_backend_rate(Context *c, unsigned rate)
 {
         int r;
 
-        if ((c->backend_rate ?: c->config.sampling_rate) == rate)
+        if ((c->poller.backend_rate ?: c->config.sampling_rate) == rate)
                 return;
         r = backend_set_sampling_rate(c->backend, rate);
         if (r < 0) {
@@ -383,79 +326,106 @@ static void set_backend_rate(Context *c, unsigned rate)
                                           rate, rate);
                 return;
         }
-        c->backend_rate = rate;
+        c->poller.backend_rate = rate;
         log_debug("The accelerometer samples at %u Hz now", rate);
 }
 
 /* Brings the rate in force (EffectiveRate) to what polling needs: the backend's rate and the timer. */
 static void apply_rate(Context *c)
 {
+        Poller *p = &c->poller;
         _cleanup_free_ char *reason = NULL;
         unsigned rate = wanted_rate(c, &reason);
-        bool changed = rate != c->poll_rate;
+        bool changed = rate != p->poll_rate;
 
         if (rate > 0)
                 set_backend_rate(c, rate);
-        else if (c->has_accelerometer && !c->suspended && c->hardware_state != HARDWARE_STOPPED)
+        else if (c->has_accelerometer && !c->suspend.active && p->hardware_state != HARDWARE_STOPPED)
                 /* Nobody polls: the EC goes back to the configured rate (SamplingRate x ratio), what
                  * on-demand readers and the EC's own configuration (0x17/0x82) then show. */
-                set_backend_rate(c, full_rate(c));
+                set_backend_rate(c, poller_full_rate(c));
         if (changed) {
                 log_debug("Polling rate %u Hz: %s", rate, strna(reason));
-                c->poll_rate = rate;
-                if (c->poll_timer && rate > 0) {
+                p->poll_rate = rate;
+                if (p->poll_timer && rate > 0) {
                         uint64_t period = poll_period_usec(c);
-                        (void) sd_event_source_set_time_accuracy(c->poll_timer,
+                        (void) sd_event_source_set_time_accuracy(p->poll_timer,
                                                                  MAX(period / POLL_ACCURACY_DIVISOR, 1u));
-                        (void) sd_event_source_set_time_relative(c->poll_timer, period);
-                        (void) sd_event_source_set_enabled(c->poll_timer, SD_EVENT_ONESHOT);
+                        (void) sd_event_source_set_time_relative(p->poll_timer, period);
+                        (void) sd_event_source_set_enabled(p->poll_timer, SD_EVENT_ONESHOT);
                 }
-                bus_emit_changed(c, "EffectiveRate");
+                context_changed(c, CHANGE_MASK(CHANGE_EFFECTIVE_RATE));
         }
-        if (reason && (!c->poll_rate_reason || strcmp(reason, c->poll_rate_reason) != 0)) {
-                free(c->poll_rate_reason);
-                c->poll_rate_reason = TAKE_PTR(reason);
-                bus_emit_changed(c, "EffectiveRateReason");
+        if (reason && (!p->poll_rate_reason || strcmp(reason, p->poll_rate_reason) != 0)) {
+                free(p->poll_rate_reason);
+                p->poll_rate_reason = TAKE_PTR(reason);
+                context_changed(c, CHANGE_MASK(CHANGE_EFFECTIVE_RATE_REASON));
         }
 }
 
-void poller_update(Context *c)
+void poller_set_demand(Poller *p, unsigned d, bool on)
 {
+        unsigned demand = on ? p->demand | d : p->demand & ~d;
+
+        if (demand == p->demand)
+                return;
+        p->demand = demand;
+        poller_update(p);
+}
+
+void poller_set_claim(Poller *p, unsigned rate, const char *claimer)
+{
+        if (rate > 0 && claimer && (!p->claimer || strcmp(p->claimer, claimer) != 0)) {
+                char *copy = strdup(claimer);
+                if (copy) {
+                        free(p->claimer);
+                        p->claimer = copy;
+                }
+        } else if (rate == 0)
+                p->claimer = mfree(p->claimer);
+        p->claim_rate = rate;
+        p->demand = rate > 0 ? p->demand | DEMAND_CLAIM : p->demand & ~DEMAND_CLAIM;
+        poller_update(p);
+}
+
+void poller_update(Poller *p)
+{
+        Context *c = p->context;
         bool want = poller_wanted(c);
         int r;
 
         apply_rate(c);
-        if (want && !c->poll_timer) {
+        if (want && !p->poll_timer) {
                 uint64_t period = poll_period_usec(c);
-                r = sd_event_add_time_relative(c->event, &c->poll_timer, CLOCK_MONOTONIC, period,
+                r = sd_event_add_time_relative(c->event, &p->poll_timer, CLOCK_MONOTONIC, period,
                                                MAX(period / POLL_ACCURACY_DIVISOR, 1u), on_poll_timer, c);
                 if (r < 0) {
                         log_error_errno(r, "Failed to start the polling timer: %m");
                         want = false;
                 } else {
-                        (void) sd_event_source_set_description(c->poll_timer, "poll");
+                        (void) sd_event_source_set_description(p->poll_timer, "poll");
                         if (c->motion)
                                 motion_reset(c->motion);
                         backend_set_streaming(c->backend, true);
-                        log_debug("Polling started at %u Hz", c->poll_rate);
+                        log_debug("Polling started at %u Hz", p->poll_rate);
                 }
-        } else if (!want && c->poll_timer) {
-                c->poll_timer = sd_event_source_disable_unref(c->poll_timer);
+        } else if (!want && p->poll_timer) {
+                p->poll_timer = sd_event_source_disable_unref(p->poll_timer);
                 if (c->backend)
                         backend_set_streaming(c->backend, false);
                 log_debug("Polling stopped");
         }
 
-        if (want != c->polling) {
-                c->polling = want;
-                bus_emit_changed(c, "Polling", "Claimed"); /* Claimed: its deprecated alias */
+        if (want != p->polling) {
+                p->polling = want;
+                context_changed(c, CHANGE_MASK(CHANGE_POLLING));
         }
 }
 
 void poller_rate_changed(Context *c)
 {
-        c->backend_rate = 0; /* SetSamplingRate set the backend to the configured rate */
-        c->poll_rate = 0;    /* re-arm the timer even if the rate in force stays */
+        c->poller.backend_rate = 0; /* SetSamplingRate set the backend to the configured rate */
+        c->poller.poll_rate = 0;    /* re-arm the timer even if the rate in force stays */
         apply_rate(c);
 }
 
@@ -463,7 +433,8 @@ void poller_refresh_on_demand(Context *c)
 {
         int r;
 
-        if (c->polling || !c->has_accelerometer || c->suspended || c->hardware_state == HARDWARE_STOPPED)
+        if (c->poller.polling || !c->has_accelerometer || c->suspend.active ||
+            c->poller.hardware_state == HARDWARE_STOPPED)
                 return;
         r = backend_update(c->backend);
         if (r < 0)

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Disk protection, the daemon side: arming (protected disks set and not paused) keeps polling on,
- * a shock parks the heads (re-armed while it lasts, see disk-protect.h), quiet unparks them, and
- * Pause() suspends all of it for a while. */
+/* Disk protection, the daemon side (see protection.h). */
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bus-errors.h"
 #include "context.h"
 #include "log.h"
 #include "strv.h"
@@ -16,7 +13,12 @@
 
 static bool paused(const Context *c)
 {
-        return c->paused_until_usec > 0;
+        return c->protection.paused_until_usec > 0;
+}
+
+void protection_done(Protection *p)
+{
+        p->pause_timer = sd_event_source_disable_unref(p->pause_timer);
 }
 
 bool protection_armed(const Context *c)
@@ -37,33 +39,20 @@ const char *protection_state(const Context *c)
 
 void protection_state_changed(Context *c)
 {
-        const char *s = protection_state(c);
+        const char *s = protection_state(c); /* a string literal: kept as is */
 
-        if (c->protection_state && strcmp(c->protection_state, s) == 0)
-                return;
-        free(c->protection_state);
-        c->protection_state = strdup(s);
-        bus_emit_changed(c, "ProtectionState");
+        if (!c->protection.last_state || strcmp(c->protection.last_state, s) != 0) {
+                c->protection.last_state = s;
+                context_changed(c, CHANGE_MASK(CHANGE_PROTECTION_STATE));
+        }
+        poller_set_demand(&c->poller, DEMAND_PROTECTION, protection_armed(c));
 }
 
-/* "as" cannot go through sd_bus_emit_signal()'s varargs as a string list (it wants a count and the
- * strings one by one), so the message is built with sd_bus_message_append_strv(). */
-static void emit_heads_parked(Context *c, bool parked)
+static void report_heads_parked(Context *c, bool parked)
 {
-        _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
-        int r;
-
-        if (!c->bus)
-                return;
-        r = sd_bus_message_new_signal(c->bus, &m, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "HeadsParked");
-        if (r >= 0)
-                r = sd_bus_message_append_strv(m, (char **) disk_protect_get_disks(c->disk_protect));
-        if (r >= 0)
-                r = sd_bus_message_append(m, "b", parked);
-        if (r >= 0)
-                r = sd_bus_send(c->bus, m, NULL);
-        if (r < 0)
-                log_warning_errno(r, "Failed to send HeadsParked(%s): %m", parked ? "true" : "false");
+        if (c->observer && c->observer->heads_parked)
+                c->observer->heads_parked(c, (char *const *) disk_protect_get_disks(c->disk_protect), parked,
+                                          c->observer_userdata);
 }
 
 static void unpark(Context *c)
@@ -78,8 +67,8 @@ static void unpark(Context *c)
                                   DISK_PARK_TIMEOUT_MS);
         else
                 log_info("Disk heads unparked");
-        emit_heads_parked(c, false);
-        bus_emit_changed(c, "Parked");
+        report_heads_parked(c, false);
+        context_changed(c, CHANGE_MASK(CHANGE_PARKED));
         protection_state_changed(c);
 }
 
@@ -105,64 +94,55 @@ void protection_tick(Context *c, bool shock_active, uint64_t now)
         }
         if (r == 0)
                 return;
-        emit_heads_parked(c, true);
+        report_heads_parked(c, true);
         if (rearm)
                 return; /* the same park, its timeout written again: nothing else changed */
         log_info("Disk heads parked (park %llu)",
                  (unsigned long long) disk_protect_park_count(c->disk_protect));
-        bus_emit_changed(c, "Parked", "ParkCount");
+        context_changed(c, CHANGE_MASK(CHANGE_PARKED) | CHANGE_MASK(CHANGE_PARK_COUNT));
         protection_state_changed(c);
 }
 
-int protection_set_disks(Context *c, char *const *disks, sd_bus_error *error)
+int protection_set_disks(Context *c, char *const *disks, char **ret_message)
 {
-        _cleanup_free_ char *message = NULL;
-        int r;
-
         if (!c->disk_protect)
-                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
-                                         "Disk protection is not available");
+                return -EOPNOTSUPP;
         if (strv_length(disks) == 0)
                 unpark(c);
-        r = disk_protect_set_disks(c->disk_protect, disks, &message);
-        if (r < 0)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s",
-                                         message ? message : strerror(-r));
-        return 0;
+        return disk_protect_set_disks(c->disk_protect, disks, ret_message);
 }
 
 static int on_pause_end(sd_event_source *s, uint64_t usec, void *userdata)
 {
         Context *c = userdata;
 
-        c->pause_timer = sd_event_source_disable_unref(c->pause_timer);
-        c->paused_until_usec = 0;
+        c->protection.pause_timer = sd_event_source_disable_unref(c->protection.pause_timer);
+        c->protection.paused_until_usec = 0;
         log_info("Disk protection pause ended");
-        bus_emit_changed(c, "PausedUntil");
+        context_changed(c, CHANGE_MASK(CHANGE_PAUSED_UNTIL));
         protection_state_changed(c);
-        poller_update(c);
         return 0;
 }
 
 int protection_pause(Context *c, unsigned seconds)
 {
+        Protection *p = &c->protection;
         int r;
 
-        c->pause_timer = sd_event_source_disable_unref(c->pause_timer);
+        p->pause_timer = sd_event_source_disable_unref(p->pause_timer);
         if (seconds == 0)
-                c->paused_until_usec = 0;
+                p->paused_until_usec = 0;
         else {
                 uint64_t until = now_usec() + (uint64_t) seconds * USEC_PER_SEC;
-                r = sd_event_add_time(c->event, &c->pause_timer, CLOCK_MONOTONIC, until,
+                r = sd_event_add_time(c->event, &p->pause_timer, CLOCK_MONOTONIC, until,
                                       PAUSE_TIMER_ACCURACY_USEC, on_pause_end, c);
                 if (r < 0)
                         return log_error_errno(r, "Failed to arm the pause timer: %m");
-                c->paused_until_usec = until;
+                p->paused_until_usec = until;
                 unpark(c);
                 log_info("Disk protection paused for %u s", seconds);
         }
-        bus_emit_changed(c, "PausedUntil");
+        context_changed(c, CHANGE_MASK(CHANGE_PAUSED_UNTIL));
         protection_state_changed(c);
-        poller_update(c);
         return 0;
 }

@@ -2,8 +2,12 @@
 #include <errno.h>
 #include <time.h>
 
+#include <string.h>
+
+#include "device.h"
 #include "dump.h"
 #include "log.h"
+#include "time-util.h"
 
 /* -EBUSY (no new readout yet) is retried this often within a period. */
 #define DUMP_BUSY_RETRY_USEC 1000
@@ -18,9 +22,9 @@ static void sleep_until_usec(uint64_t t)
                 ;
 }
 
-static int dump_loop(Context *c, unsigned n, FILE *out)
+static int dump_loop(Backend *b, unsigned rate, unsigned n, FILE *out)
 {
-        uint64_t period = USEC_PER_SEC / c->config.sampling_rate, next = now_usec(), first_ns = 0;
+        uint64_t period = USEC_PER_SEC / rate, next = now_usec(), first_ns = 0;
         unsigned done = 0, stalled = 0, failed = 0;
         int r, last_error = 0;
 
@@ -29,7 +33,7 @@ static int dump_loop(Context *c, unsigned n, FILE *out)
                 HdapsReadout ro;
 
                 sleep_until_usec(next);
-                r = backend_poll(c->backend, &ro);
+                r = backend_poll(b, &ro);
                 if (r < 0) {
                         /* A fault eats this readout; the next transaction starts from an idle EC. Give up
                          * only when readouts stop altogether. */
@@ -61,11 +65,28 @@ static int dump_loop(Context *c, unsigned n, FILE *out)
         return 0;
 }
 
-int dump_readouts(Context *c, unsigned n, FILE *out)
+int dump_readouts(Backend *b, const char *reason, const char *state_path, unsigned n, FILE *out)
 {
+        StateConfig config;
         int r;
 
-        r = dump_loop(c, n, out);
-        context_shutdown(c); /* the daemon's one way out: powers off */
+        state_config_init(&config);
+        if (state_path)
+                device_load_config(state_path, &config);
+        r = device_setup(b, &config);
+        if (r < 0) {
+                log_error_errno(r,
+                                "tpacceld: no accelerometer: %s, but initializing the accelerometer "
+                                "failed: %s%s%m",
+                                reason ?: "", b->init_failure ?: "", b->init_failure ? ": " : "");
+                device_power_off(b, false);
+                state_config_done(&config);
+                return r;
+        }
+        log_info("Accelerometer ready: backend %s, %u Hz, oversampling %u, filter order %u", backend_name(b),
+                 config.sampling_rate, config.oversampling_ratio, config.filter_order);
+        r = dump_loop(b, config.sampling_rate, n, out);
+        device_power_off(b, true); /* the daemon's one way out */
+        state_config_done(&config);
         return r;
 }

@@ -10,7 +10,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "config.h"
-#include "context.h"
+#include "bus-face.h"
 #include "diagnose.h"
 #include "dump.h"
 #include "input-devices.h"
@@ -132,7 +132,7 @@ static int run(const Options *o)
                 NULL; /* the port log of one readout (diagnose.h) */
         _cleanup_(port_lock_freep) PortLock *ec_lock = NULL;
         _cleanup_free_ char *devport_path = NULL; /* outlives the context, whose watch borrows it */
-        _cleanup_(context_freep) Context *c = NULL;
+        _cleanup_(bus_context_freep) Context *c = NULL;
         _cleanup_(backend_freep) Backend *backend = NULL;
         _cleanup_free_ char *reason = NULL;
         _cleanup_(tablet_mode_freep) TabletMode *tablet_mode = NULL;
@@ -146,13 +146,16 @@ static int run(const Options *o)
                 .sysroot = o->sysroot, /* NULL: the real /sys, /proc and /dev */
         };
         ContextOptions co = {
-                .session = o->session,
-                .address = o->address,
                 .state_dir = o->state_dir,
                 .sysfs_root = o->sysfs_root,
-                .sensor_proxy = o->sensor_proxy,
+                .sysroot = o->sysroot,
                 .backend_options = &bo,
                 .exit_idle_sec = o->exit_idle_sec,
+        };
+        BusOptions bus_options = {
+                .session = o->session,
+                .address = o->address,
+                .sensor_proxy = o->sensor_proxy,
         };
         int r;
 
@@ -235,22 +238,25 @@ static int run(const Options *o)
         if (privileges_drop(o->user, o->state_dir, ec_lock ? port_lock_created_dir(ec_lock) : NULL) < 0)
                 return EXIT_FAILURE;
 
+        if (o->dump > 0) {
+                _cleanup_free_ char *state_path = NULL;
+
+                if (o->state_dir && asprintf(&state_path, "%s/%s", o->state_dir, STATE_FILE_NAME) < 0) {
+                        log_error("tpacceld: out of memory");
+                        return EXIT_FAILURE;
+                }
+                return dump_readouts(backend, reason, state_path, o->dump, stdout) < 0 ? EXIT_FAILURE
+                                                                                       : EXIT_SUCCESS;
+        }
+
+        co.port_capture = port_capture;
+        co.tablet_mode = TAKE_PTR(tablet_mode);
+        co.input_devices = TAKE_PTR(input_devices);
         r = context_new(&co, TAKE_PTR(backend), reason, &c);
         if (r < 0) {
                 log_error_errno(r, "tpacceld: cannot set up: %m");
                 return EXIT_FAILURE;
         }
-        c->tablet_mode = TAKE_PTR(tablet_mode);
-        c->input_devices = TAKE_PTR(input_devices);
-        if (c->config.input_devices) {
-                if (!c->input_devices)
-                        log_warning("The hdaps input devices are enabled, but %s could not be opened",
-                                    INPUT_DEVICES_UINPUT_PATH);
-                else if ((r = input_devices_enable(c->input_devices, true)) < 0)
-                        log_warning_errno(r, "Creating the hdaps input devices failed: %m");
-        }
-        c->sysroot = o->sysroot;
-        c->port_capture = port_capture;
 
         if (o->diagnose) {
                 r = diagnose_standalone(c, o->diagnose, stdout);
@@ -261,19 +267,11 @@ static int run(const Options *o)
                 return EXIT_SUCCESS; /* the report names any problem */
         }
 
-        if (o->dump > 0) {
-                if (!c->has_accelerometer) {
-                        log_error("tpacceld: no accelerometer: %s", c->backend_reason);
-                        return EXIT_FAILURE;
-                }
-                return dump_readouts(c, o->dump, stdout) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-        }
-
         if (setup_signals(c) < 0)
-                return EXIT_FAILURE; /* every return from here on shuts down through context_free() */
+                return EXIT_FAILURE; /* every return from here on shuts down through bus_context_free() */
         (void) sd_event_set_watchdog(c->event, true);
 
-        r = context_start_bus(c, &co);
+        r = bus_start(c, &bus_options, &co);
         if (r < 0)
                 return EXIT_FAILURE;
 

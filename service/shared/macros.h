@@ -30,6 +30,13 @@
                 _fd_;                                                                                       \
         })
 
+/* Frees p and returns NULL, for "x = mfree(x)". */
+static inline void *mfree(void *p)
+{
+        free(p);
+        return NULL;
+}
+
 static inline void freep(void *p)
 {
         free(*(void **) p);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* libFuzzer target: the state file parser (service/bus/state-file.c) on arbitrary bytes. Whatever the
+/* libFuzzer target: the state file parser (service/state/state-file.c) on arbitrary bytes. Whatever the
  * input: no crash, no leak, and either
  *   - 0 with every value in its documented range (state-file.h), warnings of the form "fuzz:LINE: ...",
  *     and a configuration that survives state_config_format() -> parse unchanged and without warnings

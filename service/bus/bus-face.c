@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The D-Bus face (see bus-face.h): the connection, the core's observer, the one table from change bits
+ * to property names, and the signals of org.thinkpad.Accelerometer. */
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bus-errors.h"
+#include "bus-face.h"
+#include "log.h"
+#include "strv.h"
+
+/* The property each change bit stands for, and a deprecated alias that changes with it. */
+static const char *const change_properties[_CHANGE_BIT_MAX] = {
+        [CHANGE_HAS_ACCELEROMETER] = "HasAccelerometer",
+        [CHANGE_BACKEND] = "Backend",
+        [CHANGE_BACKEND_REASON] = "BackendReason",
+        [CHANGE_HARDWARE_STATE] = "HardwareState",
+        [CHANGE_LAST_ERROR] = "LastError",
+        [CHANGE_AXIS_CODE] = "AxisCode",
+        [CHANGE_REST_POSITION] = "RestPosition",
+        [CHANGE_KEYBOARD_ACTIVITY] = "KeyboardActivity",
+        [CHANGE_MOUSE_ACTIVITY] = "MouseActivity",
+        [CHANGE_SAMPLING_RATE] = "SamplingRate",
+        [CHANGE_OVERSAMPLING_RATIO] = "OversamplingRatio",
+        [CHANGE_FILTER_ORDER] = "FilterOrder",
+        [CHANGE_FAKE_DATA_MODE] = "FakeDataMode",
+        [CHANGE_INVERT] = "Invert",
+        [CHANGE_INPUT_DEVICES] = "InputDevices",
+        [CHANGE_POLLING] = "Polling",
+        [CHANGE_EFFECTIVE_RATE] = "EffectiveRate",
+        [CHANGE_EFFECTIVE_RATE_REASON] = "EffectiveRateReason",
+        [CHANGE_SUSPENDED] = "Suspended",
+        [CHANGE_PITCH] = "Pitch",
+        [CHANGE_ROLL] = "Roll",
+        [CHANGE_ORIENTATION] = "Orientation",
+        [CHANGE_TILT_STEP] = "TiltStep",
+        [CHANGE_SHOCK_SENSITIVITY] = "ShockSensitivity",
+        [CHANGE_SHOCK_ACTIVE] = "ShockActive",
+        [CHANGE_SHOCK_COUNT] = "ShockCount",
+        [CHANGE_LAST_SHOCK] = "LastShock",
+        [CHANGE_PROTECTED_DISKS] = "ProtectedDisks",
+        [CHANGE_PARKED] = "Parked",
+        [CHANGE_PARK_COUNT] = "ParkCount",
+        [CHANGE_PROTECTION_STATE] = "ProtectionState",
+        [CHANGE_PAUSED_UNTIL] = "PausedUntil",
+};
+static const char *const change_aliases[_CHANGE_BIT_MAX] = {
+        [CHANGE_POLLING] = "Claimed", /* Polling's old name */
+};
+
+void bus_emit_changed_strv(Context *c, const char *const *properties)
+{
+        int r;
+
+        if (!c->bus)
+                return;
+        r = sd_bus_emit_properties_changed_strv(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE,
+                                                (char **) properties);
+        if (r < 0)
+                log_debug_errno(r, "Failed to emit PropertiesChanged for %s: %m", properties[0]);
+}
+
+void bus_emit_changes(Context *c, ChangeMask mask)
+{
+        const char *properties[2 * _CHANGE_BIT_MAX + 1];
+        size_t n = 0;
+
+        for (unsigned bit = 0; bit < _CHANGE_BIT_MAX; bit++)
+                if (mask & CHANGE_MASK(bit)) {
+                        properties[n++] = change_properties[bit];
+                        if (change_aliases[bit])
+                                properties[n++] = change_aliases[bit];
+                }
+        properties[n] = NULL;
+        if (n > 0)
+                bus_emit_changed_strv(c, properties);
+}
+
+/* The signals */
+
+/* Every readout as the Sample signal. */
+static void emit_sample(Context *c, const ReadoutEvent *e)
+{
+        int r;
+
+        if (!c->bus)
+                return;
+        r = sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Sample", "tii", e->time_usec,
+                               e->readout->x, e->readout->y);
+        if (r < 0)
+                log_debug_errno(r, "Failed to emit Sample: %m");
+}
+
+static void emit_motion(Context *c, const MotionEvents *ev)
+{
+        if (!c->bus)
+                return;
+        if (ev->mask & MOTION_EVENT_TILT)
+                (void) sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Tilt", "dds",
+                                          ev->pitch, ev->roll,
+                                          motion_orientation_to_string(ev->orientation));
+        if (ev->mask & MOTION_EVENT_SHOCK)
+                (void) sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Shock", "dts",
+                                          ev->shock_magnitude, ev->shock_time_usec, ev->shock_reason);
+}
+
+/* "as" cannot go through sd_bus_emit_signal()'s varargs as a string list (it wants a count and the
+ * strings one by one), so the message is built with sd_bus_message_append_strv(). */
+static void emit_heads_parked(Context *c, char *const *disks, bool parked)
+{
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+        int r;
+
+        if (!c->bus)
+                return;
+        r = sd_bus_message_new_signal(c->bus, &m, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "HeadsParked");
+        if (r >= 0)
+                r = sd_bus_message_append_strv(m, (char **) disks);
+        if (r >= 0)
+                r = sd_bus_message_append(m, "b", parked);
+        if (r >= 0)
+                r = sd_bus_send(c->bus, m, NULL);
+        if (r < 0)
+                log_warning_errno(r, "Failed to send HeadsParked(%s): %m", parked ? "true" : "false");
+}
+
+/* The core's observer */
+
+static void on_changed(Context *c, ChangeMask mask, void *userdata)
+{
+        bus_emit_changes(c, mask);
+}
+
+static void on_readout(Context *c, const ReadoutEvent *e, void *userdata)
+{
+        emit_sample(c, e);
+}
+
+static void on_motion(Context *c, const MotionEvents *ev, void *userdata)
+{
+        emit_motion(c, ev);
+}
+
+static void on_processed(Context *c, uint64_t time_usec, bool new_data, void *userdata)
+{
+        sensor_proxy_readout(c, time_usec, new_data);
+}
+
+static void on_heads_parked(Context *c, char *const *disks, bool parked, void *userdata)
+{
+        emit_heads_parked(c, disks, parked);
+}
+
+static void on_tick(Context *c, void *userdata)
+{
+        diagnose_bus_tick(c);
+}
+
+/* After the core's shutdown: the names go. */
+static void on_shutdown(Context *c, void *userdata)
+{
+        int r;
+
+        sensor_proxy_stop(c);
+        if (c->bus) {
+                r = sd_bus_release_name(c->bus, ACCEL_BUS_NAME);
+                if (r < 0)
+                        log_debug_errno(r, "Failed to release %s: %m", ACCEL_BUS_NAME);
+                (void) sd_bus_flush(c->bus);
+        }
+}
+
+static const ContextObserver bus_observer = {
+        .changed = on_changed,
+        .readout = on_readout,
+        .motion = on_motion,
+        .processed = on_processed,
+        .heads_parked = on_heads_parked,
+        .tick = on_tick,
+        .shutdown = on_shutdown,
+};
+
+/* Setters */
+
+int bus_save_config(Context *c, const StateConfig *next, sd_bus_error *error)
+{
+        int r = context_save_config(c, next);
+        if (r < 0)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SAVED,
+                                         "The change was not made: cannot write the state file %s: %s",
+                                         c->state_path, strerror(-r));
+        return 0;
+}
+
+/* The connection */
+
+static int open_bus(const BusOptions *o, sd_bus **ret)
+{
+        _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+        int r;
+
+        if (!o->address)
+                return o->session ? sd_bus_open_user_with_description(ret, "tpacceld")
+                                  : sd_bus_open_system_with_description(ret, "tpacceld");
+
+        r = sd_bus_new(&bus);
+        if (r < 0)
+                return r;
+        (void) sd_bus_set_description(bus, "tpacceld");
+        r = sd_bus_set_address(bus, o->address);
+        if (r < 0)
+                return r;
+        r = sd_bus_set_bus_client(bus, true);
+        if (r < 0)
+                return r;
+        r = sd_bus_start(bus);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(bus);
+        return 0;
+}
+
+/* Runs when the loop is asked to exit (SIGTERM/SIGINT), before sd-bus closes the connection. */
+static int on_loop_exit(sd_event_source *s, void *userdata)
+{
+        context_shutdown(userdata);
+        return 0;
+}
+
+/* --exit-idle-time: every method call restarts the idle time. */
+static int on_message(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+
+        if (sd_bus_message_is_method_call(m, NULL, NULL))
+                idle_exit_note_call(c->idle_exit);
+        return 0; /* let every message through */
+}
+
+int bus_start(Context *c, const BusOptions *o, const ContextOptions *co)
+{
+        int r;
+
+        context_set_observer(c, &bus_observer, NULL);
+        c->own_uid = geteuid();
+        c->session_bus = o->session;
+
+        r = sd_event_add_exit(c->event, &c->exit_source, on_loop_exit, c);
+        if (r < 0)
+                return log_error_errno(r, "Failed to set up the exit handler: %m");
+        /* Before sd-bus' own exit handler, which flushes and closes the connection. */
+        (void) sd_event_source_set_priority(c->exit_source, SD_EVENT_PRIORITY_IMPORTANT);
+
+        r = bus_errors_register();
+        if (r < 0)
+                return log_error_errno(r, "Failed to register the D-Bus error names: %m");
+
+        r = open_bus(o, &c->bus);
+        if (r < 0)
+                return log_error_errno(r, "Failed to connect to the %s bus%s%s: %m",
+                                       o->address   ? "given"
+                                       : o->session ? "session"
+                                                    : "system",
+                                       o->address ? " at " : "", o->address ?: "");
+
+        r = sd_bus_attach_event(c->bus, c->event, SD_EVENT_PRIORITY_NORMAL);
+        if (r < 0)
+                return log_error_errno(r, "Failed to attach the bus to the event loop: %m");
+        (void) sd_bus_set_exit_on_disconnect(c->bus, true);
+
+        /* Objects first, the name last, so that clients never see a half-built service. */
+        r = bus_accelerometer_register(c);
+        if (r < 0)
+                return r;
+        r = bus_ec_register(c);
+        if (r < 0)
+                return r;
+
+        if (o->session)
+                log_debug("Session bus: not watching logind for suspend");
+        else {
+                r = bus_logind_start(c);
+                if (r < 0)
+                        return r;
+        }
+
+        r = context_start(c, co);
+        if (r < 0)
+                return r;
+        if (c->idle_exit) {
+                r = sd_bus_add_filter(c->bus, NULL, on_message, c);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to watch for method calls: %m");
+        }
+
+        r = sd_bus_request_name(c->bus, ACCEL_BUS_NAME, 0);
+        if (r < 0)
+                return log_error_errno(r, "Failed to acquire the bus name %s: %m", ACCEL_BUS_NAME);
+        log_info("Serving %s on the %s bus (backend: %s)", ACCEL_BUS_NAME,
+                 o->address   ? "given"
+                 : o->session ? "session"
+                              : "system",
+                 c->has_accelerometer ? backend_name(c->backend) : "none");
+
+        /* The second name, for desktops (only logs when it cannot be had). */
+        return sensor_proxy_start(c, o->sensor_proxy);
+}
+
+Context *bus_context_free(Context *c)
+{
+        if (!c)
+                return NULL;
+        /* Every way out (a fatal error at start-up included) powers off, unparks and releases the names. */
+        context_shutdown(c);
+        c->exit_source = sd_event_source_disable_unref(c->exit_source);
+        c->ec_queue = ec_queue_free(c->ec_queue);
+        c->sensor_proxy = sensor_proxy_free(c->sensor_proxy);
+        c->diagnose_calls = diagnose_calls_free(c->diagnose_calls);
+        claims_free(c);
+        c->logind = bus_logind_free(c->logind);
+        c->polkit_pending = polkit_pending_free(c->polkit_pending); /* cancels the questions in flight */
+        c->bus = sd_bus_flush_close_unref(c->bus);
+        return context_free(c);
+}

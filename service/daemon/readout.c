@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The one path of a readout through the daemon (see readout.h). */
+
+#include "context.h"
+#include "input-devices.h"
+#include "log.h"
+#include "readout.h"
+
+/* The observer's motion event for the events of ev in kind (one MOTION_EVENT_* bit). */
+static void report_motion_event(Context *c, const MotionEvents *ev, unsigned kind)
+{
+        MotionEvents one = *ev;
+
+        one.mask = kind;
+        if (c->observer && c->observer->motion)
+                c->observer->motion(c, &one, c->observer_userdata);
+}
+
+/* Each event, then the properties it changed, in the order of the events' signals. */
+static void report_motion(Context *c, const MotionEvents *ev)
+{
+        const MotionState *ms = motion_get_state(c->motion);
+
+        if (ev->mask & MOTION_EVENT_TILT) {
+                report_motion_event(c, ev, MOTION_EVENT_TILT);
+                context_changed(c, CHANGE_MASK(CHANGE_PITCH) | CHANGE_MASK(CHANGE_ROLL));
+        }
+        if (ev->mask & MOTION_EVENT_ORIENTATION)
+                context_changed(c, CHANGE_MASK(CHANGE_ORIENTATION));
+        if (ev->mask & MOTION_EVENT_SHOCK) {
+                log_info("Shock: %.2f g (%s), %llu so far", ev->shock_magnitude, ev->shock_reason,
+                         (unsigned long long) ms->shock_count);
+                report_motion_event(c, ev, MOTION_EVENT_SHOCK);
+                context_changed(c, CHANGE_MASK(CHANGE_SHOCK_COUNT) | CHANGE_MASK(CHANGE_LAST_SHOCK));
+        }
+        if (ev->mask & MOTION_EVENT_SHOCK_ACTIVE)
+                context_changed(c, CHANGE_MASK(CHANGE_SHOCK_ACTIVE));
+}
+
+static void check_activity(Context *c)
+{
+        const HdapsState *s = backend_get_state(c->backend);
+
+        if (s->keyboard_activity != c->last_keyboard) {
+                c->last_keyboard = s->keyboard_activity;
+                context_changed(c, CHANGE_MASK(CHANGE_KEYBOARD_ACTIVITY));
+        }
+        if (s->mouse_activity != c->last_mouse) {
+                c->last_mouse = s->mouse_activity;
+                context_changed(c, CHANGE_MASK(CHANGE_MOUSE_ACTIVITY));
+        }
+}
+
+void readout_process(Context *c, const HdapsReadout *ro)
+{
+        uint64_t t = ro->time_ns / NSEC_PER_USEC;
+        ReadoutEvent e = {.time_usec = t, .readout = ro};
+        int r;
+
+        if (c->observer && c->observer->readout)
+                c->observer->readout(c, &e, c->observer_userdata);
+
+        poller_check_rest(c);
+        check_activity(c);
+        if (input_devices_enabled(c->input_devices)) {
+                const HdapsState *st = backend_get_state(c->backend);
+                r = input_devices_report(c->input_devices, ro->x, ro->y, st, poller_full_rate(c));
+                if (r < 0)
+                        log_debug_errno(r, "Writing to the hdaps input devices failed: %m");
+        }
+
+        bool shock_active = false;
+        if (c->motion) {
+                const HdapsState *s = backend_get_state(c->backend);
+                MotionSample ms = {
+                        .time_usec = t,
+                        .x = ro->x,
+                        .y = ro->y,
+                        .rest_x = s->rest_x,
+                        .rest_y = s->rest_y,
+                        .new_readouts = ro->readouts,
+                        .keyboard = ro->keyboard,
+                        .mouse = ro->mouse,
+                };
+                MotionEvents ev = {};
+
+                motion_feed(c->motion, &ms, &ev);
+                if (ev.mask)
+                        report_motion(c, &ev);
+                shock_active = motion_get_state(c->motion)->shock_active;
+                if (c->observer && c->observer->processed)
+                        c->observer->processed(c, t, ro->readouts > 0, c->observer_userdata);
+        }
+        protection_tick(c, shock_active, now_usec());
+}
