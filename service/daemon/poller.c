@@ -13,6 +13,7 @@
 #include "diagnose.h"
 #include "ec-protocol.h"
 #include "log.h"
+#include "poll-schedule.h"
 #include "readout.h"
 #include "strutil.h"
 
@@ -239,7 +240,7 @@ static void poll_once(Context *c)
 static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
         Context *c = userdata;
-        uint64_t period = poll_period_usec(c), next = usec + period, now = now_usec();
+        uint64_t period = poll_period_usec(c), ran = now_usec();
 
         poll_once(c);
         if (c->poller.hardware_state == HARDWARE_STOPPED) {
@@ -251,10 +252,7 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
         if (!c->poller.poll_timer)
                 return 0;
 
-        /* Keep the cadence of the schedule; after a stall, start over from now instead of catching up. */
-        if (next <= now)
-                next = now + period;
-        (void) sd_event_source_set_time(s, next);
+        (void) sd_event_source_set_time(s, poll_schedule_next(usec, ran, period));
         (void) sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
         return 0;
 }
