@@ -8,6 +8,7 @@
 
 #include "bus-errors.h"
 #include "bus-face.h"
+#include "bus-stream.h"
 #include "log.h"
 #include "strv.h"
 
@@ -80,19 +81,6 @@ void bus_emit_changes(Context *c, ChangeMask mask)
 
 /* The signals */
 
-/* Every readout as the Sample signal. */
-static void emit_sample(Context *c, const ReadoutEvent *e)
-{
-        int r;
-
-        if (!c->bus)
-                return;
-        r = sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Sample", "tii", e->time_usec,
-                               e->readout->x, e->readout->y);
-        if (r < 0)
-                log_debug_errno(r, "Failed to emit Sample: %m");
-}
-
 static void emit_motion(Context *c, const MotionEvents *ev)
 {
         if (!c->bus)
@@ -133,9 +121,10 @@ static void on_changed(Context *c, ChangeMask mask, void *userdata)
         bus_emit_changes(c, mask);
 }
 
+/* Every readout to the sample streams, and as the Sample signal (decimated; bus-stream.c). */
 static void on_readout(Context *c, const ReadoutEvent *e, void *userdata)
 {
-        emit_sample(c, e);
+        bus_stream_readout(c, e->readout, e->shock_active);
 }
 
 static void on_motion(Context *c, const MotionEvents *ev, void *userdata)
@@ -318,6 +307,7 @@ Context *bus_context_free(Context *c)
         c->ec_queue = ec_queue_free(c->ec_queue);
         c->sensor_proxy = sensor_proxy_free(c->sensor_proxy);
         c->diagnose_calls = diagnose_calls_free(c->diagnose_calls);
+        c->streams = bus_streams_free(c->streams); /* before the claims and the bus */
         claims_free(c);
         c->logind = bus_logind_free(c->logind);
         c->polkit_pending = polkit_pending_free(c->polkit_pending); /* cancels the questions in flight */

@@ -72,7 +72,12 @@ int bus_errors_register(void);
 /* Records a claim of the message's sender at rate Hz (0: the configured SamplingRate, validated by the
  * caller), tracks the sender's name, updates the poller's claim. */
 int claims_add(Context *c, sd_bus_message *m, unsigned rate);
-/* Drops the sender's most recent claim; 0 if the caller held none. */
+/* Records a claim of sender's sample stream (bus-stream.c) at the configured SamplingRate, tracks the
+ * sender's name, updates the poller's claim. Release does not drop it; claims_remove_stream() does (a
+ * no-op once the sender left the bus: its claims went with it). */
+int claims_add_stream(Context *c, const char *sender);
+void claims_remove_stream(Context *c, const char *sender);
+/* Drops the sender's most recent claim made by Claim or ClaimAtRate; 0 if the caller held none. */
 int claims_remove(Context *c, sd_bus_message *m);
 void claims_free(Context *c);
 

@@ -2,7 +2,9 @@
 /* Claim/ClaimAtRate/Release: a small table of claimers keyed by unique name. Each claimer has its own
  * sd_bus_track on its name (its handler fires when the name leaves the bus: all its claims go) and a
  * stack of the rates its claims asked for (0: the configured SamplingRate); Release drops the caller's
- * most recent claim. The poller polls at the highest rate any claim needs (poller_set_claim()). */
+ * most recent claim. A claimer's open sample streams (bus-stream.c) are claims at the full rate that
+ * Release does not drop: closing the stream does. The poller polls at the highest rate any claim needs
+ * (poller_set_claim()). */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@ struct Claimer {
         sd_bus_track *track; /* on name; its handler removes the claimer when the name leaves the bus */
         unsigned *rates;     /* the claims' rates, most recent last; 0: the configured SamplingRate */
         size_t n_rates;
+        size_t n_streams; /* open sample streams: claims at the configured SamplingRate */
 };
 
 static Claimer *claimer_free(Claimer *k)
@@ -56,7 +59,11 @@ static void claims_changed(Context *c)
         unsigned max = 0;
         const char *claimer = NULL;
 
-        for (size_t i = 0; i < c->n_claimers; i++)
+        for (size_t i = 0; i < c->n_claimers; i++) {
+                if (c->claimers[i]->n_streams > 0 && max != POLLER_RATE_FULL) {
+                        max = POLLER_RATE_FULL;
+                        claimer = c->claimers[i]->name;
+                }
                 for (size_t j = 0; j < c->claimers[i]->n_rates; j++) {
                         unsigned rate = c->claimers[i]->rates[j] ?: POLLER_RATE_FULL;
                         if (rate > max) {
@@ -64,6 +71,7 @@ static void claims_changed(Context *c)
                                 claimer = c->claimers[i]->name;
                         }
                 }
+        }
         poller_set_claim(&c->poller, max, claimer);
 }
 
@@ -73,7 +81,7 @@ static int on_claimer_gone(sd_bus_track *t, void *userdata)
         Context *c = k->context;
         ssize_t i = find_claimer(c, k->name);
 
-        log_debug("%s left the bus, dropping its %zu claim(s)", k->name, k->n_rates);
+        log_debug("%s left the bus, dropping its %zu claim(s)", k->name, k->n_rates + k->n_streams);
         if (i >= 0)
                 remove_claimer(c, (size_t) i);
         claims_changed(c);
@@ -113,27 +121,38 @@ static int new_claimer(Context *c, const char *name, Claimer **ret)
         return 0;
 }
 
+/* The sender's claimer, made if it has none. */
+static int get_claimer(Context *c, const char *sender, Claimer **ret)
+{
+        ssize_t i;
+
+        if (!sender)
+                return log_error_errno(-EINVAL, "A claim without a sender");
+        i = find_claimer(c, sender);
+        if (i < 0)
+                return new_claimer(c, sender, ret);
+        *ret = c->claimers[i];
+        return 0;
+}
+
+static bool claimer_empty(const Claimer *k)
+{
+        return k->n_rates == 0 && k->n_streams == 0;
+}
+
 int claims_add(Context *c, sd_bus_message *m, unsigned rate)
 {
         const char *sender = sd_bus_message_get_sender(m);
         Claimer *k = NULL;
         unsigned *a;
-        ssize_t i;
         int r;
 
-        if (!sender)
-                return log_error_errno(-EINVAL, "A claim without a sender");
-        i = find_claimer(c, sender);
-        if (i >= 0)
-                k = c->claimers[i];
-        else {
-                r = new_claimer(c, sender, &k);
-                if (r < 0)
-                        return r;
-        }
+        r = get_claimer(c, sender, &k);
+        if (r < 0)
+                return r;
         a = reallocarray(k->rates, k->n_rates + 1, sizeof(unsigned));
         if (!a) {
-                if (k->n_rates == 0)
+                if (claimer_empty(k))
                         remove_claimer(c, c->n_claimers - 1);
                 return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
         }
@@ -148,6 +167,32 @@ int claims_add(Context *c, sd_bus_message *m, unsigned rate)
         return 0;
 }
 
+int claims_add_stream(Context *c, const char *sender)
+{
+        Claimer *k = NULL;
+        int r;
+
+        r = get_claimer(c, sender, &k);
+        if (r < 0)
+                return r;
+        k->n_streams++;
+        log_debug("Stream claim by %s at the configured rate (%zu)", sender, k->n_streams);
+        claims_changed(c);
+        return 0;
+}
+
+void claims_remove_stream(Context *c, const char *sender)
+{
+        ssize_t i = find_claimer(c, sender);
+
+        if (i < 0 || c->claimers[i]->n_streams == 0)
+                return; /* it left the bus: on_claimer_gone() dropped its claims */
+        if (--c->claimers[i]->n_streams == 0 && claimer_empty(c->claimers[i]))
+                remove_claimer(c, (size_t) i);
+        log_debug("Stream claim of %s released", sender);
+        claims_changed(c);
+}
+
 int claims_remove(Context *c, sd_bus_message *m)
 {
         const char *sender = sd_bus_message_get_sender(m);
@@ -156,9 +201,9 @@ int claims_remove(Context *c, sd_bus_message *m)
         if (!sender)
                 return 0;
         i = find_claimer(c, sender);
-        if (i < 0)
+        if (i < 0 || c->claimers[i]->n_rates == 0) /* a stream's claim is released by closing it */
                 return 0;
-        if (--c->claimers[i]->n_rates == 0)
+        if (--c->claimers[i]->n_rates == 0 && claimer_empty(c->claimers[i]))
                 remove_claimer(c, (size_t) i);
         log_debug("Release by %s", sender);
         claims_changed(c);

@@ -45,6 +45,7 @@ typedef struct sd_bus sd_bus;
 typedef struct EcQueue EcQueue;
 typedef struct PolkitPending PolkitPending;
 typedef struct Claimer Claimer;
+typedef struct BusStreams BusStreams;
 typedef struct SensorProxy SensorProxy;
 typedef struct DiagnoseCalls DiagnoseCalls;
 typedef struct BusLogind BusLogind;
@@ -105,6 +106,7 @@ typedef struct Context {
         EcQueue *ec_queue;
         PolkitPending *polkit_pending; /* bus-polkit.c: authorizations in flight; NULL until the first */
         Claimer **claimers;            /* claims.c: one per unique name holding claims */
+        BusStreams *streams;           /* bus-stream.c: AcquireStream()'s streams */
         size_t n_claimers;
         SensorProxy *sensor_proxy;     /* NULL: not serving net.hadess.SensorProxy */
         DiagnoseCalls *diagnose_calls; /* diagnose-bus.c: the callers waiting for the diagnosis */

@@ -54,16 +54,18 @@ typedef enum ChangeBit {
 typedef uint64_t ChangeMask;
 #define CHANGE_MASK(bit) ((ChangeMask) 1 << (bit))
 
-/* One readout as the poller took it, before any processing. */
+/* One readout as the poller took it, once motion processing has seen it. */
 typedef struct ReadoutEvent {
         uint64_t time_usec; /* CLOCK_MONOTONIC */
         const HdapsReadout *readout;
+        bool shock_active; /* ShockActive after this readout */
 } ReadoutEvent;
 
 typedef struct ContextObserver {
         /* Properties changed: mask is a set of CHANGE_MASK() bits, never 0. */
         void (*changed)(Context *c, ChangeMask mask, void *userdata);
-        /* A readout arrived (before calibration, motion and protection see it). */
+        /* A readout went through calibration and motion (its events already reported), before disk
+         * protection sees it. */
         void (*readout)(Context *c, const ReadoutEvent *e, void *userdata);
         /* Motion processing of a readout reported events (tilt step, shock; MotionEvents.mask != 0). */
         void (*motion)(Context *c, const MotionEvents *ev, void *userdata);

@@ -54,11 +54,7 @@ static void check_activity(Context *c)
 void readout_process(Context *c, const HdapsReadout *ro)
 {
         uint64_t t = ro->time_ns / NSEC_PER_USEC;
-        ReadoutEvent e = {.time_usec = t, .readout = ro};
         int r;
-
-        if (c->observer && c->observer->readout)
-                c->observer->readout(c, &e, c->observer_userdata);
 
         poller_check_rest(c);
         check_activity(c);
@@ -90,6 +86,10 @@ void readout_process(Context *c, const HdapsReadout *ro)
                 shock_active = motion_get_state(c->motion)->shock_active;
                 if (c->observer && c->observer->processed)
                         c->observer->processed(c, t, ro->readouts > 0, c->observer_userdata);
+        }
+        if (c->observer && c->observer->readout) {
+                ReadoutEvent e = {.time_usec = t, .readout = ro, .shock_active = shock_active};
+                c->observer->readout(c, &e, c->observer_userdata);
         }
         protection_tick(c, shock_active, now_usec());
 }

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The sample stream (bus-stream.h): a table of streams, each our end of a SOCK_SEQPACKET pair, an
+ * EPOLLHUP watch on it (the client closed its end: released) and an sd_bus_track on its owner (the
+ * owner left the bus: released, as its claims are). The claim itself lives in claims.c. */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "bus-errors.h"
+#include "bus-face.h"
+#include "bus-stream.h"
+#include "context.h"
+#include "log.h"
+
+typedef struct Stream {
+        BusStreams *streams;
+        uint64_t id; /* for the log: streams are numbered from 1 in the order they were acquired */
+        char *owner; /* the unique bus name that acquired it */
+        int fd;      /* our end */
+        sd_event_source *hangup;
+        sd_bus_track *track;
+        uint64_t sent, dropped;
+        bool missed; /* records were dropped since the last one sent: the next one says so */
+} Stream;
+
+struct BusStreams {
+        Context *context;
+        Stream **v;
+        size_t n;
+        uint64_t next_id;
+        unsigned
+                sample_credit; /* Sample decimation: SAMPLE_SIGNAL_RATE_MAX per readout, a signal per rate */
+};
+
+static Stream *stream_free(Stream *s)
+{
+        if (!s)
+                return NULL;
+        sd_event_source_disable_unref(s->hangup);
+        sd_bus_track_unref(s->track);
+        if (s->fd >= 0)
+                close(s->fd);
+        free(s->owner);
+        free(s);
+        return NULL;
+}
+
+BusStreams *bus_streams_free(BusStreams *s)
+{
+        if (!s)
+                return NULL;
+        for (size_t i = 0; i < s->n; i++)
+                stream_free(s->v[i]);
+        free(s->v);
+        free(s);
+        return NULL;
+}
+
+/* Ends a stream: drops it from the table, logs its counts, releases its claim. */
+static void stream_release(Stream *s, const char *why)
+{
+        BusStreams *t = s->streams;
+        Context *c = t->context;
+        _cleanup_free_ char *owner = TAKE_PTR(s->owner);
+
+        for (size_t i = 0; i < t->n; i++)
+                if (t->v[i] == s) {
+                        memmove(t->v + i, t->v + i + 1, (t->n - i - 1) * sizeof(Stream *));
+                        t->n--;
+                        break;
+                }
+        log_full_errno(s->dropped ? LOG_INFO : LOG_DEBUG, 0,
+                       "Stream %llu of %s released (%s): %llu records sent, %llu dropped (not read in time)",
+                       (unsigned long long) s->id, owner, why, (unsigned long long) s->sent,
+                       (unsigned long long) s->dropped);
+        stream_free(s);
+        claims_remove_stream(c, owner);
+}
+
+static int on_stream_hangup(sd_event_source *source, int fd, uint32_t revents, void *userdata)
+{
+        stream_release(userdata, "the client closed it");
+        return 0;
+}
+
+static int on_stream_owner_gone(sd_bus_track *track, void *userdata)
+{
+        stream_release(userdata, "the client left the bus");
+        return 0;
+}
+
+/* The table, made at the first use (NULL: out of memory). */
+static BusStreams *streams_get(Context *c)
+{
+        if (!c->streams) {
+                c->streams = calloc(1, sizeof(BusStreams));
+                if (c->streams)
+                        c->streams->context = c;
+        }
+        return c->streams;
+}
+
+static size_t streams_of(const BusStreams *t, const char *owner)
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < t->n; i++)
+                n += strcmp(t->v[i]->owner, owner) == 0;
+        return n;
+}
+
+/* Makes the socket pair: ours (the daemon only sends; SHUT_RD makes a client's write fail with EPIPE)
+ * and theirs, returned in ret_fds[0] and [1]. */
+static int make_socket_pair(int ret_fds[2])
+{
+        int fds[2];
+
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) < 0)
+                return -errno;
+        if (shutdown(fds[0], SHUT_RD) < 0) {
+                int r = -errno;
+                close(fds[0]);
+                close(fds[1]);
+                return r;
+        }
+        ret_fds[0] = fds[0];
+        ret_fds[1] = fds[1];
+        return 0;
+}
+
+static int stream_new(Context *c, const char *owner, int fd, Stream **ret)
+{
+        BusStreams *t = c->streams;
+        Stream **a, *s;
+        int r;
+
+        a = reallocarray(t->v, t->n + 1, sizeof(Stream *));
+        if (!a)
+                return -ENOMEM;
+        t->v = a;
+        s = calloc(1, sizeof(Stream));
+        if (!s)
+                return -ENOMEM;
+        s->streams = t;
+        s->fd = fd;
+        s->owner = strdup(owner);
+        if (!s->owner) {
+                s->fd = -1;
+                stream_free(s);
+                return -ENOMEM;
+        }
+        r = sd_event_add_io(c->event, &s->hangup, fd, EPOLLHUP, on_stream_hangup, s);
+        if (r >= 0)
+                (void) sd_event_source_set_description(s->hangup, "stream-hangup");
+        if (r >= 0)
+                r = sd_bus_track_new(c->bus, &s->track, on_stream_owner_gone, s);
+        if (r >= 0)
+                r = sd_bus_track_add_name(s->track, owner);
+        if (r < 0) {
+                s->fd = -1; /* the caller's to close */
+                stream_free(s);
+                return r;
+        }
+        s->id = ++t->next_id;
+        t->v[t->n++] = s;
+        *ret = s;
+        return 0;
+}
+
+int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        const char *sender = sd_bus_message_get_sender(m);
+        _cleanup_close_ int ours = -1, theirs = -1;
+        Stream *s;
+        int fds[2] = {-1, -1}, r;
+
+        if (!c->has_accelerometer) /* the reason says "no accelerometer: why" already */
+                return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
+                                         c->backend_reason ?: "there is no accelerometer to stream from");
+        if (!sender)
+                return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
+                                        "AcquireStream: a call without a sender");
+        if (!streams_get(c))
+                return log_error_errno(-ENOMEM, "Failed to make a stream: %m");
+        if (streams_of(c->streams, sender) >= STREAMS_PER_SENDER_MAX)
+                return sd_bus_error_setf(
+                        error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+                        "AcquireStream: %s holds %u streams already, the most one client may "
+                        "hold; close one first",
+                        sender, STREAMS_PER_SENDER_MAX);
+        if (c->streams->n >= STREAMS_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+                                         "AcquireStream: %u streams are open, the most all clients together "
+                                         "may hold",
+                                         STREAMS_MAX);
+
+        r = make_socket_pair(fds);
+        if (r < 0)
+                return log_error_errno(r, "Failed to make a stream socket pair for %s: %m", sender);
+        ours = fds[0];
+        theirs = fds[1];
+        r = stream_new(c, sender, ours, &s);
+        if (r == -ENXIO) /* the client is already gone */
+                return log_debug_errno(r, "%s left before its stream was tracked", sender);
+        if (r < 0)
+                return log_error_errno(r, "Failed to make a stream for %s: %m", sender);
+        TAKE_FD(ours); /* the stream's now */
+
+        r = claims_add_stream(c, sender);
+        if (r >= 0)
+                r = sd_bus_reply_method_return(m, "hu", theirs, (uint32_t) sizeof(StreamRecord));
+        if (r < 0) {
+                stream_release(s, "it could not be handed over");
+                return r;
+        }
+        log_debug("Stream %llu acquired by %s (%zu open)", (unsigned long long) s->id, sender,
+                  c->streams->n);
+        return 0;
+}
+
+static void stream_send(Stream *s, StreamRecord rec)
+{
+        if (s->missed)
+                rec.flags |= STREAM_FLAG_MISSED;
+        if (send(s->fd, &rec, sizeof(rec), MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t) sizeof(rec)) {
+                s->sent++;
+                s->missed = false;
+                return;
+        }
+        s->missed = true;
+        /* EPIPE and the like: the client is going, EPOLLHUP releases the stream. */
+        if (errno != EAGAIN && errno != ENOBUFS)
+                return;
+        /* The client's buffer is full: it does not read in time. */
+        if (s->dropped++ == 0)
+                log_debug_errno(-errno, "Stream %llu of %s: dropping records the client does not read: %m",
+                                (unsigned long long) s->id, s->owner);
+}
+
+/* Sample, for busctl and gdbus users: every readout up to SAMPLE_SIGNAL_RATE_MAX Hz, above it evenly
+ * spread SAMPLE_SIGNAL_RATE_MAX of every poll_rate readouts (a Bresenham credit: never more). */
+static bool sample_signal_due(BusStreams *t, unsigned poll_rate)
+{
+        if (poll_rate <= SAMPLE_SIGNAL_RATE_MAX)
+                return true;
+        t->sample_credit += SAMPLE_SIGNAL_RATE_MAX;
+        if (t->sample_credit < poll_rate)
+                return false;
+        t->sample_credit -= poll_rate;
+        return true;
+}
+
+void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active)
+{
+        uint64_t t = ro->time_ns / NSEC_PER_USEC;
+        BusStreams *streams = streams_get(c);
+        int r;
+
+        if (streams && streams->n > 0) {
+                StreamRecord rec = {
+                        .time_usec = t,
+                        .x = ro->x,
+                        .y = ro->y,
+                        .flags = (ro->keyboard ? STREAM_FLAG_KEYBOARD : 0) |
+                                 (ro->mouse ? STREAM_FLAG_MOUSE : 0) |
+                                 (shock_active ? STREAM_FLAG_SHOCK_ACTIVE : 0) |
+                                 (ro->readouts >= 2 ? STREAM_FLAG_MISSED : 0),
+                };
+                for (size_t i = 0; i < streams->n; i++)
+                        stream_send(streams->v[i], rec);
+        }
+        if (streams && !sample_signal_due(streams, c->poller.poll_rate))
+                return;
+        r = sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Sample", "tii", t, ro->x, ro->y);
+        if (r < 0)
+                log_debug_errno(r, "Failed to emit Sample: %m");
+}

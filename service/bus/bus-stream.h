@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* AcquireStream(): the sample stream for fast consumers, in the manner of BlueZ's AcquireNotify. Each
+ * call makes a SOCK_SEQPACKET socket pair, keeps one end and hands the other to the caller; every
+ * readout then goes to every stream as one StreamRecord, sent without blocking (a client that does not
+ * read loses records, counted per stream, and the next record it gets has STREAM_FLAG_MISSED). A stream
+ * is a claim at the full SamplingRate (claims.c) for as long as the caller holds its end: closing it
+ * (EPOLLHUP on ours) or leaving the bus releases it. The broadcast Sample signal is decimated here to
+ * at most SAMPLE_SIGNAL_RATE_MAX per second. */
+
+#include <assert.h>
+#include <stdint.h>
+#include <systemd/sd-bus.h>
+
+#include "hdaps.h"
+#include "macros.h"
+
+typedef struct Context Context;
+typedef struct BusStreams BusStreams;
+
+/* One record per readout, native endian (the interface XML documents it). */
+typedef struct StreamRecord {
+        uint64_t time_usec; /* CLOCK_MONOTONIC time of the readout, as Sample's */
+        int32_t x, y;       /* axis-corrected raw counts, as Sample's */
+        uint32_t flags;     /* STREAM_FLAG_* */
+        uint32_t reserved;  /* 0 */
+} StreamRecord;
+static_assert(sizeof(StreamRecord) == 24, "StreamRecord is 24 bytes on every ABI");
+
+#define STREAM_FLAG_KEYBOARD     (UINT32_C(1) << 0) /* the EC's keyboard-activity flag of this readout */
+#define STREAM_FLAG_MOUSE        (UINT32_C(1) << 1) /* the EC's mouse-activity flag of this readout */
+#define STREAM_FLAG_SHOCK_ACTIVE (UINT32_C(1) << 2) /* ShockActive after this readout */
+#define STREAM_FLAG_MISSED       (UINT32_C(1) << 3) /* a readout was missed before this one */
+
+#define STREAMS_PER_SENDER_MAX 4u   /* open streams of one bus connection */
+#define STREAMS_MAX            128u /* open streams of all clients */
+#define SAMPLE_SIGNAL_RATE_MAX 50u  /* Sample signals per second; above it every readout is not sent */
+
+/* The AcquireStream() method handler (userdata: the Context). Errors: NoAccelerometer; LimitsExceeded
+ * naming the limit when the caller or everyone holds the most streams allowed. */
+int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error);
+
+/* Per readout (poller.c): one record to every stream, and the Sample signal, decimated to at most
+ * SAMPLE_SIGNAL_RATE_MAX per second at the poll rate in force. shock_active: after this readout. */
+void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active);
+
+/* Closes every stream without touching the claims (context_free(), before claims_free()). */
+BusStreams *bus_streams_free(BusStreams *s);
