@@ -16,6 +16,10 @@
 #include "context.h"
 #include "log.h"
 
+/* A readout more than 1.5 poll periods after the previous one: one (or more) was missed. */
+#define MISSED_GAP_PERIODS_NUM 3
+#define MISSED_GAP_PERIODS_DEN 2
+
 typedef struct Stream {
         BusStreams *streams;
         uint64_t id; /* for the log: streams are numbered from 1 in the order they were acquired */
@@ -24,7 +28,8 @@ typedef struct Stream {
         sd_event_source *hangup;
         sd_bus_track *track;
         uint64_t sent, dropped;
-        bool missed; /* records were dropped since the last one sent: the next one says so */
+        bool missed;  /* records were dropped since the last one sent: the next one says so */
+        bool started; /* a record was offered: the gap before the first one is no miss */
 } Stream;
 
 struct BusStreams {
@@ -32,6 +37,7 @@ struct BusStreams {
         Stream **v;
         size_t n;
         uint64_t next_id;
+        uint64_t last_readout_usec; /* the time of the last readout; 0: none yet */
         unsigned
                 sample_credit; /* Sample decimation: SAMPLE_SIGNAL_RATE_MAX per readout, a signal per rate */
 };
@@ -223,10 +229,11 @@ int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error
         return 0;
 }
 
-static void stream_send(Stream *s, StreamRecord rec)
+static void stream_send(Stream *s, StreamRecord rec, bool gap)
 {
-        if (s->missed)
+        if (s->missed || (gap && s->started))
                 rec.flags |= STREAM_FLAG_MISSED;
+        s->started = true;
         if (send(s->fd, &rec, sizeof(rec), MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t) sizeof(rec)) {
                 s->sent++;
                 s->missed = false;
@@ -268,12 +275,18 @@ void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active)
                         .y = ro->y,
                         .flags = (ro->keyboard ? STREAM_FLAG_KEYBOARD : 0) |
                                  (ro->mouse ? STREAM_FLAG_MOUSE : 0) |
-                                 (shock_active ? STREAM_FLAG_SHOCK_ACTIVE : 0) |
-                                 (ro->readouts >= 2 ? STREAM_FLAG_MISSED : 0),
+                                 (shock_active ? STREAM_FLAG_SHOCK_ACTIVE : 0),
                 };
+                /* A poll tick without a readout (the EC busy, a failure, the daemon late): a hole in the
+                 * series, more than 3/2 poll periods since the last readout. */
+                bool gap = c->poller.poll_rate > 0 && streams->last_readout_usec > 0 &&
+                           (t - streams->last_readout_usec) * c->poller.poll_rate * MISSED_GAP_PERIODS_DEN >
+                                   USEC_PER_SEC * MISSED_GAP_PERIODS_NUM;
                 for (size_t i = 0; i < streams->n; i++)
-                        stream_send(streams->v[i], rec);
+                        stream_send(streams->v[i], rec, gap);
         }
+        if (streams)
+                streams->last_readout_usec = t;
         if (streams && !sample_signal_due(streams, c->poller.poll_rate))
                 return;
         r = sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Sample", "tii", t, ro->x, ro->y);

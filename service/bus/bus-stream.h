@@ -31,7 +31,9 @@ static_assert(sizeof(StreamRecord) == 24, "StreamRecord is 24 bytes on every ABI
 #define STREAM_FLAG_KEYBOARD     (UINT32_C(1) << 0) /* the EC's keyboard-activity flag of this readout */
 #define STREAM_FLAG_MOUSE        (UINT32_C(1) << 1) /* the EC's mouse-activity flag of this readout */
 #define STREAM_FLAG_SHOCK_ACTIVE (UINT32_C(1) << 2) /* ShockActive after this readout */
-#define STREAM_FLAG_MISSED       (UINT32_C(1) << 3) /* a readout was missed before this one */
+/* A readout was missed before this one: more than 1.5 poll periods passed since the previous readout
+ * (a poll tick without one), or this stream dropped records its client did not read in time. */
+#define STREAM_FLAG_MISSED (UINT32_C(1) << 3)
 
 #define STREAMS_PER_SENDER_MAX 4u   /* open streams of one bus connection */
 #define STREAMS_MAX            128u /* open streams of all clients */

@@ -125,6 +125,25 @@ class StreamTest(TpaccelTestBase):
         self.assertLessEqual(len(both), 4, 'both flags only where a readout spans the change')
         self.assertFalse(any(r[3] & FLAG_SHOCK_ACTIVE for r in records), 'no shock at rest')
 
+    def test_missed_flag_marks_holes(self):
+        # The EC has no readout at a third of the ticks. Every record more than
+        # 1.5 periods after the one before says a readout was missed, and no other (this client reads in
+        # time, and the rule is the daemon's own, on the records' own times).
+        self.start('--sim-fault=no-readout:0.3', rate=100)
+        fd = self.acquire()
+        records = read_records(fd, seconds=2.0)
+        os.close(fd)
+        self.assertGreater(len(records), 50)
+        self.assertFalse(records[0][3] & FLAG_MISSED, 'not on the first record')
+        holes = 0
+        for a, b in zip(records, records[1:]):
+            hole = (b[0] - a[0]) * 100 * 2 > 1_000_000 * 3
+            holes += hole
+            self.assertEqual(bool(b[3] & FLAG_MISSED), hole, 'record %s after %s' % (b, a))
+        self.assertGreater(holes, 10, 'busy ticks leave holes')
+        self.assertEventually(lambda: re.search(r'Stream 1 of :\S+ released \(the client closed it\): '
+                                                r'\d+ records sent, 0 dropped', self.daemon_log()))
+
     def test_shock_flag(self):
         # Shock active: from the drop until ShockHoldMs after it, in one run.
         self.start('--trace=' + os.path.join(TRACES, 'drop-30cm.csv'))
