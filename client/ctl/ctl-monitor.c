@@ -6,6 +6,7 @@
 #include <glib-unix.h>
 
 #include "accel-client.h"
+#include "accel-stream.h"
 #include "ctl.h"
 
 typedef struct Monitor {
@@ -15,6 +16,7 @@ typedef struct Monitor {
         ExitStatus status;
         char *orientation;
         gboolean claimed;
+        AccelStream *stream; /* --samples: every readout (AcquireStream) */
 } Monitor;
 
 static void print_event(const char *kind, const char *format, ...) G_GNUC_PRINTF(2, 3);
@@ -79,29 +81,38 @@ static void on_heads_parked(TpaccelAccelerometer *proxy, const char *const *disk
         print_event(parked ? "parked" : "unparked", "%s", list);
 }
 
-/* --samples. Every raw readout, whatever delivers it: print_sample() is the one consumer, and
- * samples_start()/samples_stop() choose the source. Today that is the Sample signal; a source that
- * reads AcquireStream's socket instead plugs in here, calling print_sample() for each record. */
-static void print_sample(Monitor *m, guint64 time_usec, gint32 x, gint32 y)
+/* --samples: every readout, from the sample stream (AcquireStream; the Sample signal is decimated to 50
+ * per second), with the record's flags. */
+static void on_record(const AccelStreamRecord *r, gpointer userdata)
 {
-        print_event("sample", "x %5d  y %5d", x, y);
+        Monitor *m = userdata;
+
+        if (!r) {
+                fprintf(stderr, _("tpaccelctl: tpacceld closed the sample stream; stopping\n"));
+                m->status = EXIT_STATUS_NO_SERVICE;
+                g_main_loop_quit(m->loop);
+                return;
+        }
+        print_event("sample", "x %5d  y %5d%s%s%s%s", r->x, r->y,
+                    r->flags & ACCEL_STREAM_FLAG_KEYBOARD ? "  keyboard" : "",
+                    r->flags & ACCEL_STREAM_FLAG_MOUSE ? "  mouse" : "",
+                    r->flags & ACCEL_STREAM_FLAG_SHOCK_ACTIVE ? "  shock" : "",
+                    r->flags & ACCEL_STREAM_FLAG_MISSED ? "  (missed one before)" : "");
 }
 
-static void on_sample_signal(TpaccelAccelerometer *proxy, guint64 time_usec, gint x, gint y,
-                             gpointer userdata)
+static ExitStatus samples_start(Monitor *m)
 {
-        print_sample(userdata, time_usec, x, y);
-}
+        g_autoptr(GError) error = NULL;
 
-static void samples_start(Monitor *m, AccelSignals *signals)
-{
-        g_signal_connect(accel_client_get_proxy(m->client), "sample", G_CALLBACK(on_sample_signal), m);
-        *signals |= ACCEL_SIGNAL_SAMPLE;
+        m->stream = accel_stream_acquire(m->ctl->bus, on_record, m, &error);
+        if (!m->stream)
+                return ctl_report_error(m->ctl, _("cannot open the sample stream"), error);
+        return EXIT_STATUS_OK;
 }
 
 static void samples_stop(Monitor *m)
 {
-        g_signal_handlers_disconnect_by_func(accel_client_get_proxy(m->client), on_sample_signal, m);
+        g_clear_pointer(&m->stream, accel_stream_free);
 }
 
 static void on_name_owner(GObject *proxy, GParamSpec *pspec, gpointer userdata)
@@ -164,15 +175,13 @@ static ExitStatus follow_service(Monitor *m)
         g_signal_connect(proxy, "heads-parked", G_CALLBACK(on_heads_parked), m);
         g_signal_connect(proxy, "g-properties-changed", G_CALLBACK(on_properties_changed), m);
         g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), m);
-        if (m->ctl->samples)
-                samples_start(m, &signals);
         accel_client_set_signals(m->client, signals);
 
         if (!accel_client_is_present(m->client)) { /* it left since check_accelerometer() */
                 fprintf(stderr, _("tpaccelctl: tpacceld left the %s; stopping\n"), m->ctl->bus_description);
                 return EXIT_STATUS_NO_SERVICE;
         }
-        return EXIT_STATUS_OK;
+        return m->ctl->samples ? samples_start(m) : EXIT_STATUS_OK;
 }
 
 static void print_header(Monitor *m)
@@ -195,8 +204,7 @@ static void stop_following(Monitor *m)
 {
         if (!m->client)
                 return;
-        if (m->ctl->samples)
-                samples_stop(m);
+        samples_stop(m);
         g_signal_handlers_disconnect_by_data(accel_client_get_proxy(m->client), m);
         g_clear_pointer(&m->client, accel_client_free);
 }

@@ -30,7 +30,8 @@ static const Command commands[] = {
          N_("Show every property of the accelerometer."), TRUE},
         {"monitor", ctl_monitor, "monitor [--samples]", N_("Print events live until Ctrl-C"),
          N_("Claim the accelerometer and print Tilt, Shock, orientation and head-parking events, one line\n"
-            "each with a timestamp, until Ctrl-C (then release). --samples adds every Sample."),
+            "each with a timestamp, until Ctrl-C (then release). --samples adds every readout, from the\n"
+            "sample stream (AcquireStream), with its activity, shock and missed flags."),
          FALSE, TRUE},
         {"get", ctl_get, "get KEY [--json]", N_("Print one property"), N_("Print one property."), TRUE},
         {"set", ctl_set, "set KEY VALUE...", N_("Change a setting"),

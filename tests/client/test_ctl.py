@@ -264,6 +264,8 @@ class CtlTest(ClientTestCase):
         out, err = proc.communicate(timeout=10)
         self.assertEqual(proc.returncode, 0, err)
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+\n")
+        # From the sample stream: the readouts while the shock is active carry its flag.
+        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+  shock\n")
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((jolt|drift|freefall)\)\n")
 
     def test_monitor_service_goes_away(self):
