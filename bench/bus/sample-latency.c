@@ -9,14 +9,31 @@
  *   sample-latency emit ADDRESS SECONDS RATE
  *       The reference sender: emits Sample signals at RATE Hz on the same path and interface, stamped
  *       with CLOCK_MONOTONIC right before sending. What listeners measure then is the floor of the bus
- *       and the clients alone (dbus-daemon's fan-out, scheduling); tpacceld's share is the difference. */
+ *       and the clients alone (dbus-daemon's fan-out, scheduling); tpacceld's share is the difference.
+ *
+ *   sample-latency stream ADDRESS SECONDS
+ *       A stream client: AcquireStream(), prints "ready", reads records for SECONDS and prints one line
+ *       with every record's latency (time_usec against CLOCK_MONOTONIC at receipt), as listen does.
+ *
+ *   sample-latency stream-ref OUTDIR SECONDS RATE N
+ *       The stream's reference sender: N socket pairs, N reader processes (forked, each writing its
+ *       latencies to OUTDIR/ref-I.txt), and records sent to all of them at RATE Hz, stamped right
+ *       before sending: the floor of the socket path and the clients alone. Prints "ready", then
+ *       "cpu_per_round_us US": its own CPU time per round of sends (what the fan-out itself costs). */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <systemd/sd-bus.h>
 #include <time.h>
+#include <unistd.h>
 
 #define SAMPLE_PATH      "/org/thinkpad/Accelerometer"
 #define SAMPLE_INTERFACE "org.thinkpad.Accelerometer"
@@ -24,6 +41,14 @@
 #define NSEC_PER_USEC    1000ULL
 #define MAX_SAMPLES      100000
 #define EMIT_RATE_MAX    1000
+#define STREAM_REF_MAX   200
+
+/* The stream's record (org.thinkpad.Accelerometer.xml, AcquireStream). */
+typedef struct StreamRecord {
+        uint64_t time_usec;
+        int32_t x, y;
+        uint32_t flags, reserved;
+} StreamRecord;
 
 static uint64_t now_usec(void)
 {
@@ -141,17 +166,194 @@ static int emit_samples(const char *address, double seconds, unsigned rate)
         return r < 0 ? r : 0;
 }
 
+/* Reads records from fd until end (CLOCK_MONOTONIC usec) into l; stops early at EOF. */
+static int read_records(int fd, uint64_t end, Latencies *l)
+{
+        for (uint64_t now = now_usec(); now < end; now = now_usec()) {
+                struct pollfd p = {.fd = fd, .events = POLLIN};
+                StreamRecord rec;
+                ssize_t n;
+                int r = poll(&p, 1, (int) ((end - now) / 1000 + 1));
+
+                if (r < 0 && errno != EINTR)
+                        return -errno;
+                if (r <= 0)
+                        continue;
+                n = read(fd, &rec, sizeof(rec));
+                if (n == 0)
+                        return 0;
+                if (n != (ssize_t) sizeof(rec))
+                        return n < 0 ? -errno : -EBADMSG;
+                now = now_usec();
+                if (l->n < MAX_SAMPLES)
+                        l->v[l->n++] = now >= rec.time_usec ? now - rec.time_usec : 0;
+        }
+        return 0;
+}
+
+static void print_latencies(FILE *f, const Latencies *l)
+{
+        for (size_t i = 0; i < l->n; i++)
+                fprintf(f, "%s%llu", i ? " " : "", (unsigned long long) l->v[i]);
+        fprintf(f, "\n");
+}
+
+static int stream_records(const char *address, double seconds)
+{
+        sd_bus *bus = NULL;
+        sd_bus_message *reply = NULL;
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        Latencies l = {};
+        uint32_t size = 0;
+        int fd = -1, r;
+
+        l.v = calloc(MAX_SAMPLES, sizeof(uint64_t));
+        if (!l.v)
+                return -ENOMEM;
+        r = connect_bus(address, &bus);
+        if (r >= 0)
+                r = sd_bus_call_method(bus, "org.thinkpad.Accelerometer", SAMPLE_PATH, SAMPLE_INTERFACE,
+                                       "AcquireStream", &error, &reply, "");
+        if (r >= 0)
+                r = sd_bus_message_read(reply, "hu", &fd, &size);
+        if (r >= 0 && size != sizeof(StreamRecord))
+                r = -EPROTO;
+        if (r >= 0) {
+                fd = fcntl(fd, F_DUPFD_CLOEXEC, 3); /* the message owns its fd */
+                if (fd < 0)
+                        r = -errno;
+        }
+        if (r < 0) {
+                if (sd_bus_error_is_set(&error))
+                        fprintf(stderr, "sample-latency stream: %s\n", error.message);
+                goto out;
+        }
+        printf("ready\n");
+        fflush(stdout);
+        r = read_records(fd, now_usec() + (uint64_t) (seconds * USEC_PER_SEC), &l);
+        print_latencies(stdout, &l);
+out:
+        if (fd >= 0)
+                close(fd);
+        sd_bus_error_free(&error);
+        sd_bus_message_unref(reply);
+        sd_bus_flush_close_unref(bus);
+        free(l.v);
+        return r < 0 ? r : 0;
+}
+
+/* A reader child of stream-ref: reads until EOF (or SECONDS + 1) and writes its latencies to path. */
+static int stream_ref_reader(int fd, const char *path, double seconds)
+{
+        Latencies l = {};
+        FILE *f;
+        int r;
+
+        l.v = calloc(MAX_SAMPLES, sizeof(uint64_t));
+        if (!l.v)
+                return -ENOMEM;
+        r = read_records(fd, now_usec() + (uint64_t) ((seconds + 1) * USEC_PER_SEC), &l);
+        f = fopen(path, "we");
+        if (!f)
+                r = -errno;
+        else {
+                print_latencies(f, &l);
+                fclose(f);
+        }
+        free(l.v);
+        return r;
+}
+
+static int stream_ref(const char *outdir, double seconds, unsigned rate, unsigned n)
+{
+        int fds[STREAM_REF_MAX];
+        pid_t pids[STREAM_REF_MAX];
+        int r = 0;
+
+        for (unsigned i = 0; i < n; i++) {
+                int pair[2];
+                if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
+                        return -errno;
+                pids[i] = fork();
+                if (pids[i] < 0)
+                        return -errno;
+                if (pids[i] == 0) {
+                        char path[4096];
+                        close(pair[0]);
+                        for (unsigned j = 0; j < i; j++)
+                                close(fds[j]);
+                        snprintf(path, sizeof(path), "%s/ref-%u.txt", outdir, i);
+                        _exit(stream_ref_reader(pair[1], path, seconds) < 0 ? 1 : 0);
+                }
+                close(pair[1]);
+                fds[i] = pair[0];
+        }
+        printf("ready\n");
+        fflush(stdout);
+
+        uint64_t period = USEC_PER_SEC / rate, next = now_usec() + period, rounds = 0;
+        uint64_t end = now_usec() + (uint64_t) (seconds * USEC_PER_SEC);
+        struct timespec cpu0, cpu1;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0); /* this process only: the readers are children */
+        for (; next < end; next += period, rounds++) {
+                sleep_until_usec(next);
+                StreamRecord rec = {.time_usec = now_usec()};
+                for (unsigned i = 0; i < n; i++)
+                        (void) send(fds[i], &rec, sizeof(rec), MSG_DONTWAIT | MSG_NOSIGNAL);
+        }
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+        printf("cpu_per_round_us %.1f\n",
+               ((double) (cpu1.tv_sec - cpu0.tv_sec) * 1e6 + (double) (cpu1.tv_nsec - cpu0.tv_nsec) / 1e3) /
+                       (double) (rounds ? rounds : 1));
+        fflush(stdout);
+        for (unsigned i = 0; i < n; i++)
+                close(fds[i]);
+        for (unsigned i = 0; i < n; i++) {
+                int status;
+                if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                        r = -ECHILD;
+        }
+        return r;
+}
+
+static int usage(const char *argv0)
+{
+        fprintf(stderr,
+                "usage: %s listen ADDRESS SECONDS | emit ADDRESS SECONDS RATE | stream ADDRESS SECONDS |\n"
+                "       stream-ref OUTDIR SECONDS RATE N\n",
+                argv0);
+        return 2;
+}
+
+static int parse_rate(const char *s, long max, unsigned *ret)
+{
+        char *end;
+        long v = strtol(s, &end, 10);
+
+        if (*end || v < 1 || v > max) {
+                fprintf(stderr, "sample-latency: '%s' is out of range 1..%ld\n", s, max);
+                return -EINVAL;
+        }
+        *ret = (unsigned) v;
+        return 0;
+}
+
 int main(int argc, char *argv[])
 {
         double seconds;
         int r;
 
-        if (argc < 4 || (strcmp(argv[1], "listen") == 0 && argc != 4) ||
-            (strcmp(argv[1], "emit") == 0 && argc != 5) ||
-            (strcmp(argv[1], "listen") != 0 && strcmp(argv[1], "emit") != 0)) {
-                fprintf(stderr, "usage: %s listen ADDRESS SECONDS | emit ADDRESS SECONDS RATE\n", argv[0]);
-                return 2;
-        }
+        static const struct {
+                const char *name;
+                int argc;
+        } roles[] = {{"listen", 4}, {"emit", 5}, {"stream", 4}, {"stream-ref", 6}};
+        bool known = false;
+
+        for (size_t i = 0; argc >= 2 && i < sizeof(roles) / sizeof(roles[0]); i++)
+                if (strcmp(argv[1], roles[i].name) == 0)
+                        known = argc == roles[i].argc;
+        if (!known)
+                return usage(argv[0]);
         seconds = atof(argv[3]);
         if (!(seconds > 0)) {
                 fprintf(stderr, "sample-latency: SECONDS '%s' is not a positive number\n", argv[3]);
@@ -159,14 +361,19 @@ int main(int argc, char *argv[])
         }
         if (strcmp(argv[1], "listen") == 0)
                 r = listen_samples(argv[2], seconds);
-        else {
-                long rate = strtol(argv[4], NULL, 10);
-                if (rate < 1 || rate > EMIT_RATE_MAX) {
-                        fprintf(stderr, "sample-latency: RATE '%s' is out of range 1..%d\n", argv[4],
-                                EMIT_RATE_MAX);
+        else if (strcmp(argv[1], "stream") == 0)
+                r = stream_records(argv[2], seconds);
+        else if (strcmp(argv[1], "emit") == 0) {
+                unsigned rate;
+                if (parse_rate(argv[4], EMIT_RATE_MAX, &rate) < 0)
                         return 2;
-                }
-                r = emit_samples(argv[2], seconds, (unsigned) rate);
+                r = emit_samples(argv[2], seconds, rate);
+        } else {
+                unsigned rate, n;
+                if (parse_rate(argv[4], EMIT_RATE_MAX, &rate) < 0 ||
+                    parse_rate(argv[5], STREAM_REF_MAX, &n) < 0)
+                        return 2;
+                r = stream_ref(argv[2], seconds, rate, n);
         }
         if (r < 0) {
                 fprintf(stderr, "sample-latency %s: %s\n", argv[1], strerror(-r));

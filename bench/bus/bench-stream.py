@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The sample stream against the Sample signal: tpacceld on the EC emulator at 1000 Hz (the highest
+SamplingRate), on a private system bus, with 1 and with 50 clients (each its own process), side by side
+in one run:
+  - stream: AcquireStream() clients (sample-latency stream): record latency p50/p99 (the record's
+    time_usec, CLOCK_MONOTONIC when the host has the EC's reply, to receipt), daemon CPU per readout
+  - stream floor: the reference sender (sample-latency stream-ref) sending the same records over socket
+    pairs to as many reader processes at 1000 Hz: the socket path and the clients alone, latency and the
+    sender's own CPU per round of sends (the fan-out's cost without tpacceld)
+  - signal: Sample subscribers (sample-latency listen) of a Claim at 1000 Hz, the signal decimated to
+    50 per second: latency p50/p99 of what they get, daemon CPU per readout
+  - signal floor: the bus benchmark's reference sender (sample-latency emit) at 50 Hz to as many
+    subscribers
+Daemon CPU from /proc/PID/task/*/schedstat (ns), per readout at the nominal 1000 per second; the records
+each client got per second are printed too (the real rate). The benchmark process only sleeps while
+measuring. Prints `name: value unit` lines, then the issue's floors (50 stream clients: p99 < 1 ms, CPU
+per readout within 1.5x of 1 client) as `..._floor: met|missed`.
+
+Usage: bench-stream.py PATH/TO/tpacceld PATH/TO/sample-latency [SECONDS] [--check]
+--check: a short run (1 and 3 clients, 1 s) that asserts correctness only (every client gets records
+at the rate, none from the future, the daemon keeps running and releases every stream), for CI."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import dbus
+
+NAME, PATH, IFACE = 'org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', 'org.thinkpad.Accelerometer'
+RATE = 1000
+SIGNAL_RATE = 50  # the Sample signal's decimated rate (bus-stream.h SAMPLE_SIGNAL_RATE_MAX)
+
+BUS_CONF = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+    <allow own="*"/></policy>
+  <limit name="max_connections_per_user">1000</limit>
+</busconfig>
+'''
+
+
+def cpu_seconds(pid):
+    total = 0
+    for tid in os.listdir('/proc/%d/task' % pid):
+        with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
+            total += int(f.read().split()[0])
+    return total / 1e9
+
+
+def percentile(values, p):
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def start_clients(latency_client, role, address, n, seconds):
+    procs = [subprocess.Popen([latency_client, role, address, str(seconds)], stdout=subprocess.PIPE, text=True)
+             for _ in range(n)]
+    for p in procs:
+        line = p.stdout.readline().strip()
+        if line != 'ready':
+            raise RuntimeError('sample-latency %s did not start (%r)' % (role, line))
+    return procs
+
+
+def collect(procs, what):
+    per_client = []
+    for p in procs:
+        out, _ = p.communicate()
+        if p.returncode != 0:
+            raise RuntimeError('sample-latency %s failed with %d' % (what, p.returncode))
+        per_client.append([int(v) for v in out.split()])
+    if not any(per_client):
+        raise RuntimeError('no %s received' % what)
+    return per_client
+
+
+def wait_for(cond, what, timeout=10):
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise RuntimeError('timed out waiting for ' + what)
+        time.sleep(0.02)
+
+
+def measure(accel, props, daemon, latency_client, address, tmp, n, seconds):
+    """One row of figures for n clients: stream, stream floor, signal, signal floor."""
+    warm_up = 0.5
+    listen_s = seconds + warm_up + 1.5
+    out = {}
+
+    # tpacceld, stream clients: their streams are the claim.
+    procs = start_clients(latency_client, 'stream', address, n, listen_s)
+    started = time.monotonic()
+    time.sleep(warm_up)
+    cpu0 = cpu_seconds(daemon.pid)
+    time.sleep(seconds)
+    out['stream_cpu'] = cpu_seconds(daemon.pid) - cpu0
+    if time.monotonic() - started > listen_s:
+        raise RuntimeError('the stream clients stopped before the measurement ended')
+    per_client = collect(procs, 'stream')
+    out['stream'] = [v for c in per_client for v in c]
+    out['stream_rate'] = min(len(c) for c in per_client) / listen_s
+    wait_for(lambda: not props.Get(IFACE, 'Claimed'), 'the streams to be released')
+
+    # The reference sender over socket pairs to n reader processes.
+    ref_dir = tempfile.mkdtemp(dir=tmp)
+    ref = subprocess.run([latency_client, 'stream-ref', ref_dir, str(seconds), str(RATE), str(n)], check=True,
+                         stdout=subprocess.PIPE, text=True)
+    out['stream_floor_cpu_us'] = float(ref.stdout.split('cpu_per_round_us')[1].split()[0])
+    out['stream_floor'] = []
+    for i in range(n):
+        with open(os.path.join(ref_dir, 'ref-%d.txt' % i)) as f:
+            out['stream_floor'] += [int(v) for v in f.read().split()]
+
+    # tpacceld, Sample subscribers of a Claim (the signal decimated to SIGNAL_RATE).
+    procs = start_clients(latency_client, 'listen', address, n, listen_s)
+    started = time.monotonic()
+    accel.Claim()
+    time.sleep(warm_up)
+    cpu0 = cpu_seconds(daemon.pid)
+    time.sleep(seconds)
+    out['signal_cpu'] = cpu_seconds(daemon.pid) - cpu0
+    accel.Release()
+    if time.monotonic() - started > listen_s:
+        raise RuntimeError('the listeners stopped before the measurement ended')
+    per_client = collect(procs, 'Sample')
+    out['signal'] = [v for c in per_client for v in c]
+    out['signal_rate'] = min(len(c) for c in per_client) / (seconds + warm_up)
+
+    # The bus benchmark's reference sender at the signal's rate to n subscribers.
+    procs = start_clients(latency_client, 'listen', address, n, seconds + 1)
+    subprocess.run([latency_client, 'emit', address, str(seconds), str(SIGNAL_RATE)], check=True,
+                   stdout=subprocess.DEVNULL)
+    out['signal_floor'] = [v for c in collect(procs, 'reference Sample') for v in c]
+    return out
+
+
+def check(results, seconds):
+    """--check: correctness only, no timing."""
+    for n, r in results.items():
+        for name in ('stream', 'stream_floor', 'signal', 'signal_floor'):
+            assert r[name], '%s with %d clients: nothing received' % (name, n)
+            assert min(r[name]) >= 0
+        # Every client got records at the rate (a generous bound: a loaded machine polls late).
+        assert r['stream_rate'] > RATE * 0.3, 'stream with %d clients: %.0f records/s' % (n, r['stream_rate'])
+        assert r['signal_rate'] <= SIGNAL_RATE + 2, 'Sample at %.1f/s, above %d' % (r['signal_rate'], SIGNAL_RATE)
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != '--check']
+    checking = '--check' in sys.argv[1:]
+    tpacceld, latency_client = args[0], args[1]
+    seconds = float(args[2]) if len(args) > 2 else (1.0 if checking else 5.0)
+    counts = (1, 3) if checking else (1, 50)
+    load_average = os.getloadavg()[0]
+    tmp = tempfile.mkdtemp(prefix='tpaccel-bench-stream-')
+    conf = os.path.join(tmp, 'bus.conf')
+    with open(conf, 'w') as f:
+        f.write(BUS_CONF)
+    bus_daemon = subprocess.Popen(['dbus-daemon', '--config-file=' + conf, '--nofork', '--print-address=1'],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    address = bus_daemon.stdout.readline().strip()
+    daemon = subprocess.Popen([tpacceld, '--session', '--address=' + address, '--backend=sim',
+                               '--state-dir=' + tmp], stderr=subprocess.DEVNULL)
+    try:
+        bus = dbus.bus.BusConnection(address)
+        wait_for(lambda: bus.name_has_owner(NAME), 'tpacceld on the bus')
+        obj = bus.get_object(NAME, PATH, introspect=False)
+        accel = dbus.Interface(obj, IFACE)
+        props = dbus.Interface(obj, dbus.PROPERTIES_IFACE)
+        accel.SetSamplingRate(dbus.UInt32(RATE))
+
+        results = {n: measure(accel, props, daemon, latency_client, address, tmp, n, seconds) for n in counts}
+        if daemon.poll() is not None:
+            raise RuntimeError('tpacceld exited during the benchmark')
+        if checking:
+            check(results, seconds)
+
+        print('stream_load_average_before: %.2f' % load_average)
+        readouts = RATE * seconds
+        for n in counts:
+            r = results[n]
+            suffix = '%d_%s' % (n, 'client' if n == 1 else 'clients')
+            for name in ('stream', 'stream_floor', 'signal', 'signal_floor'):
+                print('stream_%s_latency_p50_%s: %d us' % (name, suffix, percentile(r[name], 50)))
+                print('stream_%s_latency_p99_%s: %d us' % (name, suffix, percentile(r[name], 99)))
+            print('stream_records_per_s_per_client_%s: %.0f per_s' % (suffix, r['stream_rate']))
+            print('stream_signals_per_s_per_client_%s: %.1f per_s' % (suffix, r['signal_rate']))
+            print('stream_cpu_per_readout_%s: %.1f us' % (suffix, r['stream_cpu'] / readouts * 1e6))
+            print('stream_signal_cpu_per_readout_%s: %.1f us' % (suffix, r['signal_cpu'] / readouts * 1e6))
+            print('stream_floor_sender_cpu_per_record_%s: %.1f us' % (suffix, r['stream_floor_cpu_us']))
+        if not checking:
+            one, many = results[1], results[50]
+            ratio = many['stream_cpu'] / one['stream_cpu']
+            p99 = percentile(many['stream'], 99)
+            print('stream_cpu_ratio_50_to_1: %.2f' % ratio)
+            print('stream_floor_sender_cpu_ratio_50_to_1: %.2f' %
+                  (many['stream_floor_cpu_us'] / max(one['stream_floor_cpu_us'], 0.1)))
+            print('stream_p99_50_clients_under_1ms_floor: %s' % ('met' if p99 < 1000 else 'missed'))
+            print('stream_cpu_within_1.5x_floor: %s' % ('met' if ratio <= 1.5 else 'missed'))
+    finally:
+        daemon.terminate()
+        daemon.wait()
+        bus_daemon.terminate()
+        bus_daemon.wait()
+        subprocess.run(['rm', '-rf', tmp])
+
+
+if __name__ == '__main__':
+    main()
