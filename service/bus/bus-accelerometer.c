@@ -381,22 +381,26 @@ static int change_config(Context *c, StateConfig *next, ConfigApplyFunc apply, c
 /* An hdaps setting of the device, persisted as the unsigned at config_offset in StateConfig. */
 typedef struct DeviceSetting {
         const char *property;
+        ChangeBit change; /* its property's bit */
         int (*set)(Backend *b, unsigned v);
         size_t config_offset;
 } DeviceSetting;
 
 static const DeviceSetting sampling_rate_setting = {
         "SamplingRate",
+        CHANGE_SAMPLING_RATE,
         backend_set_sampling_rate,
         offsetof(StateConfig, sampling_rate),
 };
 static const DeviceSetting oversampling_ratio_setting = {
         "OversamplingRatio",
+        CHANGE_OVERSAMPLING_RATIO,
         backend_set_oversampling_ratio,
         offsetof(StateConfig, oversampling_ratio),
 };
 static const DeviceSetting filter_order_setting = {
         "FilterOrder",
+        CHANGE_FILTER_ORDER,
         backend_set_filter_order,
         offsetof(StateConfig, filter_order),
 };
@@ -429,7 +433,7 @@ static int change_device_setting(Context *c, sd_bus_message *call, const DeviceS
         if (r < 0)
                 return r;
         log_info("%s set to %u by %s", s->property, value, strna(sd_bus_message_get_sender(call)));
-        bus_emit_changed(c, s->property);
+        bus_emit_changes(c, CHANGE_MASK(s->change));
         context_read_back_ec_config(c);
         return 0;
 }
@@ -557,7 +561,7 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
         if (r < 0)
                 return bus_error_from_backend(error, c->backend, r, "FakeDataMode");
         log_info("FakeDataMode set to %u by %s", (unsigned) enabled, strna(sd_bus_message_get_sender(m)));
-        bus_emit_changed(c, "FakeDataMode");
+        bus_emit_changes(c, CHANGE_MASK(CHANGE_FAKE_DATA_MODE));
         context_read_back_ec_config(c);
         return sd_bus_reply_method_return(m, NULL);
 }
@@ -599,7 +603,7 @@ static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *er
                 return r;
         log_info("Invert set to %s by %s", invert ? "true" : "false", strna(sd_bus_message_get_sender(m)));
         poller_check_rest(c);
-        bus_emit_changed(c, "Invert", "AxisCode");
+        bus_emit_changes(c, CHANGE_MASK(CHANGE_INVERT) | CHANGE_MASK(CHANGE_AXIS_CODE));
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -650,7 +654,7 @@ static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_er
                 if (r >= 0) {
                         log_info("Input devices %s by %s", enabled ? "enabled" : "disabled",
                                  strna(sd_bus_message_get_sender(m)));
-                        bus_emit_changed(c, "InputDevices");
+                        bus_emit_changes(c, CHANGE_MASK(CHANGE_INPUT_DEVICES));
                 }
         }
         if (r < 0)
@@ -662,20 +666,30 @@ static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_er
 /* The motion parameters set over D-Bus: validated here, applied to Motion, persisted, announced. */
 typedef struct MotionSetting {
         const char *property, *unit;
+        ChangeBit change; /* its property's bit */
         double min, max;
         int (*set)(Motion *m, double v);
         size_t config_offset; /* the double in StateConfig that persists it */
 } MotionSetting;
 
 static const MotionSetting shock_sensitivity_setting = {
-        "ShockSensitivity",           "",
-        MOTION_SENSITIVITY_MIN,       MOTION_SENSITIVITY_MAX,
-        motion_set_shock_sensitivity, offsetof(StateConfig, shock_sensitivity),
+        "ShockSensitivity",
+        "",
+        CHANGE_SHOCK_SENSITIVITY,
+        MOTION_SENSITIVITY_MIN,
+        MOTION_SENSITIVITY_MAX,
+        motion_set_shock_sensitivity,
+        offsetof(StateConfig, shock_sensitivity),
 };
 
 static const MotionSetting tilt_step_setting = {
-        "TiltStep",           " degrees",           MOTION_TILT_STEP_MIN,
-        MOTION_TILT_STEP_MAX, motion_set_tilt_step, offsetof(StateConfig, tilt_step),
+        "TiltStep",
+        " degrees",
+        CHANGE_TILT_STEP,
+        MOTION_TILT_STEP_MIN,
+        MOTION_TILT_STEP_MAX,
+        motion_set_tilt_step,
+        offsetof(StateConfig, tilt_step),
 };
 
 static int set_motion_from_config(Context *c, const StateConfig *next, const void *setting,
@@ -715,7 +729,7 @@ static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting
         r = change_config(c, &next, set_motion_from_config, s, error);
         if (r < 0)
                 return r;
-        bus_emit_changed(c, s->property);
+        bus_emit_changes(c, CHANGE_MASK(s->change));
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -815,7 +829,7 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
                 return r;
         log_info("Protected disks set to %zu disk(s) by %s", strv_length(c->config.protected_disks),
                  strna(sd_bus_message_get_sender(m)));
-        bus_emit_changed(c, "ProtectedDisks");
+        bus_emit_changes(c, CHANGE_MASK(CHANGE_PROTECTED_DISKS));
         protection_state_changed(c); /* and the demand for polling */
         return sd_bus_reply_method_return(m, NULL);
 }

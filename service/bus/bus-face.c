@@ -51,7 +51,7 @@ static const char *const change_aliases[_CHANGE_BIT_MAX] = {
         [CHANGE_POLLING] = "Claimed", /* Polling's old name */
 };
 
-void bus_emit_changed_strv(Context *c, const char *const *properties)
+static void emit_properties_changed(Context *c, const char *const *properties)
 {
         int r;
 
@@ -76,7 +76,7 @@ void bus_emit_changes(Context *c, ChangeMask mask)
                 }
         properties[n] = NULL;
         if (n > 0)
-                bus_emit_changed_strv(c, properties);
+                emit_properties_changed(c, properties);
 }
 
 /* The signals */

@@ -45,9 +45,6 @@ Context *bus_context_free(Context *c);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Context *, bus_context_free);
 /* Emits PropertiesChanged on the accelerometer object for the properties of mask (no-op without a bus). */
 void bus_emit_changes(Context *c, ChangeMask mask);
-/* The same for named properties (the method handlers' own changes). */
-void bus_emit_changed_strv(Context *c, const char *const *properties);
-#define bus_emit_changed(c, ...) bus_emit_changed_strv((c), (const char *const[]){__VA_ARGS__, NULL})
 /* Writes next to the state file for a setter before it applies a change: on failure sets error to
  * Error.NotSaved naming the file and why, and the caller changes nothing. Returns 0 or -errno. */
 int bus_save_config(Context *c, const StateConfig *next, sd_bus_error *error);
