@@ -20,65 +20,7 @@ import time
 
 import dbus
 
-NAME, PATH, IFACE = 'org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', 'org.thinkpad.Accelerometer'
-
-BUS_CONF = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
-    <allow own="*"/></policy>
-  <limit name="max_connections_per_user">1000</limit>
-</busconfig>
-'''
-
-
-def cpu_seconds(pid):
-    """Time spent on the CPU by all threads (schedstat: ns resolution, unlike utime/stime's ticks)."""
-    total = 0
-    for tid in os.listdir('/proc/%d/task' % pid):
-        with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
-            total += int(f.read().split()[0])
-    return total / 1e9
-
-
-def ctxt_switches(pid):
-    n = 0
-    with open('/proc/%d/status' % pid) as f:
-        for line in f:
-            if line.startswith(('voluntary_ctxt_switches', 'nonvoluntary_ctxt_switches')):
-                n += int(line.split()[1])
-    return n
-
-
-def percentile(values, p):
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
-
-
-def start_listeners(latency_client, address, n, seconds):
-    """n subscriber processes; returns them once every one is subscribed."""
-    procs = [subprocess.Popen([latency_client, 'listen', address, str(seconds)], stdout=subprocess.PIPE,
-                              text=True) for _ in range(n)]
-    for p in procs:
-        line = p.stdout.readline().strip()
-        if line != 'ready':
-            raise RuntimeError('sample-latency listen did not start (%r)' % line)
-    return procs
-
-
-def collect(procs):
-    values = []
-    for p in procs:
-        out, _ = p.communicate()
-        if p.returncode != 0:
-            raise RuntimeError('sample-latency listen failed with %d' % p.returncode)
-        values += [int(v) for v in out.split()]
-    if not values:
-        raise RuntimeError('no Sample received')
-    return values
+from benchbus import BUS_CONF, IFACE, NAME, PATH, collect, cpu_seconds, ctxt_switches, percentile, start_clients
 
 
 def main():
@@ -114,7 +56,7 @@ def main():
         listen_s = seconds + 3  # covers the warm-up, the measurement and the release
         for n_subscribers in (1, 50):
             # tpacceld
-            procs = start_listeners(latency_client, address, n_subscribers, listen_s)
+            procs = start_clients(latency_client, 'listen', address, n_subscribers, listen_s)
             started = time.monotonic()
             accel.Claim()
             time.sleep(0.5)
@@ -124,13 +66,13 @@ def main():
             accel.Release()
             if time.monotonic() - started > listen_s:
                 raise RuntimeError('the listeners stopped before the measurement ended')
-            latencies = collect(procs)
+            latencies = [v for c in collect(procs, 'Sample') for v in c]
 
             # The reference sender on the same bus to the same number of subscribers (tpacceld not polling).
-            procs = start_listeners(latency_client, address, n_subscribers, seconds + 1)
+            procs = start_clients(latency_client, 'listen', address, n_subscribers, seconds + 1)
             subprocess.run([latency_client, 'emit', address, str(seconds), '50'], check=True,
                            stdout=subprocess.DEVNULL)
-            floor = collect(procs)
+            floor = [v for c in collect(procs, 'reference Sample') for v in c]
             results[n_subscribers] = (latencies, floor, cpu, 50 * seconds)
 
         print('bus_load_average_before: %.2f' % load_average)

@@ -29,56 +29,10 @@ import time
 
 import dbus
 
-NAME, PATH, IFACE = 'org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', 'org.thinkpad.Accelerometer'
+from benchbus import BUS_CONF, IFACE, NAME, PATH, collect, cpu_seconds, percentile, start_clients
+
 RATE = 1000
 SIGNAL_RATE = 50  # the Sample signal's decimated rate (bus-stream.h SAMPLE_SIGNAL_RATE_MAX)
-
-BUS_CONF = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
-    <allow own="*"/></policy>
-  <limit name="max_connections_per_user">1000</limit>
-</busconfig>
-'''
-
-
-def cpu_seconds(pid):
-    total = 0
-    for tid in os.listdir('/proc/%d/task' % pid):
-        with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
-            total += int(f.read().split()[0])
-    return total / 1e9
-
-
-def percentile(values, p):
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
-
-
-def start_clients(latency_client, role, address, n, seconds):
-    procs = [subprocess.Popen([latency_client, role, address, str(seconds)], stdout=subprocess.PIPE, text=True)
-             for _ in range(n)]
-    for p in procs:
-        line = p.stdout.readline().strip()
-        if line != 'ready':
-            raise RuntimeError('sample-latency %s did not start (%r)' % (role, line))
-    return procs
-
-
-def collect(procs, what):
-    per_client = []
-    for p in procs:
-        out, _ = p.communicate()
-        if p.returncode != 0:
-            raise RuntimeError('sample-latency %s failed with %d' % (what, p.returncode))
-        per_client.append([int(v) for v in out.split()])
-    if not any(per_client):
-        raise RuntimeError('no %s received' % what)
-    return per_client
 
 
 def wait_for(cond, what, timeout=10):
