@@ -20,7 +20,7 @@ import time
 
 import dbus
 
-from benchbus import BUS_CONF, IFACE, NAME, PATH, collect, cpu_seconds, ctxt_switches, percentile, start_clients
+from benchbus import IFACE, NAME, PATH, collect, cpu_seconds, ctxt_switches, percentile, start_bus_and_daemon, start_clients
 
 
 def main():
@@ -29,14 +29,7 @@ def main():
     seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 5.0
     load_average = os.getloadavg()[0]
     tmp = tempfile.mkdtemp(prefix='tpaccel-bench-')
-    conf = os.path.join(tmp, 'bus.conf')
-    with open(conf, 'w') as f:
-        f.write(BUS_CONF)
-    bus_daemon = subprocess.Popen(['dbus-daemon', '--config-file=' + conf, '--nofork', '--print-address=1'],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    address = bus_daemon.stdout.readline().strip()
-    daemon = subprocess.Popen([tpacceld, '--session', '--address=' + address, '--backend=sim',
-                               '--state-dir=' + tmp], stderr=subprocess.DEVNULL)
+    bus_daemon, address, daemon = start_bus_and_daemon(tpacceld, tmp)
     try:
         bus = dbus.bus.BusConnection(address)
         for _ in range(500):

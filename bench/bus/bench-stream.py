@@ -29,7 +29,7 @@ import time
 
 import dbus
 
-from benchbus import BUS_CONF, IFACE, NAME, PATH, collect, cpu_seconds, percentile, start_clients
+from benchbus import IFACE, NAME, PATH, collect, cpu_seconds, percentile, start_bus_and_daemon, start_clients
 
 RATE = 1000
 SIGNAL_RATE = 50  # the Sample signal's decimated rate (bus-stream.h SAMPLE_SIGNAL_RATE_MAX)
@@ -115,14 +115,7 @@ def main():
     counts = (1, 3) if checking else (1, 50)
     load_average = os.getloadavg()[0]
     tmp = tempfile.mkdtemp(prefix='tpaccel-bench-stream-')
-    conf = os.path.join(tmp, 'bus.conf')
-    with open(conf, 'w') as f:
-        f.write(BUS_CONF)
-    bus_daemon = subprocess.Popen(['dbus-daemon', '--config-file=' + conf, '--nofork', '--print-address=1'],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    address = bus_daemon.stdout.readline().strip()
-    daemon = subprocess.Popen([tpacceld, '--session', '--address=' + address, '--backend=sim',
-                               '--state-dir=' + tmp], stderr=subprocess.DEVNULL)
+    bus_daemon, address, daemon = start_bus_and_daemon(tpacceld, tmp)
     try:
         bus = dbus.bus.BusConnection(address)
         wait_for(lambda: bus.name_has_owner(NAME), 'tpacceld on the bus')

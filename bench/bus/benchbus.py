@@ -65,3 +65,17 @@ def collect(procs, what):
     if not any(per_client):
         raise RuntimeError('no %s received' % what)
     return per_client
+
+
+def start_bus_and_daemon(tpacceld, tmp):
+    """A private system bus (BUS_CONF, its file in tmp) and tpacceld on the emulator on it, its state in
+    tmp; returns (dbus-daemon process, bus address, tpacceld process)."""
+    conf = os.path.join(tmp, 'bus.conf')
+    with open(conf, 'w') as f:
+        f.write(BUS_CONF)
+    bus_daemon = subprocess.Popen(['dbus-daemon', '--config-file=' + conf, '--nofork', '--print-address=1'],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    address = bus_daemon.stdout.readline().strip()
+    daemon = subprocess.Popen([tpacceld, '--session', '--address=' + address, '--backend=sim',
+                               '--state-dir=' + tmp], stderr=subprocess.DEVNULL)
+    return bus_daemon, address, daemon
