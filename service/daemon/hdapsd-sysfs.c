@@ -184,9 +184,14 @@ static int update_tree(HdapsdSysfs *s, bool position_known, int x, int y, unsign
                        bool mouse)
 {
         _cleanup_close_ int device_fd = -EBADF;
-        _cleanup_free_ char *device_dir = strprintf("%s/%s", s->platform_dir, DEVICE_NAME);
+        _cleanup_free_ char *device_dir = NULL;
         int r;
 
+        /* Called for every readout: nothing to write (the common case) costs no allocation or syscall. */
+        if (!(position_known && !s->position_known) && rate_hz == s->rate_hz && keyboard == s->keyboard &&
+            mouse == s->mouse)
+                return 0;
+        device_dir = strprintf("%s/%s", s->platform_dir, DEVICE_NAME);
         if (!device_dir)
                 return -ENOMEM;
         device_fd = open_dir_at(AT_FDCWD, device_dir, false);
