@@ -8,6 +8,9 @@ in one run:
   - stream floor: the reference sender (sample-latency stream-ref) sending the same records over socket
     pairs to as many reader processes at 1000 Hz: the socket path and the clients alone, latency and the
     sender's own CPU per round of sends (the fan-out's cost without tpacceld)
+  - wake floor: the cheapest wake of as many processes (sample-latency wake-ref: one FUTEX_WAKE of all
+    waiters on a shared page per round, no data): latency, and the sender's CPU per round; its growth
+    from 1 to 50 is the least any design that wakes every client for every readout adds to tpacceld
   - signal: Sample subscribers (sample-latency listen) of a Claim at 1000 Hz, the signal decimated to
     50 per second: latency p50/p99 of what they get, daemon CPU per readout
   - signal floor: the bus benchmark's reference sender (sample-latency emit) at 50 Hz to as many
@@ -43,6 +46,19 @@ def wait_for(cond, what, timeout=10):
         time.sleep(0.02)
 
 
+def reference_sender(latency_client, role, tmp, n, seconds):
+    """sample-latency ROLE (stream-ref or wake-ref) to n reader processes at RATE: (its CPU per round in
+    us, every reader's latencies)."""
+    ref_dir = tempfile.mkdtemp(dir=tmp)
+    ref = subprocess.run([latency_client, role, ref_dir, str(seconds), str(RATE), str(n)], check=True,
+                         stdout=subprocess.PIPE, text=True)
+    latencies = []
+    for i in range(n):
+        with open(os.path.join(ref_dir, 'ref-%d.txt' % i)) as f:
+            latencies += [int(v) for v in f.read().split()]
+    return float(ref.stdout.split('cpu_per_round_us')[1].split()[0]), latencies
+
+
 def measure(accel, props, daemon, latency_client, address, tmp, n, seconds):
     """One row of figures for n clients: stream, stream floor, signal, signal floor."""
     warm_up = 0.5
@@ -63,15 +79,9 @@ def measure(accel, props, daemon, latency_client, address, tmp, n, seconds):
     out['stream_rate'] = min(len(c) for c in per_client) / listen_s
     wait_for(lambda: not props.Get(IFACE, 'Claimed'), 'the streams to be released')
 
-    # The reference sender over socket pairs to n reader processes.
-    ref_dir = tempfile.mkdtemp(dir=tmp)
-    ref = subprocess.run([latency_client, 'stream-ref', ref_dir, str(seconds), str(RATE), str(n)], check=True,
-                         stdout=subprocess.PIPE, text=True)
-    out['stream_floor_cpu_us'] = float(ref.stdout.split('cpu_per_round_us')[1].split()[0])
-    out['stream_floor'] = []
-    for i in range(n):
-        with open(os.path.join(ref_dir, 'ref-%d.txt' % i)) as f:
-            out['stream_floor'] += [int(v) for v in f.read().split()]
+    # The reference senders to n reader processes: records over socket pairs, and the bare wake.
+    for name, role in (('stream_floor', 'stream-ref'), ('wake_floor', 'wake-ref')):
+        out[name + '_cpu_us'], out[name] = reference_sender(latency_client, role, tmp, n, seconds)
 
     # tpacceld, Sample subscribers of a Claim (the signal decimated to SIGNAL_RATE).
     procs = start_clients(latency_client, 'listen', address, n, listen_s)
@@ -99,7 +109,7 @@ def measure(accel, props, daemon, latency_client, address, tmp, n, seconds):
 def check(results, seconds):
     """--check: correctness only, no timing."""
     for n, r in results.items():
-        for name in ('stream', 'stream_floor', 'signal', 'signal_floor'):
+        for name in ('stream', 'stream_floor', 'wake_floor', 'signal', 'signal_floor'):
             assert r[name], '%s with %d clients: nothing received' % (name, n)
             assert min(r[name]) >= 0
         # Every client got records at the rate (a generous bound: a loaded machine polls late).
@@ -135,7 +145,7 @@ def main():
         for n in counts:
             r = results[n]
             suffix = '%d_%s' % (n, 'client' if n == 1 else 'clients')
-            for name in ('stream', 'stream_floor', 'signal', 'signal_floor'):
+            for name in ('stream', 'stream_floor', 'wake_floor', 'signal', 'signal_floor'):
                 print('stream_%s_latency_p50_%s: %d us' % (name, suffix, percentile(r[name], 50)))
                 print('stream_%s_latency_p99_%s: %d us' % (name, suffix, percentile(r[name], 99)))
             print('stream_records_per_s_per_client_%s: %.0f per_s' % (suffix, r['stream_rate']))
@@ -143,6 +153,7 @@ def main():
             print('stream_cpu_per_readout_%s: %.1f us' % (suffix, r['stream_cpu'] / readouts * 1e6))
             print('stream_signal_cpu_per_readout_%s: %.1f us' % (suffix, r['signal_cpu'] / readouts * 1e6))
             print('stream_floor_sender_cpu_per_record_%s: %.1f us' % (suffix, r['stream_floor_cpu_us']))
+            print('stream_wake_floor_sender_cpu_per_round_%s: %.1f us' % (suffix, r['wake_floor_cpu_us']))
         if not checking:
             one, many = results[1], results[50]
             ratio = many['stream_cpu'] / one['stream_cpu']
@@ -150,6 +161,11 @@ def main():
             print('stream_cpu_ratio_50_to_1: %.2f' % ratio)
             print('stream_floor_sender_cpu_ratio_50_to_1: %.2f' %
                   (many['stream_floor_cpu_us'] / max(one['stream_floor_cpu_us'], 0.1)))
+            # No sender that wakes every client for every readout does better than tpacceld's own work
+            # plus what waking 49 more processes costs at the least (the wake floor's growth).
+            best = (one['stream_cpu'] / readouts * 1e6 + many['wake_floor_cpu_us'] - one['wake_floor_cpu_us']) / (
+                one['stream_cpu'] / readouts * 1e6)
+            print('stream_cpu_ratio_50_to_1_least_with_a_wake_per_client: %.2f' % best)
             print('stream_p99_50_clients_under_1ms_floor: %s' % ('met' if p99 < 1000 else 'missed'))
             print('stream_cpu_within_1.5x_floor: %s' % ('met' if ratio <= 1.5 else 'missed'))
     finally:

@@ -19,7 +19,12 @@
  *       The stream's reference sender: N socket pairs, N reader processes (forked, each writing its
  *       latencies to OUTDIR/ref-I.txt), and records sent to all of them at RATE Hz, stamped right
  *       before sending: the floor of the socket path and the clients alone. Prints "ready", then
- *       "cpu_per_round_us US": its own CPU time per round of sends (what the fan-out itself costs). */
+ *       "cpu_per_round_us US": its own CPU time per round of sends (what the fan-out itself costs).
+ *
+ *   sample-latency wake-ref OUTDIR SECONDS RATE N
+ *       The wake floor: N waiter processes sleeping on one futex word in a shared page, woken all at once
+ *       by one FUTEX_WAKE per round at RATE Hz, no data sent (each reads the round's time from the page).
+ *       The cheapest way for one process to wake N others per readout; prints and writes as stream-ref. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +34,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <systemd/sd-bus.h>
 #include <time.h>
@@ -242,33 +250,94 @@ out:
         return r < 0 ? r : 0;
 }
 
+/* Where reader I of a reference sender writes its latencies: OUTDIR/ref-I.txt. */
+static void ref_result_path(char *buf, size_t size, const char *outdir, unsigned i)
+{
+        snprintf(buf, size, "%s/ref-%u.txt", outdir, i);
+}
+
+static int write_latencies(const char *path, const Latencies *l)
+{
+        FILE *f = fopen(path, "we");
+
+        if (!f)
+                return -errno;
+        print_latencies(f, l);
+        return fclose(f) == 0 ? 0 : -errno;
+}
+
 /* A reader child of stream-ref: reads until EOF (or SECONDS + 1) and writes its latencies to path. */
 static int stream_ref_reader(int fd, const char *path, double seconds)
 {
         Latencies l = {};
-        FILE *f;
         int r;
 
         l.v = calloc(MAX_SAMPLES, sizeof(uint64_t));
         if (!l.v)
                 return -ENOMEM;
         r = read_records(fd, now_usec() + (uint64_t) ((seconds + 1) * USEC_PER_SEC), &l);
-        f = fopen(path, "we");
-        if (!f)
-                r = -errno;
-        else {
-                print_latencies(f, &l);
-                fclose(f);
-        }
+        if (r >= 0)
+                r = write_latencies(path, &l);
         free(l.v);
         return r;
 }
 
+/* One round of a reference sender, stamped with time_usec right before it goes out. */
+typedef void (*RoundFunc)(uint64_t time_usec, void *userdata);
+
+/* Calls round at rate Hz for seconds, then prints "cpu_per_round_us US": this process's CPU time per
+ * round (the readers are children, not counted). */
+static void paced_rounds(double seconds, unsigned rate, RoundFunc round, void *userdata)
+{
+        uint64_t period = USEC_PER_SEC / rate, next = now_usec() + period, rounds = 0;
+        uint64_t end = now_usec() + (uint64_t) (seconds * USEC_PER_SEC);
+        struct timespec cpu0, cpu1;
+
+        printf("ready\n");
+        fflush(stdout);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
+        for (; next < end; next += period, rounds++) {
+                sleep_until_usec(next);
+                round(now_usec(), userdata);
+        }
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+        printf("cpu_per_round_us %.1f\n",
+               ((double) (cpu1.tv_sec - cpu0.tv_sec) * 1e6 + (double) (cpu1.tv_nsec - cpu0.tv_nsec) / 1e3) /
+                       (double) (rounds ? rounds : 1));
+        fflush(stdout);
+}
+
+/* Waits for the n reader children; -ECHILD if one failed. */
+static int reap_readers(const pid_t *pids, unsigned n)
+{
+        int r = 0;
+
+        for (unsigned i = 0; i < n; i++) {
+                int status;
+                if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                        r = -ECHILD;
+        }
+        return r;
+}
+
+typedef struct StreamRef {
+        int fds[STREAM_REF_MAX];
+        unsigned n;
+} StreamRef;
+
+static void stream_ref_round(uint64_t time_usec, void *userdata)
+{
+        const StreamRef *s = userdata;
+        StreamRecord rec = {.time_usec = time_usec};
+
+        for (unsigned i = 0; i < s->n; i++)
+                (void) send(s->fds[i], &rec, sizeof(rec), MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
 static int stream_ref(const char *outdir, double seconds, unsigned rate, unsigned n)
 {
-        int fds[STREAM_REF_MAX];
+        StreamRef s = {.n = n};
         pid_t pids[STREAM_REF_MAX];
-        int r = 0;
 
         for (unsigned i = 0; i < n; i++) {
                 int pair[2];
@@ -281,38 +350,104 @@ static int stream_ref(const char *outdir, double seconds, unsigned rate, unsigne
                         char path[4096];
                         close(pair[0]);
                         for (unsigned j = 0; j < i; j++)
-                                close(fds[j]);
-                        snprintf(path, sizeof(path), "%s/ref-%u.txt", outdir, i);
+                                close(s.fds[j]);
+                        ref_result_path(path, sizeof(path), outdir, i);
                         _exit(stream_ref_reader(pair[1], path, seconds) < 0 ? 1 : 0);
                 }
                 close(pair[1]);
-                fds[i] = pair[0];
+                s.fds[i] = pair[0];
         }
-        printf("ready\n");
-        fflush(stdout);
-
-        uint64_t period = USEC_PER_SEC / rate, next = now_usec() + period, rounds = 0;
-        uint64_t end = now_usec() + (uint64_t) (seconds * USEC_PER_SEC);
-        struct timespec cpu0, cpu1;
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0); /* this process only: the readers are children */
-        for (; next < end; next += period, rounds++) {
-                sleep_until_usec(next);
-                StreamRecord rec = {.time_usec = now_usec()};
-                for (unsigned i = 0; i < n; i++)
-                        (void) send(fds[i], &rec, sizeof(rec), MSG_DONTWAIT | MSG_NOSIGNAL);
-        }
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
-        printf("cpu_per_round_us %.1f\n",
-               ((double) (cpu1.tv_sec - cpu0.tv_sec) * 1e6 + (double) (cpu1.tv_nsec - cpu0.tv_nsec) / 1e3) /
-                       (double) (rounds ? rounds : 1));
-        fflush(stdout);
+        paced_rounds(seconds, rate, stream_ref_round, &s);
         for (unsigned i = 0; i < n; i++)
-                close(fds[i]);
-        for (unsigned i = 0; i < n; i++) {
-                int status;
-                if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-                        r = -ECHILD;
+                close(s.fds[i]);
+        return reap_readers(pids, n);
+}
+
+/* The wake floor's page, shared with the waiters: the round (the futex word; WAKE_REF_DONE ends) and
+ * the time the sender stamped it. */
+#define WAKE_REF_DONE UINT32_MAX
+typedef struct WakePage {
+        uint32_t round;
+        uint32_t reserved;
+        uint64_t time_usec;
+} WakePage;
+
+static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
+{
+        return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
+}
+
+/* A waiter child of wake-ref: sleeps on the round word until it changes, takes the latency of each round
+ * it sees, until WAKE_REF_DONE or SECONDS + 1; writes its latencies to path. */
+static int wake_ref_waiter(WakePage *page, const char *path, double seconds)
+{
+        uint64_t end = now_usec() + (uint64_t) ((seconds + 1) * USEC_PER_SEC);
+        uint32_t seen = __atomic_load_n(&page->round, __ATOMIC_ACQUIRE);
+        Latencies l = {};
+        int r;
+
+        l.v = calloc(MAX_SAMPLES, sizeof(uint64_t));
+        if (!l.v)
+                return -ENOMEM;
+        for (uint64_t now = now_usec(); now < end; now = now_usec()) {
+                uint32_t round = __atomic_load_n(&page->round, __ATOMIC_ACQUIRE);
+                if (round == WAKE_REF_DONE)
+                        break;
+                if (round == seen) {
+                        struct timespec left = {.tv_sec = (end - now) / USEC_PER_SEC,
+                                                .tv_nsec = (end - now) % USEC_PER_SEC * NSEC_PER_USEC};
+                        (void) futex(&page->round, FUTEX_WAIT, seen, &left);
+                        continue;
+                }
+                seen = round;
+                uint64_t t = __atomic_load_n(&page->time_usec, __ATOMIC_ACQUIRE);
+                now = now_usec();
+                if (l.n < MAX_SAMPLES)
+                        l.v[l.n++] = now >= t ? now - t : 0;
         }
+        r = write_latencies(path, &l);
+        free(l.v);
+        return r;
+}
+
+static void wake_ref_round(uint64_t time_usec, void *userdata)
+{
+        WakePage *page = userdata;
+
+        __atomic_store_n(&page->time_usec, time_usec, __ATOMIC_RELEASE);
+        __atomic_store_n(&page->round, page->round + 1 == WAKE_REF_DONE ? 1 : page->round + 1,
+                         __ATOMIC_RELEASE);
+        (void) futex(&page->round, FUTEX_WAKE, INT32_MAX, NULL);
+}
+
+/* The cheapest way one process can wake n others per readout: a shared page and one FUTEX_WAKE of all
+ * n waiters per round, no data sent. What that costs the sender is the floor of any design that wakes
+ * every client for every readout. */
+static int wake_ref(const char *outdir, double seconds, unsigned rate, unsigned n)
+{
+        pid_t pids[STREAM_REF_MAX];
+        WakePage *page;
+        int r;
+
+        page = mmap(NULL, sizeof(WakePage), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (page == MAP_FAILED)
+                return -errno;
+        *page = (WakePage){};
+        for (unsigned i = 0; i < n; i++) {
+                pids[i] = fork();
+                if (pids[i] < 0)
+                        return -errno;
+                if (pids[i] == 0) {
+                        char path[4096];
+                        ref_result_path(path, sizeof(path), outdir, i);
+                        _exit(wake_ref_waiter(page, path, seconds) < 0 ? 1 : 0);
+                }
+        }
+        paced_rounds(seconds, rate, wake_ref_round, page);
+        __atomic_store_n(&page->round, WAKE_REF_DONE, __ATOMIC_RELEASE);
+        (void) futex(&page->round, FUTEX_WAKE, INT32_MAX, NULL);
+        r = reap_readers(pids, n);
+        munmap(page, sizeof(WakePage));
         return r;
 }
 
@@ -320,7 +455,7 @@ static int usage(const char *argv0)
 {
         fprintf(stderr,
                 "usage: %s listen ADDRESS SECONDS | emit ADDRESS SECONDS RATE | stream ADDRESS SECONDS |\n"
-                "       stream-ref OUTDIR SECONDS RATE N\n",
+                "       stream-ref OUTDIR SECONDS RATE N | wake-ref OUTDIR SECONDS RATE N\n",
                 argv0);
         return 2;
 }
@@ -346,7 +481,7 @@ int main(int argc, char *argv[])
         static const struct {
                 const char *name;
                 int argc;
-        } roles[] = {{"listen", 4}, {"emit", 5}, {"stream", 4}, {"stream-ref", 6}};
+        } roles[] = {{"listen", 4}, {"emit", 5}, {"stream", 4}, {"stream-ref", 6}, {"wake-ref", 6}};
         bool known = false;
 
         for (size_t i = 0; argc >= 2 && i < sizeof(roles) / sizeof(roles[0]); i++)
@@ -373,7 +508,8 @@ int main(int argc, char *argv[])
                 if (parse_rate(argv[4], EMIT_RATE_MAX, &rate) < 0 ||
                     parse_rate(argv[5], STREAM_REF_MAX, &n) < 0)
                         return 2;
-                r = stream_ref(argv[2], seconds, rate, n);
+                r = strcmp(argv[1], "stream-ref") == 0 ? stream_ref(argv[2], seconds, rate, n)
+                                                       : wake_ref(argv[2], seconds, rate, n);
         }
         if (r < 0) {
                 fprintf(stderr, "sample-latency %s: %s\n", argv[1], strerror(-r));
