@@ -113,11 +113,6 @@ Diagnosis *diagnosis_free(Diagnosis *d)
         return NULL;
 }
 
-unsigned diagnosis_wanted(const Diagnosis *d)
-{
-        return d->wanted;
-}
-
 uint64_t diagnosis_deadline_usec(const Diagnosis *d)
 {
         return d->deadline_usec;

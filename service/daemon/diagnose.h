@@ -29,8 +29,7 @@ int diagnosis_new(Context *c, Diagnosis **ret);
 Diagnosis *diagnosis_free(Diagnosis *d);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Diagnosis *, diagnosis_free);
 
-/* Readouts still wanted, and the time the run may take in microseconds (then it reports what it has). */
-unsigned diagnosis_wanted(const Diagnosis *d);
+/* The time the run may take in microseconds (then it reports what it has). */
 uint64_t diagnosis_deadline_usec(const Diagnosis *d);
 
 /* All the readouts are in. */
