@@ -19,24 +19,28 @@
 # that allows uid 65534 (nobody) to configure, and nobody else. Then, for each way:
 #   status (properties) as nobody; a configure call refused to uid 1 (no rule: polkit asks for
 #   authentication); allowed to nobody by the rule; allowed to root; saved in the state directory,
-#   owned by tpaccel; raw EC access refused to nobody, served to root.
+#   owned by tpaccel; raw EC access refused to nobody, served to root; the sample stream (AcquireStream)
+#   acquired by nobody, its records as documented (stream-client.py) and, with TPACCELCTL, read by
+#   `tpaccelctl monitor --samples` as nobody.
 # Negative controls of the sandbox, first: unit-sandbox-probe run under unit-sandbox-exec with the unit's
 # settings must be refused each thing the unit forbids (a socket outside RestrictAddressFamilies=, a
 # system call outside SystemCallFilter=, ...) and, outside it, get another answer; without
 # SystemCallErrorNumber= the call outside the filter kills it (SIGSYS).
 # Everything installed is removed on exit. Needs root.
-#   test-real-polkitd.sh PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC UNIT-SANDBOX-PROBE
+#   test-real-polkitd.sh PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC UNIT-SANDBOX-PROBE [TPACCELCTL]
 set -euo pipefail
 test_name=real-polkitd
 . "$(dirname "$0")/system-test-lib.sh"
 
-usage="usage: $0 PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC UNIT-SANDBOX-PROBE"
-if [ $# -ne 4 ]; then fail "$usage"; fi
+usage="usage: $0 PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC UNIT-SANDBOX-PROBE [TPACCELCTL]"
+if [ $# -lt 4 ] || [ $# -gt 5 ]; then fail "$usage"; fi
 tpacceld=$(realpath "$1")
 policy=$(realpath "$2")
 sandbox_exec=$(realpath "$3")
 sandbox_probe=$(realpath "$4")
+tpaccelctl=${5:+$(realpath "$5")}
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
+stream_client=$src/tests/dbus/stream-client.py
 require_root "installs a polkit action and rule, a system user"
 # System-wide files and a user: one such test at a time (HELPERS.md).
 system_tests_lock
@@ -384,6 +388,28 @@ check_calls() { # $1: what started the daemon, $2: its state directory
                 -m org.thinkpad.EmbeddedController.ReadRow 1 "[0x13,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" 3 2>&1) ||
                 fail "$how: root ReadRow failed: $out"
         echo "$how: root ReadRow: $out"
+
+        # The sample stream: nobody acquires it and reads records as documented; then the shipped client.
+        out=$(setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 "$stream_client" 20 2>&1) ||
+                fail "$how: nobody's sample stream: $out"
+        echo "$how: $out"
+        if [ -n "$tpaccelctl" ]; then
+                check_monitor_samples "$how"
+        fi
+}
+
+# tpaccelctl monitor --samples as nobody for 2 s, then Ctrl-C: it must print the stream's records and
+# release cleanly (exit 0).
+check_monitor_samples() { # $1: what started the daemon
+        local how=$1 out rc=0 samples rate
+        rate=$(get_rate | awk '{print $2}')
+        out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+                timeout --preserve-status -s INT 2 "$tpaccelctl" --system monitor --samples 2>&1) || rc=$?
+        samples=$(grep -c '  sample  ' <<<"$out" || true)
+        echo "$how: tpaccelctl monitor --samples as nobody: exit $rc, $samples samples in 2 s at $rate Hz"
+        [ $rc -eq 0 ] || fail "$how: tpaccelctl monitor --samples exited $rc: $out"
+        # At least half of what 2 s at the rate make (start-up and Ctrl-C take some of the 2 s).
+        [ "$samples" -ge "$rate" ] || fail "$how: tpaccelctl monitor --samples printed $samples samples in 2 s at $rate Hz: $out"
 }
 
 stop_daemon() { # waits until the name is gone
