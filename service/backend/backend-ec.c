@@ -10,6 +10,7 @@
 #include "ec-detect.h"
 #include "ec-sim.h"
 #include "hdaps-models.h"
+#include "log.h"
 
 typedef struct BackendEc {
         Backend backend; /* first member: the ops receive &backend */
@@ -54,6 +55,18 @@ static int bec_power_off(Backend *b)
 static int bec_poll(Backend *b, HdapsReadout *ret)
 {
         return hdaps_poll(to_ec(b)->device, ret);
+}
+
+static void bec_set_streaming(Backend *b, bool on)
+{
+        int r;
+
+        if (!on)
+                return; /* the last tick's prefetch simply expires */
+        r = hdaps_start_polling(to_ec(b)->device);
+        if (r < 0)
+                log_debug_errno(
+                        r, "hdaps: the prefetch at the start of polling failed, the first tick reads: %m");
 }
 
 static int bec_update(Backend *b)
@@ -175,6 +188,7 @@ static const BackendOps backend_ec_ops = {
         .power_off = bec_power_off,
         .poll = bec_poll,
         .update = bec_update,
+        .set_streaming = bec_set_streaming,
         .get_state = bec_get_state,
         .get_config = bec_get_config,
         .set_sampling_rate = bec_set_sampling_rate,

@@ -57,7 +57,8 @@ typedef struct BackendOps {
          * pending change. NULL: the backend cannot ask. */
         int (*get_ec_config)(Backend *b, unsigned *ret_ec_rate, unsigned *ret_order);
         /* Optional: polling starts (true) or stops (false); a backend may hold a data stream open only
-         * meanwhile (the kernel backend's input device). NULL: nothing to do. */
+         * meanwhile (the kernel backend's input device) or prepare the first readout (the EC backends'
+         * prefetch). NULL: nothing to do. */
         void (*set_streaming)(Backend *b, bool on);
         void (*free)(Backend *b);
 } BackendOps;

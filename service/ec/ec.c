@@ -256,6 +256,15 @@ int ec_prefetch_row(Ec *ec, const EcRow *args)
         return 0;
 }
 
+int ec_prefetch_row_afresh(Ec *ec, const EcRow *args)
+{
+        if (read_str3(ec) & H8S_STR3_OBF3B) {
+                (void) port_inb(ec->port, EC_PORT_TWR15);
+                ec->stats.stale_endings++;
+        }
+        return ec_prefetch_row(ec, args);
+}
+
 void ec_invalidate(Ec *ec)
 {
         ec->prefetch = PREFETCH_JUNK;

@@ -80,6 +80,11 @@ int ec_try_read_row(Ec *ec, const EcRow *args, EcRow *data);
 /* Requests a row without reading it, so that a later read is quick. Returns 0, -EBUSY, -EIO. */
 int ec_prefetch_row(Ec *ec, const EcRow *args);
 
+/* Requests a row anew, as ec_prefetch_row(), after ending a reply still pending from an earlier
+ * prefetch (reading TWR15, as request_row() does with a stale reply) instead of failing -EBUSY on it:
+ * for a reader that wants the EC's data of now, not of the older request. Returns as ec_prefetch_row(). */
+int ec_prefetch_row_afresh(Ec *ec, const EcRow *args);
+
 /* Forgets any prefetch. */
 void ec_invalidate(Ec *ec);
 

@@ -421,6 +421,14 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
         return r;
 }
 
+int hdaps_start_polling(HdapsDevice *d)
+{
+        int r = ec_prefetch_row_afresh(d->ec, &readout_args);
+
+        d->prefetch_failed = r < 0 && r != -EBUSY; /* as after a tick's prefetch */
+        return r;
+}
+
 int hdaps_update(HdapsDevice *d)
 {
         uint64_t now = now_ns(d);

@@ -81,6 +81,13 @@ int hdaps_power_off(HdapsDevice *d);
  * prefetch when nothing was read. */
 int hdaps_poll(HdapsDevice *d, HdapsReadout *ret);
 
+/* Polling starts: requests the readout row afresh, so that the first tick, one period later, reads a
+ * reply holding what the EC sampled until now. Without it the first tick finds the last prefetch
+ * expired (polling was off for more than EC_PREFETCH_VALID_NS), reads synchronously and prefetches
+ * right after: that reply, taken before the EC sampled again, says READOUTS 0 and the second tick
+ * has no readout. Returns 0 or the prefetch's error (the first tick then reads synchronously). */
+int hdaps_start_polling(HdapsDevice *d);
+
 /* On-demand refresh for readers when nobody polls: if the cache is younger than 0.9 / sampling_rate it
  * is kept; otherwise reads, retrying -EBUSY every HDAPS_READ_RETRY_MS for up to HDAPS_READ_TIMEOUT_MS. */
 int hdaps_update(HdapsDevice *d);

@@ -405,6 +405,33 @@ TEST(test_seeds_behaviour_is_survived)
         rig_close(&rig);
 }
 
+/* Polling stopped for a while and started again: the last tick's prefetch has expired. Read at the first
+ * tick and prefetched right after, before the EC sampled again, the second tick would find READOUTS 0
+ * (shown first); hdaps_start_polling() requests afresh at the start, so every tick has its readout. */
+TEST(test_restarted_polling_reads_at_every_tick)
+{
+        Rig rig;
+        HdapsReadout ro;
+        rig_open(&rig, 0, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        for (unsigned i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+
+        ec_sim_advance_ns(rig.port, NSEC_PER_SEC); /* polling off */
+        CHECK_EQ(poll_next(&rig, &ro), 0);         /* synchronous read, then a prefetch with nothing new */
+        CHECK_EQ(poll_next(&rig, &ro), -EBUSY);
+
+        ec_sim_advance_ns(rig.port, NSEC_PER_SEC);
+        CHECK_EQ(hdaps_start_polling(rig.d), 0);
+        uint64_t transactions = status(&rig).transactions;
+        for (unsigned i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+        /* One transaction per tick (the prefetch's reply read, the next prefetch): no synchronous read. */
+        CHECK_EQ(status(&rig).transactions - transactions, 5u);
+        rig_close(&rig);
+}
+
 TEST(test_on_demand_update_is_rate_limited)
 {
         Rig rig;
@@ -454,6 +481,7 @@ int main(void)
         RUN(test_absent_accelerometer_is_enodev);
         RUN(test_every_fault_fails_within_budget_and_recovers);
         RUN(test_seeds_behaviour_is_survived);
+        RUN(test_restarted_polling_reads_at_every_tick);
         RUN(test_on_demand_update_is_rate_limited);
         unlink(trace_path);
         return test_summary();
