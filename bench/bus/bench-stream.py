@@ -11,6 +11,12 @@ in one run:
   - wake floor: the cheapest wake of as many processes (sample-latency wake-ref: one FUTEX_WAKE of all
     waiters on a shared page per round, no data): latency, and the sender's CPU per round; its growth
     from 1 to 50 is the least any design that wakes every client for every readout adds to tpacceld
+  - ring floor: the one design that wakes no client from the sender (sample-latency ring-ref): records
+    in a shared-memory ring of 64 seqlocked slots, each reader on its own timer 300 us after every
+    scheduled round; latency, the sender's CPU per round, lapped records, fallback waits and wakes, and
+    stream_cpu_ratio_50_to_1_ring_ref, tpacceld's ratio estimated as if its fan-out were the ring:
+    (T1 - S1 + R50) / (T1 - S1 + R1), T1 tpacceld's 1-client CPU per readout, S1 the stream floor's
+    1-client round, R1 and R50 the ring sender's round with 1 and 50 readers
   - signal: Sample subscribers (sample-latency listen) of a Claim at 1000 Hz, the signal decimated to
     50 per second: latency p50/p99 of what they get, daemon CPU per readout
   - signal floor: the bus benchmark's reference sender (sample-latency emit) at 50 Hz to as many
@@ -22,7 +28,8 @@ per readout within 1.5x of 1 client) as `..._floor: met|missed`.
 
 Usage: bench-stream.py PATH/TO/tpacceld PATH/TO/sample-latency [SECONDS] [--check]
 --check: a short run (1 and 3 clients, 1 s) that asserts correctness only (every client gets records
-at the rate, none from the future, the daemon keeps running and releases every stream), for CI."""
+at the rate, none from the future, the daemon keeps running and releases every stream, every ring
+reader reads at the rate and none is lapped), for CI."""
 
 import os
 import subprocess
@@ -47,16 +54,17 @@ def wait_for(cond, what, timeout=10):
 
 
 def reference_sender(latency_client, role, tmp, n, seconds):
-    """sample-latency ROLE (stream-ref or wake-ref) to n reader processes at RATE: (its CPU per round in
-    us, every reader's latencies)."""
+    """sample-latency ROLE (stream-ref, wake-ref or ring-ref) to n reader processes at RATE: (what it
+    printed as {name: number}, cpu_per_round_us among them; each reader's latencies)."""
     ref_dir = tempfile.mkdtemp(dir=tmp)
     ref = subprocess.run([latency_client, role, ref_dir, str(seconds), str(RATE), str(n)], check=True,
                          stdout=subprocess.PIPE, text=True)
-    latencies = []
+    printed = {line.split()[0]: float(line.split()[1]) for line in ref.stdout.splitlines() if len(line.split()) == 2}
+    per_reader = []
     for i in range(n):
-        with open(os.path.join(ref_dir, 'ref-%d.txt' % i)) as f:
-            latencies += [int(v) for v in f.read().split()]
-    return float(ref.stdout.split('cpu_per_round_us')[1].split()[0]), latencies
+        with open(os.path.join(ref_dir, '%s-%d.txt' % ('ring' if role == 'ring-ref' else 'ref', i))) as f:
+            per_reader.append([int(v) for v in f.read().split()])
+    return printed, per_reader
 
 
 def measure(accel, props, daemon, latency_client, address, tmp, n, seconds):
@@ -79,9 +87,14 @@ def measure(accel, props, daemon, latency_client, address, tmp, n, seconds):
     out['stream_rate'] = min(len(c) for c in per_client) / listen_s
     wait_for(lambda: not props.Get(IFACE, 'Claimed'), 'the streams to be released')
 
-    # The reference senders to n reader processes: records over socket pairs, and the bare wake.
-    for name, role in (('stream_floor', 'stream-ref'), ('wake_floor', 'wake-ref')):
-        out[name + '_cpu_us'], out[name] = reference_sender(latency_client, role, tmp, n, seconds)
+    # The reference senders to n reader processes: records over socket pairs, the bare wake, and the
+    # self-timed ring that wakes nobody.
+    for name, role in (('stream_floor', 'stream-ref'), ('wake_floor', 'wake-ref'), ('ring_floor', 'ring-ref')):
+        printed, per_reader = reference_sender(latency_client, role, tmp, n, seconds)
+        out[name + '_cpu_us'] = printed['cpu_per_round_us']
+        out[name] = [v for r in per_reader for v in r]
+        out[name + '_least_per_reader'] = min(len(r) for r in per_reader)
+        out[name + '_printed'] = printed
 
     # tpacceld, Sample subscribers of a Claim (the signal decimated to SIGNAL_RATE).
     procs = start_clients(latency_client, 'listen', address, n, listen_s)
@@ -109,9 +122,14 @@ def measure(accel, props, daemon, latency_client, address, tmp, n, seconds):
 def check(results, seconds):
     """--check: correctness only, no timing."""
     for n, r in results.items():
-        for name in ('stream', 'stream_floor', 'wake_floor', 'signal', 'signal_floor'):
+        for name in ('stream', 'stream_floor', 'wake_floor', 'ring_floor', 'signal', 'signal_floor'):
             assert r[name], '%s with %d clients: nothing received' % (name, n)
             assert min(r[name]) >= 0
+        # Every ring reader read records at the rate, and none was lapped (more than 64 behind) at this load.
+        least = r['ring_floor_least_per_reader'] / seconds
+        assert least > RATE * 0.3, 'ring-ref with %d readers: a reader read %.0f records/s' % (n, least)
+        assert r['ring_floor_printed']['ring_lapped'] == 0, 'ring-ref with %d readers: %d records lapped' % (
+            n, r['ring_floor_printed']['ring_lapped'])
         # Every client got records at the rate (a generous bound: a loaded machine polls late).
         assert r['stream_rate'] > RATE * 0.3, 'stream with %d clients: %.0f records/s' % (n, r['stream_rate'])
         assert r['signal_rate'] <= SIGNAL_RATE + 2, 'Sample at %.1f/s, above %d' % (r['signal_rate'], SIGNAL_RATE)
@@ -145,7 +163,7 @@ def main():
         for n in counts:
             r = results[n]
             suffix = '%d_%s' % (n, 'client' if n == 1 else 'clients')
-            for name in ('stream', 'stream_floor', 'wake_floor', 'signal', 'signal_floor'):
+            for name in ('stream', 'stream_floor', 'wake_floor', 'ring_floor', 'signal', 'signal_floor'):
                 print('stream_%s_latency_p50_%s: %d us' % (name, suffix, percentile(r[name], 50)))
                 print('stream_%s_latency_p99_%s: %d us' % (name, suffix, percentile(r[name], 99)))
             print('stream_records_per_s_per_client_%s: %.0f per_s' % (suffix, r['stream_rate']))
@@ -154,6 +172,13 @@ def main():
             print('stream_signal_cpu_per_readout_%s: %.1f us' % (suffix, r['signal_cpu'] / readouts * 1e6))
             print('stream_floor_sender_cpu_per_record_%s: %.1f us' % (suffix, r['stream_floor_cpu_us']))
             print('stream_wake_floor_sender_cpu_per_round_%s: %.1f us' % (suffix, r['wake_floor_cpu_us']))
+            print('stream_ring_floor_sender_cpu_per_round_%s: %.1f us' % (suffix, r['ring_floor_cpu_us']))
+            ring = r['ring_floor_printed']
+            print('stream_ring_floor_records_per_s_least_reader_%s: %.0f per_s' %
+                  (suffix, r['ring_floor_least_per_reader'] / seconds))
+            print('stream_ring_floor_lapped_%s: %d records' % (suffix, ring['ring_lapped']))
+            print('stream_ring_floor_reader_waits_%s: %d' % (suffix, ring['ring_reader_waits']))
+            print('stream_ring_floor_sender_wakes_%s: %d of %d rounds' % (suffix, ring['ring_sender_wakes'], readouts))
         if not checking:
             one, many = results[1], results[50]
             ratio = many['stream_cpu'] / one['stream_cpu']
@@ -166,6 +191,15 @@ def main():
             best = (one['stream_cpu'] / readouts * 1e6 + many['wake_floor_cpu_us'] - one['wake_floor_cpu_us']) / (
                 one['stream_cpu'] / readouts * 1e6)
             print('stream_cpu_ratio_50_to_1_least_with_a_wake_per_client: %.2f' % best)
+            # tpacceld with the ring as its fan-out, estimated: its 1-client CPU per readout less the
+            # stream floor's 1-client round (one paced wake and one send() to one reader), plus the ring
+            # sender's round (the same paced wake and one publish) at 1 and at 50 readers. Compared with
+            # itself at 1 reader, as the floor compares tpacceld.
+            own = one['stream_cpu'] / readouts * 1e6 - one['stream_floor_cpu_us']
+            ring_1, ring_50 = own + one['ring_floor_cpu_us'], own + many['ring_floor_cpu_us']
+            print('stream_cpu_per_readout_ring_estimate_1_client: %.1f us' % ring_1)
+            print('stream_cpu_per_readout_ring_estimate_50_clients: %.1f us' % ring_50)
+            print('stream_cpu_ratio_50_to_1_ring_ref: %.2f' % (ring_50 / ring_1))
             print('stream_p99_50_clients_under_1ms_floor: %s' % ('met' if p99 < 1000 else 'missed'))
             print('stream_cpu_within_1.5x_floor: %s' % ('met' if ratio <= 1.5 else 'missed'))
     finally:
