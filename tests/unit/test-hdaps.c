@@ -405,18 +405,6 @@ TEST(test_seeds_behaviour_is_survived)
         rig_close(&rig);
 }
 
-/* A rig with the default configuration, polled for ticks ticks, each with its readout. */
-static void rig_open_polling(Rig *rig, unsigned ticks)
-{
-        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
-        HdapsReadout ro;
-
-        rig_open(rig, 0, NULL, 0);
-        CHECK_EQ(rig_start(rig, &c), 0);
-        for (unsigned i = 0; i < ticks; i++)
-                CHECK_EQ(poll_next(rig, &ro), 0);
-}
-
 /* Polling stopped for a while and started again: the last tick's prefetch has expired. Read at the first
  * tick and prefetched right after, before the EC sampled again, the second tick would find READOUTS 0
  * (shown first); hdaps_start_polling() requests afresh at the start, so every tick has its readout. */
@@ -424,7 +412,11 @@ TEST(test_restarted_polling_reads_at_every_tick)
 {
         Rig rig;
         HdapsReadout ro;
-        rig_open_polling(&rig, 5);
+        rig_open(&rig, 0, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        for (unsigned i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
 
         ec_sim_advance_ns(rig.port, NSEC_PER_SEC); /* polling off */
         CHECK_EQ(poll_next(&rig, &ro), 0);         /* synchronous read, then a prefetch with nothing new */
@@ -447,7 +439,11 @@ TEST(test_transaction_between_ticks_keeps_every_readout)
 {
         Rig rig;
         HdapsReadout ro;
-        rig_open_polling(&rig, 3);
+        rig_open(&rig, 0, NULL, 0);
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        for (unsigned i = 0; i < 3; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
 
         const EcRow mode_args = {.mask = EC_ROW_MASK_ARG0, .val = {[0] = EC_CMD_ACCEL_MODE}};
         for (unsigned kind = 0; kind < 2; kind++) {
