@@ -9,7 +9,7 @@
 
 typedef enum PrefetchState {
         PREFETCH_NONE,  /* nothing requested in advance */
-        PREFETCH_VALID, /* a request for prefetch_args (arg0, arg15) was made at prefetch_ns */
+        PREFETCH_VALID, /* a request for (arg0, arg15) was made at prefetch_ns */
         PREFETCH_JUNK,  /* something happened since: do not trust any pending reply */
 } PrefetchState;
 
@@ -17,7 +17,6 @@ struct Ec {
         PortIO *port;
         PrefetchState prefetch;
         uint8_t prefetch_arg0, prefetch_arg15;
-        EcRow prefetch_args; /* the whole request, to make it again after another row's transaction */
         uint64_t prefetch_ns;
         EcStats stats;
 };
@@ -184,17 +183,12 @@ static int read_data(Ec *ec, EcRow *data)
         return 0;
 }
 
-static bool prefetch_is_valid(Ec *ec)
-{
-        return ec->prefetch == PREFETCH_VALID &&
-               port_now_ns(ec->port) < ec->prefetch_ns + EC_PREFETCH_VALID_NS;
-}
-
 static bool row_is_prefetched(Ec *ec, const EcRow *args)
 {
         uint8_t arg15 = (args->mask & EC_ROW_MASK_ARG15) ? args->val[0xF] : EC_ROW_ARG15_DEFAULT;
 
-        return prefetch_is_valid(ec) && ec->prefetch_arg0 == args->val[0] && ec->prefetch_arg15 == arg15;
+        return ec->prefetch == PREFETCH_VALID && ec->prefetch_arg0 == args->val[0] &&
+               ec->prefetch_arg15 == arg15 && port_now_ns(ec->port) < ec->prefetch_ns + EC_PREFETCH_VALID_NS;
 }
 
 int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)
@@ -203,10 +197,6 @@ int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)
 
         if (ec_row_validate_request(args) < 0)
                 return -EINVAL;
-
-        /* Another row's prefetch (the poller's), which this transaction ends: made again after it. */
-        bool restore = prefetch_is_valid(ec) && !row_is_prefetched(ec, args);
-        EcRow restore_args = ec->prefetch_args;
 
         if (row_is_prefetched(ec, args))
                 ec->stats.prefetch_hits++;
@@ -232,8 +222,6 @@ int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)
                 port_delay_ns(ec->port, EC_READ_DELAY_NS);
         }
         ec->prefetch = PREFETCH_JUNK;
-        if (r == 0 && restore)
-                (void) ec_prefetch_row(ec, &restore_args); /* a failure leaves it junk, as before */
         return r;
 }
 
@@ -262,7 +250,6 @@ int ec_prefetch_row(Ec *ec, const EcRow *args)
                 return r;
         }
         ec->prefetch = PREFETCH_VALID;
-        ec->prefetch_args = *args;
         ec->prefetch_arg0 = args->val[0];
         ec->prefetch_arg15 = arg15;
         ec->prefetch_ns = port_now_ns(ec->port);

@@ -68,10 +68,7 @@ uint8_t ec_last_str3(const Ec *ec);
 /* Reads a row: requests it (unless it was prefetched and is still valid), retrying -EBUSY
  * EC_READ_RETRIES times EC_READ_DELAY_NS apart, then reads the bytes selected by data->mask (TWR0 and
  * TWR15 always), with the same retries. Returns 0, -EINVAL (bad mask), -EBUSY (still busy after the
- * retries) or -EIO (EC off protocol). The prefetch is junked afterwards; a still valid prefetch of
- * another row (the poller's) is requested again after a successful read, so that a transaction between
- * two poll ticks does not cost the next tick its readout (the seeds junked it; ec_invalidate() first
- * where that is not wanted). A failure leaves the EC as it
+ * retries) or -EIO (EC off protocol). The prefetch is junked afterwards. A failure leaves the EC as it
  * is: TWR15 is read only to end a read or a reply found pending (seeds, tp_smapi 0.43). */
 int ec_read_row(Ec *ec, const EcRow *args, EcRow *data);
 

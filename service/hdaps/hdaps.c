@@ -177,9 +177,9 @@ static int hdaps_set_power(HdapsDevice *d, bool on)
 
 static int set_ec_config(HdapsDevice *d, unsigned ec_rate, unsigned order)
 {
-        /* The transaction makes the poller's prefetch again (ec_read_row()): the next tick reads it. */
         int r = retry_busy(d, set_ec_config_once, ec_rate, order);
         d->cache_stale = true;
+        ec_invalidate(d->ec);
         return r;
 }
 
@@ -259,8 +259,6 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
         if (hdaps_config_validate(config, &msg) < 0)
                 return log_error_errno(-EINVAL, "hdaps: bad configuration: %s", msg);
 
-        /* A prefetch from before (re-init, resume) is not made again between the init's commands. */
-        ec_invalidate(d->ec);
         r = hdaps_get_mode(d, &mode);
         if (r == -EOPNOTSUPP)
                 return log_error_errno(-ENODEV, "hdaps: the EC says the accelerometer is not implemented");
@@ -320,9 +318,7 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
 
 int hdaps_power_off(HdapsDevice *d)
 {
-        /* tp_smapi 0.43: stop EC sampling only once the power-off worked (the seeds tried both). The
-         * poller's prefetch is dropped first, so that it is not made again: the EC is left idle. */
-        ec_invalidate(d->ec);
+        /* tp_smapi 0.43: stop EC sampling only once the power-off worked (the seeds tried both). */
         int r = hdaps_set_power(d, false);
         if (r >= 0)
                 r = set_ec_config(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);

@@ -432,38 +432,6 @@ TEST(test_restarted_polling_reads_at_every_tick)
         rig_close(&rig);
 }
 
-/* A transaction between two ticks (a configuration change, a raw row read) ends the poller's prefetch;
- * the transport makes it again, so the ticks after it all carry readouts when the EC sampled between the
- * last tick and the transaction (here: half a period, several EC samples). */
-TEST(test_transaction_between_ticks_keeps_every_readout)
-{
-        Rig rig;
-        HdapsReadout ro;
-        rig_open(&rig, 0, NULL, 0);
-        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
-        CHECK_EQ(rig_start(&rig, &c), 0);
-        for (unsigned i = 0; i < 3; i++)
-                CHECK_EQ(poll_next(&rig, &ro), 0);
-
-        const EcRow mode_args = {.mask = EC_ROW_MASK_ARG0, .val = {[0] = EC_CMD_ACCEL_MODE}};
-        for (unsigned kind = 0; kind < 2; kind++) {
-                EcRow data = {.mask = EC_ROW_MASK_ARG0};
-                ec_sim_advance_ns(rig.port, PERIOD_NS / 2);
-                if (kind == 0)
-                        CHECK_EQ(ec_read_row(rig.ec, &mode_args, &data), 0);
-                else
-                        CHECK_EQ(hdaps_set_filter_order(rig.d, 3), 0);
-                ec_sim_advance_ns(rig.port, PERIOD_NS - PERIOD_NS / 2);
-                CHECK_EQ(hdaps_poll(rig.d, &ro), 0);
-                for (unsigned i = 0; i < 3; i++)
-                        CHECK_EQ(poll_next(&rig, &ro), 0);
-        }
-        /* Powering off does not make it again: the EC is left idle. */
-        CHECK_EQ(hdaps_power_off(rig.d), 0);
-        CHECK(status(&rig).idle);
-        rig_close(&rig);
-}
-
 TEST(test_on_demand_update_is_rate_limited)
 {
         Rig rig;
@@ -514,7 +482,6 @@ int main(void)
         RUN(test_every_fault_fails_within_budget_and_recovers);
         RUN(test_seeds_behaviour_is_survived);
         RUN(test_restarted_polling_reads_at_every_tick);
-        RUN(test_transaction_between_ticks_keeps_every_readout);
         RUN(test_on_demand_update_is_rate_limited);
         unlink(trace_path);
         return test_summary();
