@@ -69,6 +69,15 @@ static void bec_set_streaming(Backend *b, bool on)
                         r, "hdaps: the prefetch at the start of polling failed, the first tick reads: %m");
 }
 
+static void bec_keep_stream(Backend *b)
+{
+        int r = hdaps_keep_prefetch(to_ec(b)->device);
+        if (r < 0)
+                log_debug_errno(
+                        r, "hdaps: making the prefetch again after another transaction failed, the next "
+                           "tick reads: %m");
+}
+
 static int bec_update(Backend *b)
 {
         return hdaps_update(to_ec(b)->device);
@@ -189,6 +198,7 @@ static const BackendOps backend_ec_ops = {
         .poll = bec_poll,
         .update = bec_update,
         .set_streaming = bec_set_streaming,
+        .keep_stream = bec_keep_stream,
         .get_state = bec_get_state,
         .get_config = bec_get_config,
         .set_sampling_rate = bec_set_sampling_rate,

@@ -60,6 +60,10 @@ typedef struct BackendOps {
          * meanwhile (the kernel backend's input device) or prepare the first readout (the EC backends'
          * prefetch). NULL: nothing to do. */
         void (*set_streaming)(Backend *b, bool on);
+        /* Optional: called while polling after every event loop iteration; the next tick's readout may
+         * have been undone by a transaction since the last tick (the EC backends' prefetch, which it
+         * makes again). NULL: nothing to do. */
+        void (*keep_stream)(Backend *b);
         void (*free)(Backend *b);
 } BackendOps;
 
@@ -190,4 +194,9 @@ static inline void backend_set_streaming(Backend *b, bool on)
 {
         if (b->ops->set_streaming)
                 b->ops->set_streaming(b, on);
+}
+static inline void backend_keep_stream(Backend *b)
+{
+        if (b->ops->keep_stream)
+                b->ops->keep_stream(b);
 }

@@ -64,6 +64,7 @@ void poller_done(Poller *p)
 void poller_stop(Poller *p)
 {
         p->poll_timer = sd_event_source_disable_unref(p->poll_timer);
+        p->keep_stream = sd_event_source_disable_unref(p->keep_stream);
         p->reinit_timer = sd_event_source_disable_unref(p->reinit_timer);
 }
 
@@ -257,6 +258,17 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
         return 0;
 }
 
+/* After every event loop iteration while polling: a D-Bus call, the diagnosis or a configuration change
+ * may have ended the next tick's prefetch; the backend makes it again once, after the whole burst. */
+static int on_keep_stream(sd_event_source *s, void *userdata)
+{
+        Context *c = userdata;
+
+        if (c->backend && c->poller.poll_timer)
+                backend_keep_stream(c->backend);
+        return 0;
+}
+
 static bool poller_wanted(const Context *c)
 {
         return c->has_accelerometer && !c->suspend.active && c->poller.hardware_state != HARDWARE_STOPPED &&
@@ -402,6 +414,11 @@ void poller_update(Poller *p)
                         want = false;
                 } else {
                         (void) sd_event_source_set_description(p->poll_timer, "poll");
+                        r = sd_event_add_post(c->event, &p->keep_stream, on_keep_stream, c);
+                        if (r < 0) /* only costs a readout after a configuration change */
+                                log_debug_errno(r, "Failed to add the keep-stream source: %m");
+                        else
+                                (void) sd_event_source_set_description(p->keep_stream, "keep-stream");
                         if (c->motion)
                                 motion_reset(c->motion);
                         backend_set_streaming(c->backend, true);
@@ -409,6 +426,7 @@ void poller_update(Poller *p)
                 }
         } else if (!want && p->poll_timer) {
                 p->poll_timer = sd_event_source_disable_unref(p->poll_timer);
+                p->keep_stream = sd_event_source_disable_unref(p->keep_stream);
                 if (c->backend)
                         backend_set_streaming(c->backend, false);
                 log_debug("Polling stopped");

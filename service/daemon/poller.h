@@ -54,7 +54,8 @@ typedef struct Poller {
         char *poll_rate_reason; /* the EffectiveRateReason property */
         unsigned backend_rate;  /* the sampling rate the backend (EC) is set to; 0: the configured */
         sd_event_source *poll_timer;
-        bool polling; /* the Claimed property */
+        sd_event_source *keep_stream; /* while polling: after each event loop iteration (a post source) */
+        bool polling;                 /* the Claimed property */
 
         /* Health of the poll path */
         HardwareState hardware_state;

@@ -265,6 +265,11 @@ int ec_prefetch_row_afresh(Ec *ec, const EcRow *args)
         return ec_prefetch_row(ec, args);
 }
 
+bool ec_prefetch_junked(const Ec *ec)
+{
+        return ec->prefetch == PREFETCH_JUNK;
+}
+
 void ec_invalidate(Ec *ec)
 {
         ec->prefetch = PREFETCH_JUNK;

@@ -85,6 +85,10 @@ int ec_prefetch_row(Ec *ec, const EcRow *args);
  * for a reader that wants the EC's data of now, not of the older request. Returns as ec_prefetch_row(). */
 int ec_prefetch_row_afresh(Ec *ec, const EcRow *args);
 
+/* True when the last prefetch was ended by another transaction or a failure (junked), not eaten by
+ * ec_try_read_row(), merely expired, or never made. */
+bool ec_prefetch_junked(const Ec *ec);
+
 /* Forgets any prefetch. */
 void ec_invalidate(Ec *ec);
 

@@ -14,6 +14,7 @@ struct HdapsDevice {
         HdapsState state;
         bool cache_stale;
         bool prefetch_failed; /* the last prefetch of the readout row failed */
+        bool prefetch_polled; /* the poll path's prefetch (a tick's, or the start's) is out, unread */
 };
 
 /* The readout row: the request is just the command; the data mask covers everything tpaccel uses
@@ -258,6 +259,7 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
 
         if (hdaps_config_validate(config, &msg) < 0)
                 return log_error_errno(-EINVAL, "hdaps: bad configuration: %s", msg);
+        d->prefetch_polled = false; /* polling starts afresh after init (hdaps_start_polling) */
 
         r = hdaps_get_mode(d, &mode);
         if (r == -EOPNOTSUPP)
@@ -319,7 +321,10 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
 int hdaps_power_off(HdapsDevice *d)
 {
         /* tp_smapi 0.43: stop EC sampling only once the power-off worked (the seeds tried both). */
-        int r = hdaps_set_power(d, false);
+        int r;
+
+        d->prefetch_polled = false;
+        r = hdaps_set_power(d, false);
         if (r >= 0)
                 r = set_ec_config(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);
         ec_invalidate(d->ec);
@@ -412,6 +417,7 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
         /* Prefetch the next readout even after an error, so the next tick is quick (seeds PATCH 03/12). */
         k = ec_prefetch_row(d->ec, &readout_args);
         d->prefetch_failed = k < 0 && k != -EBUSY; /* busy (SWMF still showing) is not failing */
+        d->prefetch_polled = k == 0;
 
         if (r == 0)
                 return parse_readout(d, &data, ret);
@@ -426,7 +432,15 @@ int hdaps_start_polling(HdapsDevice *d)
         int r = ec_prefetch_row_afresh(d->ec, &readout_args);
 
         d->prefetch_failed = r < 0 && r != -EBUSY; /* as after a tick's prefetch */
+        d->prefetch_polled = r == 0;
         return r;
+}
+
+int hdaps_keep_prefetch(HdapsDevice *d)
+{
+        if (!d->prefetch_polled || !ec_prefetch_junked(d->ec))
+                return 0;
+        return hdaps_start_polling(d);
 }
 
 int hdaps_update(HdapsDevice *d)

@@ -88,6 +88,14 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret);
  * has no readout. Returns 0 or the prefetch's error (the first tick then reads synchronously). */
 int hdaps_start_polling(HdapsDevice *d);
 
+/* Between two ticks (after an event loop iteration): when another transaction (a configuration change,
+ * its read-back, a raw row read, the diagnosis) ended the poll path's prefetch, requests it afresh, as
+ * hdaps_start_polling(), so that the next tick reads what the EC sampled since the last one instead of
+ * reading synchronously and leaving the tick after it without a readout. Done once after a burst of
+ * such transactions, not after each: a re-request right after one keeps a slow EC busy for the next.
+ * No EC access otherwise. Returns 0 or the request's error. */
+int hdaps_keep_prefetch(HdapsDevice *d);
+
 /* On-demand refresh for readers when nobody polls: if the cache is younger than 0.9 / sampling_rate it
  * is kept; otherwise reads, retrying -EBUSY every HDAPS_READ_RETRY_MS for up to HDAPS_READ_TIMEOUT_MS. */
 int hdaps_update(HdapsDevice *d);

@@ -432,6 +432,44 @@ TEST(test_restarted_polling_reads_at_every_tick)
         rig_close(&rig);
 }
 
+/* Transactions between two ticks (a raw row read, a configuration change) end the poll path's prefetch.
+ * Without hdaps_keep_prefetch() the tick after the next has no readout (shown first); with it, called
+ * once after the burst, every tick has its readout. It makes no EC access when nothing ended the
+ * prefetch, and none after power-off. */
+TEST(test_keep_prefetch_after_transactions_between_ticks)
+{
+        const EcRow mode_args = {.mask = EC_ROW_MASK_ARG0, .val = {[0] = EC_CMD_ACCEL_MODE}};
+        Rig rig;
+        HdapsReadout ro;
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        rig_open(&rig, 0, NULL, 0);
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        for (unsigned i = 0; i < 3; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+
+        for (unsigned keep = 0; keep < 2; keep++) {
+                EcRow data = {.mask = EC_ROW_MASK_ARG0};
+                ec_sim_advance_ns(rig.port, PERIOD_NS / 2);
+                CHECK_EQ(ec_read_row(rig.ec, &mode_args, &data), 0);
+                CHECK_EQ(hdaps_set_filter_order(rig.d, keep ? 2 : 3), 0);
+                if (keep)
+                        CHECK_EQ(hdaps_keep_prefetch(rig.d), 0);
+                ec_sim_advance_ns(rig.port, PERIOD_NS - PERIOD_NS / 2);
+                CHECK_EQ(hdaps_poll(rig.d, &ro), 0);
+                CHECK_EQ(poll_next(&rig, &ro), keep ? 0 : -EBUSY);
+                for (unsigned i = 0; i < 3; i++)
+                        CHECK_EQ(poll_next(&rig, &ro), 0);
+        }
+
+        uint64_t transactions = status(&rig).transactions;
+        CHECK_EQ(hdaps_keep_prefetch(rig.d), 0); /* the last tick's prefetch is out: nothing to do */
+        CHECK_EQ(status(&rig).transactions, transactions);
+        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(hdaps_keep_prefetch(rig.d), 0);
+        CHECK(status(&rig).idle);
+        rig_close(&rig);
+}
+
 TEST(test_on_demand_update_is_rate_limited)
 {
         Rig rig;
@@ -482,6 +520,7 @@ int main(void)
         RUN(test_every_fault_fails_within_budget_and_recovers);
         RUN(test_seeds_behaviour_is_survived);
         RUN(test_restarted_polling_reads_at_every_tick);
+        RUN(test_keep_prefetch_after_transactions_between_ticks);
         RUN(test_on_demand_update_is_rate_limited);
         unlink(trace_path);
         return test_summary();
