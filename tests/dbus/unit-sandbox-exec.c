@@ -129,12 +129,8 @@ static const unsigned long namespace_flags[] = {
 static const int realtime_permitted[] = {SCHED_OTHER, SCHED_BATCH, SCHED_IDLE};
 #define REALTIME_PERMITTED_MAX SCHED_IDLE
 
-static void freescmp(scmp_filter_ctx *ctx)
-{
-        if (*ctx)
-                seccomp_release(*ctx);
-}
-#define _cleanup_scmp_ _cleanup_(freescmp)
+DEFINE_TRIVIAL_CLEANUP_FUNC(scmp_filter_ctx, seccomp_release);
+#define _cleanup_scmp_ _cleanup_(seccomp_releasep)
 
 static void report(const char *what, int r)
 {
