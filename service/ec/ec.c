@@ -99,6 +99,13 @@ static int fail(Ec *ec, uint8_t str3, int r)
  * hang the EC (firmware bug noted in the seeds), so this waits for SWMF within the retry budget. TWR15
  * is read only to end a reply already pending (OBF3B set), as in the seeds and tp_smapi 0.43; no other
  * failure touches the EC further. */
+/* Reads TWR15, which marks the end of a reply still pending (from a prefetch or an abandoned read). */
+static void end_stale_reply(Ec *ec)
+{
+        (void) port_inb(ec->port, EC_PORT_TWR15);
+        ec->stats.stale_endings++;
+}
+
 static int request_row(Ec *ec, const EcRow *args)
 {
         char desc[16];
@@ -109,10 +116,7 @@ static int request_row(Ec *ec, const EcRow *args)
 
         str3 = read_str3(ec);
         if (str3 & H8S_STR3_OBF3B) {
-                /* A reply is still pending, from a prefetch or an abandoned read: reading TWR15 marks
-                 * the end of that transaction. */
-                (void) port_inb(ec->port, EC_PORT_TWR15);
-                ec->stats.stale_endings++;
+                end_stale_reply(ec);
                 if (ec->prefetch == PREFETCH_NONE)
                         log_debug(
                                 "ec: %s: the EC has a result from an unrequested transaction (STR3 0x%02x)",
@@ -258,10 +262,8 @@ int ec_prefetch_row(Ec *ec, const EcRow *args)
 
 int ec_prefetch_row_afresh(Ec *ec, const EcRow *args)
 {
-        if (read_str3(ec) & H8S_STR3_OBF3B) {
-                (void) port_inb(ec->port, EC_PORT_TWR15);
-                ec->stats.stale_endings++;
-        }
+        if (read_str3(ec) & H8S_STR3_OBF3B)
+                end_stale_reply(ec);
         return ec_prefetch_row(ec, args);
 }
 
