@@ -1,0 +1,2 @@
+#include "test-helpers.h"
+int main(void) { return test_summary(); }
