@@ -195,10 +195,12 @@ Rig *rig_new(const RigOptions *o)
 
         if (!o->no_accelerometer)
                 b = rig_open_sim_backend(r, o->trace);
+        r->backend_options = (BackendOptions){.kind = BACKEND_KERNEL, .sysroot = r->dir};
         ContextOptions co = {
                 .state_dir = r->state_dir,
                 .sysfs_root = r->sysfs_root,
                 .sysroot = r->dir,
+                .backend_options = o->kernel_watch ? &r->backend_options : NULL,
                 .exit_idle_sec = o->exit_idle_sec,
         };
         k = context_new(&co, b, b ? "the EC emulator was asked for" : "no accelerometer here", &r->c);
@@ -379,6 +381,32 @@ void rig_switch_backend(Rig *r, Backend *b, const char *reason)
                 abort();
         context_switch_backend(r->c, b, copy);
         run_due(r);
+}
+
+void rig_kernel_driver(Rig *r, bool loaded)
+{
+        static const char *const attrs[][2] = {
+                {"position", "(-498,-439)\n"}, {"variance", "(0,0)\n"},      {"temp1", "34\n"},
+                {"temp2", "35\n"},             {"keyboard_activity", "0\n"}, {"mouse_activity", "0\n"},
+                {"calibrate", "(-498,-439)\n"}, {"invert", "0\n"},
+        };
+        char p[512];
+
+        for (size_t i = 0; i < ELEMENTSOF(attrs); i++) {
+                snprintf(p, sizeof(p), "%s/sys/devices/platform/hdaps/%s", r->dir, attrs[i][0]);
+                if (loaded)
+                        write_file(p, attrs[i][1]);
+                else
+                        (void) unlink(p);
+        }
+        snprintf(p, sizeof(p), "%s/sys/module/hdaps/.loaded", r->dir);
+        if (loaded)
+                write_file(p, "");
+        else {
+                (void) unlink(p);
+                snprintf(p, sizeof(p), "%s/sys/module/hdaps", r->dir);
+                (void) rmdir(p);
+        }
 }
 
 EcSimStatus rig_sim_status(Rig *r)

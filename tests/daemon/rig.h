@@ -48,6 +48,9 @@ typedef struct RigOptions {
         bool no_accelerometer;    /* no backend at all */
         bool disks;               /* a fake sysfs with "sda" (rotational, fixed, unload_heads) */
         unsigned exit_idle_sec;   /* ContextOptions.exit_idle_sec */
+        /* --backend=kernel with the rig's directory as the sysroot: the backend watch runs and follows
+         * rig_kernel_driver() (give no_accelerometer too: the driver is not loaded at start). */
+        bool kernel_watch;
 } RigOptions;
 
 typedef struct Rig {
@@ -55,6 +58,7 @@ typedef struct Rig {
         PortIO *port; /* the emulator behind c->backend (owned by it); NULL: no emulated backend */
         char dir[64]; /* state/ and sysfs/ */
         char state_dir[96], sysfs_root[96];
+        BackendOptions backend_options; /* borrowed by the backend watch */
         RigEvent *events;
         size_t n_events, allocated;
         unsigned ticks, readouts, new_readouts;
@@ -100,6 +104,9 @@ void rig_write_state(Rig *r, const char *text);
 const char *rig_unload_heads(Rig *r, char buf[static 32]);
 /* Opens another emulated backend (for context_switch_backend()); the rig follows it from then on. */
 Backend *rig_open_sim_backend(Rig *r, const char *trace);
+/* Loads (a mainline hdaps driver's sysfs device with a position) or unloads the fake kernel driver
+ * below the rig's sysroot. */
+void rig_kernel_driver(Rig *r, bool loaded);
 /* context_switch_backend() to b (from rig_open_sim_backend(); NULL: none). */
 void rig_switch_backend(Rig *r, Backend *b, const char *reason);
 EcSimStatus rig_sim_status(Rig *r);

@@ -79,9 +79,53 @@ TEST(a_backend_that_fails_to_initialize_is_no_accelerometer)
         rig_free(r);
 }
 
+static bool has_accelerometer(Rig *r)
+{
+        return r->c->has_accelerometer;
+}
+
+static bool no_accelerometer(Rig *r)
+{
+        return !r->c->has_accelerometer;
+}
+
+TEST(the_watch_follows_the_kernel_driver)
+{
+        /* --backend=kernel before the driver is loaded: no accelerometer, a claim waits. */
+        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true, .kernel_watch = true});
+        Context *c = r->c;
+
+        CHECK(c->backend_watch != NULL);
+        rig_claim(r, 10, ":1.5");
+        CHECK(!c->poller.polling);
+
+        /* The watch looks every 2 s (BACKEND_WATCH_INTERVAL_USEC). */
+        rig_forget(r);
+        rig_kernel_driver(r, true);
+        long ms = rig_advance_until(r, has_accelerometer, 3000);
+        CHECK(ms >= 0 && ms <= 2000 + 250 + 1);
+        CHECK(switch_reported(r));
+        CHECK(c->backend && strcmp(backend_name(c->backend), "kernel") == 0);
+        CHECK(c->poller.polling);
+        CHECK_EQ(c->poller.poll_rate, 10);
+        rig_forget(r);
+        rig_advance_ms(r, 1000);
+        CHECK(r->ticks >= 9 && r->ticks <= 11);
+
+        rig_forget(r);
+        rig_kernel_driver(r, false);
+        ms = rig_advance_until(r, no_accelerometer, 3000);
+        CHECK(ms >= 0 && ms <= 2000 + 250 + 1);
+        CHECK(switch_reported(r));
+        CHECK(!c->poller.polling);
+        CHECK(c->poller.demand & DEMAND_CLAIM);
+        rig_free(r);
+}
+
 int main(void)
 {
         RUN(backend_goes_and_comes_back);
         RUN(a_backend_that_fails_to_initialize_is_no_accelerometer);
+        RUN(the_watch_follows_the_kernel_driver);
         return test_summary();
 }
