@@ -383,29 +383,35 @@ void rig_switch_backend(Rig *r, Backend *b, const char *reason)
         run_due(r);
 }
 
-void rig_kernel_driver(Rig *r, bool loaded)
+void rig_kernel_driver(Rig *r, KernelDriverFlavour flavour)
 {
-        static const char *const attrs[][2] = {
-                {"position", "(-498,-439)\n"}, {"variance", "(0,0)\n"},      {"temp1", "34\n"},
-                {"temp2", "35\n"},             {"keyboard_activity", "0\n"}, {"mouse_activity", "0\n"},
-                {"calibrate", "(-498,-439)\n"}, {"invert", "0\n"},
+        /* Both flavours' attributes; tp_smapi has no variance and temp2, mainline no rate, ratio, order. */
+        static const struct {
+                const char *name, *text;
+                bool mainline, tp_smapi;
+        } attrs[] = {
+                {"position", "(-498,-439)\n", true, true},
+                {"variance", "(0,0)\n", true, false},
+                {"temp1", "34\n", true, true},
+                {"temp2", "35\n", true, false},
+                {"keyboard_activity", "0\n", true, true},
+                {"mouse_activity", "0\n", true, true},
+                {"calibrate", "(-498,-439)\n", true, true},
+                {"invert", "0\n", true, true},
+                {"sampling_rate", "50\n", false, true},
+                {"oversampling_ratio", "5\n", false, true},
+                {"running_avg_filter_order", "2\n", false, true},
         };
         char p[512];
 
         for (size_t i = 0; i < ELEMENTSOF(attrs); i++) {
-                snprintf(p, sizeof(p), "%s/sys/devices/platform/hdaps/%s", r->dir, attrs[i][0]);
-                if (loaded)
-                        write_file(p, attrs[i][1]);
+                bool want = (flavour == KERNEL_DRIVER_MAINLINE && attrs[i].mainline) ||
+                            (flavour == KERNEL_DRIVER_TP_SMAPI && attrs[i].tp_smapi);
+                snprintf(p, sizeof(p), "%s/sys/devices/platform/hdaps/%s", r->dir, attrs[i].name);
+                if (want)
+                        write_file(p, attrs[i].text);
                 else
                         (void) unlink(p);
-        }
-        snprintf(p, sizeof(p), "%s/sys/module/hdaps/.loaded", r->dir);
-        if (loaded)
-                write_file(p, "");
-        else {
-                (void) unlink(p);
-                snprintf(p, sizeof(p), "%s/sys/module/hdaps", r->dir);
-                (void) rmdir(p);
         }
 }
 

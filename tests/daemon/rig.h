@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend-choose.h"
 #include "context.h"
 #include "ec-sim.h"
 
@@ -104,9 +105,9 @@ void rig_write_state(Rig *r, const char *text);
 const char *rig_unload_heads(Rig *r, char buf[static 32]);
 /* Opens another emulated backend (for context_switch_backend()); the rig follows it from then on. */
 Backend *rig_open_sim_backend(Rig *r, const char *trace);
-/* Loads (a mainline hdaps driver's sysfs device with a position) or unloads the fake kernel driver
- * below the rig's sysroot. */
-void rig_kernel_driver(Rig *r, bool loaded);
+/* Loads the fake kernel hdaps driver below the rig's sysroot (its sysfs device, in the flavour's
+ * attribute set, tests/kernel/fake_hdaps.py), or unloads it (KERNEL_DRIVER_NONE). */
+void rig_kernel_driver(Rig *r, KernelDriverFlavour flavour);
 /* context_switch_backend() to b (from rig_open_sim_backend(); NULL: none). */
 void rig_switch_backend(Rig *r, Backend *b, const char *reason);
 EcSimStatus rig_sim_status(Rig *r);

@@ -5,6 +5,7 @@
  * BackendReason and AxisCode are reported together. */
 #include <string.h>
 
+#include "backend-kernel.h"
 #include "rig.h"
 #include "test-helpers.h"
 
@@ -101,7 +102,7 @@ TEST(the_watch_follows_the_kernel_driver)
 
         /* The watch looks every 2 s (BACKEND_WATCH_INTERVAL_USEC). */
         rig_forget(r);
-        rig_kernel_driver(r, true);
+        rig_kernel_driver(r, KERNEL_DRIVER_MAINLINE);
         long ms = rig_advance_until(r, has_accelerometer, 3000);
         CHECK(ms >= 0 && ms <= 2000 + 250 + 1);
         CHECK(switch_reported(r));
@@ -113,12 +114,22 @@ TEST(the_watch_follows_the_kernel_driver)
         CHECK(r->ticks >= 9 && r->ticks <= 11);
 
         rig_forget(r);
-        rig_kernel_driver(r, false);
+        rig_kernel_driver(r, KERNEL_DRIVER_NONE);
         ms = rig_advance_until(r, no_accelerometer, 3000);
         CHECK(ms >= 0 && ms <= 2000 + 250 + 1);
         CHECK(switch_reported(r));
         CHECK(!c->poller.polling);
         CHECK(c->poller.demand & DEMAND_CLAIM);
+        CHECK(c->backend == NULL);
+        CHECK(c->backend_reason && strstr(c->backend_reason, "--backend=kernel waits for it to come back"));
+
+        /* ... and it comes back, tp_smapi's this time. */
+        rig_forget(r);
+        rig_kernel_driver(r, KERNEL_DRIVER_TP_SMAPI);
+        CHECK(rig_advance_until(r, has_accelerometer, 3000) >= 0);
+        CHECK(switch_reported(r));
+        CHECK(c->backend && backend_kernel_flavour(c->backend) == KERNEL_DRIVER_TP_SMAPI);
+        CHECK(c->poller.polling);
         rig_free(r);
 }
 
