@@ -69,7 +69,12 @@ static RigEvent *record(Rig *r, RigEventKind kind)
                 .polling = r->c->poller.polling,
                 .poll_rate = r->c->poller.poll_rate,
                 .protection_state = protection_state(r->c),
+                .readouts = r->readouts,
         };
+        if (r->c->motion) {
+                e->orientation = motion_get_state(r->c->motion)->orientation;
+                e->shock_active = motion_get_state(r->c->motion)->shock_active;
+        }
         return e;
 }
 
@@ -90,7 +95,7 @@ static void on_readout(Context *c, const ReadoutEvent *e, void *userdata)
 
 static void on_motion(Context *c, const MotionEvents *ev, void *userdata)
 {
-        record(userdata, RIG_MOTION)->motion_mask = ev->mask;
+        record(userdata, RIG_MOTION)->motion = *ev;
 }
 
 static void on_heads_parked(Context *c, char *const *disks, bool parked, void *userdata)
@@ -193,6 +198,7 @@ Rig *rig_new(const RigOptions *o)
         if (o->state)
                 rig_write_state(r, o->state);
 
+        r->t0_usec = now_usec();
         if (!o->no_accelerometer)
                 b = rig_open_sim_backend(r, o->trace);
         r->backend_options = (BackendOptions){.kind = BACKEND_KERNEL, .sysroot = r->dir};
@@ -310,6 +316,23 @@ size_t rig_change_count(const Rig *r, ChangeBit b)
         size_t n = 0;
         for (size_t i = 0; i < r->n_events; i++)
                 if (r->events[i].kind == RIG_CHANGED && (r->events[i].mask & CHANGE_MASK(b)))
+                        n++;
+        return n;
+}
+
+const RigEvent *rig_motion_nth(const Rig *r, unsigned kind, size_t n)
+{
+        for (size_t i = 0; i < r->n_events; i++)
+                if (r->events[i].kind == RIG_MOTION && (r->events[i].motion.mask & kind) && n-- == 0)
+                        return &r->events[i];
+        return NULL;
+}
+
+size_t rig_motion_count(const Rig *r, unsigned kind)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < r->n_events; i++)
+                if (r->events[i].kind == RIG_MOTION && (r->events[i].motion.mask & kind))
                         n++;
         return n;
 }

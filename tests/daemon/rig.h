@@ -26,7 +26,7 @@
 typedef enum RigEventKind {
         RIG_CHANGED,      /* mask */
         RIG_HEADS_PARKED, /* parked */
-        RIG_MOTION,       /* motion_mask */
+        RIG_MOTION,       /* motion (one MOTION_EVENT_* bit in its mask) */
         RIG_SHUTDOWN,
 } RigEventKind;
 
@@ -35,12 +35,15 @@ typedef struct RigEvent {
         uint64_t usec; /* virtual CLOCK_MONOTONIC */
         ChangeMask mask;
         bool parked;
-        unsigned motion_mask;
+        MotionEvents motion;
         /* The state right after the event */
+        unsigned readouts; /* readouts the observer saw so far (since rig_forget()) */
         HardwareState hardware_state;
         bool polling;
         unsigned poll_rate;
         const char *protection_state; /* a string literal (protection_state()) */
+        MotionOrientation orientation;
+        bool shock_active;
 } RigEvent;
 
 typedef struct RigOptions {
@@ -64,6 +67,7 @@ typedef struct Rig {
         size_t n_events, allocated;
         unsigned ticks, readouts, new_readouts;
         bool exited; /* the event loop was asked to exit (sd_event_exit()) and did */
+        uint64_t t0_usec; /* when the emulator started: its trace's time 0 */
 } Rig;
 
 /* Makes the context (context_new(), the recording observer, context_start()) as tpacceld's main() does.
@@ -92,6 +96,9 @@ static inline bool rig_changed_bit(const Rig *r, ChangeBit b)
 /* The i-th recorded event that reported bit b (RIG_CHANGED with b in its mask), or NULL. */
 const RigEvent *rig_change_nth(const Rig *r, ChangeBit b, size_t i);
 size_t rig_change_count(const Rig *r, ChangeBit b);
+/* The recorded motion events of kind (a MOTION_EVENT_* bit) and how many there are. */
+size_t rig_motion_count(const Rig *r, unsigned kind);
+const RigEvent *rig_motion_nth(const Rig *r, unsigned kind, size_t i);
 /* How many heads_parked events with parked recorded. */
 size_t rig_heads_parked_count(const Rig *r, bool parked);
 

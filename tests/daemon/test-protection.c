@@ -99,7 +99,7 @@ TEST(a_drop_parks_rearms_and_unparks)
         /* Parked on the readout that saw the shock: the shock event, then the park, at the same time. */
         const RigEvent *shock = NULL, *park = NULL;
         for (size_t i = 0; i < r->n_events; i++) {
-                if (!shock && r->events[i].kind == RIG_MOTION && (r->events[i].motion_mask & MOTION_EVENT_SHOCK))
+                if (!shock && r->events[i].kind == RIG_MOTION && (r->events[i].motion.mask & MOTION_EVENT_SHOCK))
                         shock = &r->events[i];
                 if (!park && r->events[i].kind == RIG_HEADS_PARKED)
                         park = &r->events[i];
