@@ -128,7 +128,8 @@ class MotionTest(TpaccelTestBase):
         n = len(self.rec.of('Sample'))
         self.assertGreater(n, 50 * seconds * 0.7, 'polling ran the whole time (%d samples in %.1f s)' % (n, seconds))
 
-    # Shock
+    # Shock (vibration, a car ride, the flat drop at two sensitivities and the drop at every tick phase
+    # are the daemon core's: tests/daemon/test-readout.c, in virtual time)
 
     def test_drop_raises_one_shock(self):
         t0 = self.start(trace('drop-30cm.csv'))
@@ -167,7 +168,7 @@ class MotionTest(TpaccelTestBase):
         self.assertFalse(self.get('ShockActive'))
         self.assertSamplesFlowed(DROP_TRACE_END_S - STARTUP_SLACK_S)
 
-    def no_shock_on(self, trace_name, duration_s, vibration=False):
+    def no_shock_on(self, trace_name, duration_s):
         self.start(trace(trace_name))
         self.pump_until(self.t0_max + duration_s + 0.5)
         self.stop_recording()
@@ -176,48 +177,14 @@ class MotionTest(TpaccelTestBase):
         self.assertEqual(self.get('ShockCount'), 0)
         self.assertFalse(self.get('ShockActive'))
         self.assertSamplesFlowed(duration_s - STARTUP_SLACK_S)
-        level = self.get('VibrationLevel')
-        if vibration:
-            self.assertGreater(level, 0.01, 'the detector adapted to the vibration (VibrationLevel in g)')
-        return level
+        self.assertGreaterEqual(self.get('VibrationLevel'), 0.0)
 
     def test_typing_raises_no_shock(self):
         self.no_shock_on('typing.csv', 15.0)
         self.assertIn(True, [v for _, v in self.rec.changes('KeyboardActivity')], 'the trace does type')
 
-    def test_vibration_desk_raises_no_shock(self):
-        self.no_shock_on('vibration-desk.csv', 20.0, vibration=True)
-
-    def test_vibration_train_raises_no_shock(self):
-        self.no_shock_on('vibration-train.csv', 20.0, vibration=True)
-
-    def test_car_ride_raises_no_shock(self):
-        # car-ride.csv: a nearly flat machine whose in-plane reading road bumps swing through 0 g
-        self.no_shock_on('car-ride.csv', 30.0, vibration=True)
-
-    def flat_drop_reasons(self, sensitivity):
-        """drop-flat-10cm.csv (a 4 deg machine dropped 10 cm: 0.07 g of in-plane collapse, the impact
-        143 ms later) at a sensitivity; returns the Shock reasons."""
-        t0 = self.start(trace('drop-flat-10cm.csv'), claim=False)
-        self.accel.SetShockSensitivity(dbus.Double(sensitivity))
-        self.accel.Claim()
-        self.pump_until(self.t0_max + DROP_TRACE_END_S)
-        self.stop_recording()
-        shocks = self.rec.of('Shock')
-        for s in shocks:
-            self.assertGreaterEqual(int(s[1]) / 1e6 - t0, DROP_AT_S, 'not before the drop: %s' % shocks)
-        return [str(s[2]) for s in shocks]
-
-    def test_flat_drop_is_a_fall(self):
-        # the default: the shallow collapse holds still, so it is a fall (before the impact)
-        self.assertEqual(self.flat_drop_reasons(1.0), ['freefall'])
-
-    def test_half_sensitivity_leaves_the_flat_drop_to_its_impact(self):
-        # at 0.5 the fall threshold (0.08 g) exceeds the 0.07 g collapse: no fall, at most the impact
-        # (a jolt, if a readout catches its ~20 ms ringing above the doubled jolt threshold)
-        self.assertNotIn('freefall', self.flat_drop_reasons(0.5))
-
-    # Tilt and orientation
+    # Tilt and orientation (the other rotations, TiltStep 10 and a machine at rest are the daemon
+    # core's: tests/daemon/test-readout.c, in virtual time)
 
     def check_tilt_signals(self, step):
         """Every Tilt: at most one per readout, and each >= step from the previous one or with an
@@ -294,26 +261,6 @@ class MotionTest(TpaccelTestBase):
     def test_rotation_left_up_tilt_and_orientation(self):
         tilts = self.rotation('left-up', 'Roll')
         self.assertLess(min(float(t[1]) for t in tilts), -80, 'roll reaches the turn')
-
-    def test_rotation_bottom_up_tilt_and_orientation(self):
-        tilts = self.rotation('bottom-up', 'Pitch')
-        self.assertGreater(max(float(t[0]) for t in tilts), 80, 'pitch reaches the turn')
-
-    def test_rotation_with_tilt_step_10(self):
-        tilts = self.rotation('right-up', 'Roll', step=10.0)
-        # 2 x 9 steps, the first Tilt and 2 orientation changes, plus the noise near 90 degrees where asin()
-        # is steep (1 count ~ 3-11 degrees: held at 90 the roll reads 78.8 or 90 and each swing counts);
-        # with TiltStep 1 the same trace gives about 50.
-        self.assertLess(len(tilts), 40, 'TiltStep 10 thins the signals out')
-
-    def test_rest_raises_no_tilt_beyond_the_first(self):
-        self.start(trace('rest.csv'))
-        self.pump_until(self.t0_max + 5)
-        self.stop_recording()
-        self.assertLessEqual(len(self.rec.of('Tilt')), 1, 'a still machine sends at most its first Tilt')
-        self.assertEqual([v for _, v in self.rec.changes('Orientation')], ['normal'],
-                         'set once by the first readout, then never again')
-        self.assertEqual(self.get('Orientation'), 'normal')
 
     # Configuration of the motion processing
 
