@@ -47,11 +47,11 @@ typedef struct RigEvent {
 } RigEvent;
 
 typedef struct RigOptions {
-        const char *trace;        /* a file in tests/traces/ for the emulator; NULL: its demo motion */
-        const char *state;        /* the state file's text at start; NULL: no state file */
-        bool no_accelerometer;    /* no backend at all */
-        bool disks;               /* a fake sysfs with "sda" (rotational, fixed, unload_heads) */
-        unsigned exit_idle_sec;   /* ContextOptions.exit_idle_sec */
+        const char *trace;      /* a file in tests/traces/ for the emulator; NULL: its demo motion */
+        const char *state;      /* the state file's text at start; NULL: no state file */
+        bool no_accelerometer;  /* no backend at all */
+        bool disks;             /* a fake sysfs with "sda" (rotational, fixed, unload_heads) */
+        unsigned exit_idle_sec; /* ContextOptions.exit_idle_sec */
         /* --backend=kernel with the rig's directory as the sysroot: the backend watch runs and follows
          * rig_kernel_driver() (give no_accelerometer too: the driver is not loaded at start). */
         bool kernel_watch;
@@ -66,7 +66,7 @@ typedef struct Rig {
         RigEvent *events;
         size_t n_events, allocated;
         unsigned ticks, readouts, new_readouts;
-        bool exited; /* the event loop was asked to exit (sd_event_exit()) and did */
+        bool exited;      /* the event loop was asked to exit (sd_event_exit()) and did */
         uint64_t t0_usec; /* when the emulator started: its trace's time 0 */
 } Rig;
 

@@ -76,7 +76,8 @@ TEST(a_backend_that_fails_to_initialize_is_no_accelerometer)
         CHECK(!c->has_accelerometer);
         CHECK(switch_reported(r));
         CHECK(!c->poller.polling);
-        CHECK(c->backend_reason && strstr(c->backend_reason, "another backend, but initializing the accelerometer failed"));
+        CHECK(c->backend_reason &&
+              strstr(c->backend_reason, "another backend, but initializing the accelerometer failed"));
         rig_free(r);
 }
 

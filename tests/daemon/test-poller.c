@@ -8,7 +8,7 @@
 #include "rig.h"
 #include "test-helpers.h"
 
-#define RATE_DEFAULT 50 /* HDAPS_DEFAULT_SAMPLING_RATE */
+#define RATE_DEFAULT  50 /* HDAPS_DEFAULT_SAMPLING_RATE */
 #define RATIO_DEFAULT 5
 
 static unsigned ticks_in(Rig *r, uint64_t ms)

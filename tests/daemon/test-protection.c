@@ -99,7 +99,8 @@ TEST(a_drop_parks_rearms_and_unparks)
         /* Parked on the readout that saw the shock: the shock event, then the park, at the same time. */
         const RigEvent *shock = NULL, *park = NULL;
         for (size_t i = 0; i < r->n_events; i++) {
-                if (!shock && r->events[i].kind == RIG_MOTION && (r->events[i].motion.mask & MOTION_EVENT_SHOCK))
+                if (!shock && r->events[i].kind == RIG_MOTION &&
+                    (r->events[i].motion.mask & MOTION_EVENT_SHOCK))
                         shock = &r->events[i];
                 if (!park && r->events[i].kind == RIG_HEADS_PARKED)
                         park = &r->events[i];
@@ -133,8 +134,9 @@ TEST(a_drop_parks_rearms_and_unparks)
         CHECK_EQ(rig_heads_parked_count(r, false), 1);
         size_t rearms = rig_heads_parked_count(r, true);
         CHECK(rearms >= 5); /* a park of over a second is re-armed repeatedly ... */
-        CHECK(rearms <= (unpark->usec - park->usec) / (100 * USEC_PER_MSEC) + 1); /* ... at most every 100 ms */
-        CHECK_EQ(rig_change_count(r, CHANGE_PARK_COUNT), 1); /* re-arms are not new parks */
+        CHECK(rearms <=
+              (unpark->usec - park->usec) / (100 * USEC_PER_MSEC) + 1); /* ... at most every 100 ms */
+        CHECK_EQ(rig_change_count(r, CHANGE_PARK_COUNT), 1);            /* re-arms are not new parks */
         CHECK_EQ(rig_change_count(r, CHANGE_PARKED), 2);
         CHECK_EQ(disk_protect_park_count(c->disk_protect), 1);
         states(r, (const char *[]){"parked", "armed"}, 2);
@@ -166,7 +168,8 @@ TEST(pause_stops_polling_and_ends_by_itself)
         CHECK(c->poller.polling);
         CHECK_EQ(rig_change_count(r, CHANGE_PAUSED_UNTIL), 2);
         const RigEvent *end = rig_change_nth(r, CHANGE_PAUSED_UNTIL, 1);
-        CHECK(end && end->usec >= t0 + 30 * USEC_PER_SEC && end->usec <= t0 + 30 * USEC_PER_SEC + 100 * USEC_PER_MSEC);
+        CHECK(end && end->usec >= t0 + 30 * USEC_PER_SEC &&
+              end->usec <= t0 + 30 * USEC_PER_SEC + 100 * USEC_PER_MSEC);
         states(r, (const char *[]){"paused", "armed"}, 2);
 
         /* Pause(0) resumes at once. */

@@ -12,10 +12,10 @@
 #include "rig.h"
 #include "test-helpers.h"
 
-#define DROP_AT_MS       5000 /* drop-*.csv: '# expect: shock at_ms=5000' */
-#define SHOCK_HOLD_USEC  (1000 * USEC_PER_MSEC)
-#define COUNTS_PER_G     157.0 /* the traces' scale */
-#define NOISE_BAND_COUNTS 4.5  /* motion-params.h; docs/MOTION.md "Tilt event" */
+#define DROP_AT_MS        5000 /* drop-*.csv: '# expect: shock at_ms=5000' */
+#define SHOCK_HOLD_USEC   (1000 * USEC_PER_MSEC)
+#define COUNTS_PER_G      157.0 /* the traces' scale */
+#define NOISE_BAND_COUNTS 4.5   /* motion-params.h; docs/MOTION.md "Tilt event" */
 
 static Rig *replay(const char *trace, const char *state, uint64_t ms)
 {
@@ -60,7 +60,8 @@ static const char *drop_at_phase(unsigned phase)
         CHECK_EQ(ms->shock_count, 1);
         /* ShockActive: true, then false once after the hold. */
         CHECK_EQ(rig_change_count(r, CHANGE_SHOCK_ACTIVE), 2);
-        const RigEvent *on = rig_change_nth(r, CHANGE_SHOCK_ACTIVE, 0), *off = rig_change_nth(r, CHANGE_SHOCK_ACTIVE, 1);
+        const RigEvent *on = rig_change_nth(r, CHANGE_SHOCK_ACTIVE, 0),
+                       *off = rig_change_nth(r, CHANGE_SHOCK_ACTIVE, 1);
         CHECK(on && off && on->shock_active && !off->shock_active);
         CHECK(on && off && off->usec - on->usec >= SHOCK_HOLD_USEC * 9 / 10);
         CHECK(!ms->shock_active);
@@ -92,7 +93,8 @@ static void no_shock_on(const char *trace, uint64_t ms, bool vibration)
         Rig *r = replay(trace, NULL, ms);
         const MotionState *s = motion_get_state(r->c->motion);
 
-        fprintf(stderr, "  %s: vibration level %.3f g, %u readouts\n", trace, s->vibration_level, r->new_readouts);
+        fprintf(stderr, "  %s: vibration level %.3f g, %u readouts\n", trace, s->vibration_level,
+                r->new_readouts);
         CHECK_EQ(rig_motion_count(r, MOTION_EVENT_SHOCK), 0);
         CHECK_EQ(rig_change_count(r, CHANGE_SHOCK_ACTIVE), 0);
         CHECK_EQ(s->shock_count, 0);
@@ -109,7 +111,8 @@ TEST(typing_vibration_and_a_car_ride_raise_no_shock)
         no_shock_on("typing.csv", 15000, false);
         no_shock_on("vibration-desk.csv", 20000, true);
         no_shock_on("vibration-train.csv", 20000, true);
-        no_shock_on("car-ride.csv", 30000, true); /* a nearly flat machine, road bumps swinging through 0 g */
+        no_shock_on("car-ride.csv", 30000,
+                    true); /* a nearly flat machine, road bumps swinging through 0 g */
 }
 
 /* drop-flat-10cm.csv: a 4 deg machine dropped 10 cm, 0.07 g of in-plane collapse, the impact 143 ms
@@ -150,7 +153,8 @@ static unsigned tilts_for_turn(double step)
         unsigned n = 0;
 
         for (int i = 1; i <= 40; i++) {
-                double angle = 90.0 * i / 40, s = fabs(sin(sent * M_PI / 180)) + NOISE_BAND_COUNTS / COUNTS_PER_G;
+                double angle = 90.0 * i / 40,
+                       s = fabs(sin(sent * M_PI / 180)) + NOISE_BAND_COUNTS / COUNTS_PER_G;
                 double band = asin(fmin(1.0, s)) * 180 / M_PI - fabs(sent);
                 if (fabs(angle - sent) >= fmax(step, band)) {
                         n++;
@@ -190,9 +194,11 @@ static size_t rotation(const char *turned_to, bool roll, double step)
         const RigEvent *prev = NULL;
         for (size_t i = 0; i < n; i++) {
                 const RigEvent *e = rig_motion_nth(r, MOTION_EVENT_TILT, i);
-                CHECK(e->motion.pitch >= -90 && e->motion.pitch <= 90 && e->motion.roll >= -90 && e->motion.roll <= 90);
+                CHECK(e->motion.pitch >= -90 && e->motion.pitch <= 90 && e->motion.roll >= -90 &&
+                      e->motion.roll <= 90);
                 if (prev) {
-                        double moved = fmax(fabs(e->motion.pitch - prev->motion.pitch), fabs(e->motion.roll - prev->motion.roll));
+                        double moved = fmax(fabs(e->motion.pitch - prev->motion.pitch),
+                                            fabs(e->motion.roll - prev->motion.roll));
                         CHECK(e->readouts > prev->readouts);
                         CHECK(moved >= step - 1e-9 || e->motion.orientation != prev->motion.orientation);
                 }
@@ -201,7 +207,8 @@ static size_t rotation(const char *turned_to, bool roll, double step)
         CHECK(n > 2 * tilts_for_turn(step) * 7 / 10);
         CHECK(n < r->new_readouts);
         /* Back to level, the state what the last event said. */
-        CHECK(prev && fabs(s->pitch - prev->motion.pitch) <= step && fabs(s->roll - prev->motion.roll) <= step);
+        CHECK(prev && fabs(s->pitch - prev->motion.pitch) <= step &&
+              fabs(s->roll - prev->motion.roll) <= step);
         CHECK(fabs(s->pitch) + fabs(s->roll) < 5);
         CHECK_EQ(rig_change_count(r, CHANGE_PITCH), n);
         rig_free(r);

@@ -11,13 +11,11 @@
 
 /* The properties a configuration value stands for (the read-back of the EC's configuration reports
  * OversamplingRatio and FilterOrder after every reload, as after every initialization). */
-static const ChangeMask CONFIG_BITS = CHANGE_MASK(CHANGE_SAMPLING_RATE) | CHANGE_MASK(CHANGE_INVERT) |
-                                      CHANGE_MASK(CHANGE_AXIS_CODE) | CHANGE_MASK(CHANGE_REST_POSITION) |
-                                      CHANGE_MASK(CHANGE_TILT_STEP) |
-                                      CHANGE_MASK(CHANGE_SHOCK_SENSITIVITY) |
-                                      CHANGE_MASK(CHANGE_INPUT_DEVICES) |
-                                      CHANGE_MASK(CHANGE_PROTECTED_DISKS) |
-                                      CHANGE_MASK(CHANGE_PROTECTION_STATE);
+static const ChangeMask CONFIG_BITS =
+        CHANGE_MASK(CHANGE_SAMPLING_RATE) | CHANGE_MASK(CHANGE_INVERT) | CHANGE_MASK(CHANGE_AXIS_CODE) |
+        CHANGE_MASK(CHANGE_REST_POSITION) | CHANGE_MASK(CHANGE_TILT_STEP) |
+        CHANGE_MASK(CHANGE_SHOCK_SENSITIVITY) | CHANGE_MASK(CHANGE_INPUT_DEVICES) |
+        CHANGE_MASK(CHANGE_PROTECTED_DISKS) | CHANGE_MASK(CHANGE_PROTECTION_STATE);
 
 TEST(reload_applies_and_reports_what_changed)
 {

@@ -49,7 +49,7 @@ TEST(sleep_stops_polling_and_resume_starts_it_again)
         CHECK(r->ticks >= 9 && r->ticks <= 11);
         CHECK(r->new_readouts >= 5);
         CHECK_EQ(rig_sim_status(r).ec_rate, 10 * 5); /* the rate in force again after the init */
-        suspend_leave(c); /* idempotent */
+        suspend_leave(c);                            /* idempotent */
         CHECK_EQ(rig_change_count(r, CHANGE_SUSPENDED), 1);
         rig_free(r);
 }
