@@ -371,13 +371,6 @@ class KernelTest(TpaccelTestBase):
         self.assertGreater(time.monotonic() - start, 4)
         self.assertIn('No accelerometer and no calls for 2 s: exiting', self.daemon_log())
 
-    def test_no_idle_exit_with_accelerometer(self):
-        self.machine.thinkpad().mainline()
-        self.start_polkit()
-        self.start('--exit-idle-time=1')
-        time.sleep(3)
-        self.assertIsNone(self.daemon.poll())
-
     def test_bad_options(self):
         for args, message in ((['--exit-idle-time=-1'], '--exit-idle-time=-1: expected seconds'),
                               (['--exit-idle-time=x'], '--exit-idle-time=x: expected seconds'),
