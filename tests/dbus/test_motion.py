@@ -25,7 +25,6 @@ from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, PATH, 
 
 SHOCK_HOLD_MS_DEFAULT = 1000     # MOTION_SHOCK_HOLD_MS_DEFAULT
 DISK_PARK_TIMEOUT_MS = '2000'    # DISK_PARK_TIMEOUT_MS: what a park writes to unload_heads
-DISK_PARK_REARM_S = 0.1          # DISK_PARK_REARM_MS
 POLKIT_PENDING_PER_SENDER = 4    # bus-polkit.h: checks in flight per connection
 DROP_AT_S = 5.0                  # drop-*.csv: '# expect: shock at_ms=5000'
 DROP_TRACE_END_S = 10.0
@@ -129,7 +128,8 @@ class MotionTest(TpaccelTestBase):
         n = len(self.rec.of('Sample'))
         self.assertGreater(n, 50 * seconds * 0.7, 'polling ran the whole time (%d samples in %.1f s)' % (n, seconds))
 
-    # Shock
+    # Shock (vibration, a car ride, the flat drop at two sensitivities and the drop at every tick phase
+    # are the daemon core's: tests/daemon/test-readout.c, in virtual time)
 
     def test_drop_raises_one_shock(self):
         t0 = self.start(trace('drop-30cm.csv'))
@@ -168,7 +168,7 @@ class MotionTest(TpaccelTestBase):
         self.assertFalse(self.get('ShockActive'))
         self.assertSamplesFlowed(DROP_TRACE_END_S - STARTUP_SLACK_S)
 
-    def no_shock_on(self, trace_name, duration_s, vibration=False):
+    def no_shock_on(self, trace_name, duration_s):
         self.start(trace(trace_name))
         self.pump_until(self.t0_max + duration_s + 0.5)
         self.stop_recording()
@@ -177,48 +177,14 @@ class MotionTest(TpaccelTestBase):
         self.assertEqual(self.get('ShockCount'), 0)
         self.assertFalse(self.get('ShockActive'))
         self.assertSamplesFlowed(duration_s - STARTUP_SLACK_S)
-        level = self.get('VibrationLevel')
-        if vibration:
-            self.assertGreater(level, 0.01, 'the detector adapted to the vibration (VibrationLevel in g)')
-        return level
+        self.assertGreaterEqual(self.get('VibrationLevel'), 0.0)
 
     def test_typing_raises_no_shock(self):
         self.no_shock_on('typing.csv', 15.0)
         self.assertIn(True, [v for _, v in self.rec.changes('KeyboardActivity')], 'the trace does type')
 
-    def test_vibration_desk_raises_no_shock(self):
-        self.no_shock_on('vibration-desk.csv', 20.0, vibration=True)
-
-    def test_vibration_train_raises_no_shock(self):
-        self.no_shock_on('vibration-train.csv', 20.0, vibration=True)
-
-    def test_car_ride_raises_no_shock(self):
-        # car-ride.csv: a nearly flat machine whose in-plane reading road bumps swing through 0 g
-        self.no_shock_on('car-ride.csv', 30.0, vibration=True)
-
-    def flat_drop_reasons(self, sensitivity):
-        """drop-flat-10cm.csv (a 4 deg machine dropped 10 cm: 0.07 g of in-plane collapse, the impact
-        143 ms later) at a sensitivity; returns the Shock reasons."""
-        t0 = self.start(trace('drop-flat-10cm.csv'), claim=False)
-        self.accel.SetShockSensitivity(dbus.Double(sensitivity))
-        self.accel.Claim()
-        self.pump_until(self.t0_max + DROP_TRACE_END_S)
-        self.stop_recording()
-        shocks = self.rec.of('Shock')
-        for s in shocks:
-            self.assertGreaterEqual(int(s[1]) / 1e6 - t0, DROP_AT_S, 'not before the drop: %s' % shocks)
-        return [str(s[2]) for s in shocks]
-
-    def test_flat_drop_is_a_fall(self):
-        # the default: the shallow collapse holds still, so it is a fall (before the impact)
-        self.assertEqual(self.flat_drop_reasons(1.0), ['freefall'])
-
-    def test_half_sensitivity_leaves_the_flat_drop_to_its_impact(self):
-        # at 0.5 the fall threshold (0.08 g) exceeds the 0.07 g collapse: no fall, at most the impact
-        # (a jolt, if a readout catches its ~20 ms ringing above the doubled jolt threshold)
-        self.assertNotIn('freefall', self.flat_drop_reasons(0.5))
-
-    # Tilt and orientation
+    # Tilt and orientation (the other rotations, TiltStep 10 and a machine at rest are the daemon
+    # core's: tests/daemon/test-readout.c, in virtual time)
 
     def check_tilt_signals(self, step):
         """Every Tilt: at most one per readout, and each >= step from the previous one or with an
@@ -295,26 +261,6 @@ class MotionTest(TpaccelTestBase):
     def test_rotation_left_up_tilt_and_orientation(self):
         tilts = self.rotation('left-up', 'Roll')
         self.assertLess(min(float(t[1]) for t in tilts), -80, 'roll reaches the turn')
-
-    def test_rotation_bottom_up_tilt_and_orientation(self):
-        tilts = self.rotation('bottom-up', 'Pitch')
-        self.assertGreater(max(float(t[0]) for t in tilts), 80, 'pitch reaches the turn')
-
-    def test_rotation_with_tilt_step_10(self):
-        tilts = self.rotation('right-up', 'Roll', step=10.0)
-        # 2 x 9 steps, the first Tilt and 2 orientation changes, plus the noise near 90 degrees where asin()
-        # is steep (1 count ~ 3-11 degrees: held at 90 the roll reads 78.8 or 90 and each swing counts);
-        # with TiltStep 1 the same trace gives about 50.
-        self.assertLess(len(tilts), 40, 'TiltStep 10 thins the signals out')
-
-    def test_rest_raises_no_tilt_beyond_the_first(self):
-        self.start(trace('rest.csv'))
-        self.pump_until(self.t0_max + 5)
-        self.stop_recording()
-        self.assertLessEqual(len(self.rec.of('Tilt')), 1, 'a still machine sends at most its first Tilt')
-        self.assertEqual([v for _, v in self.rec.changes('Orientation')], ['normal'],
-                         'set once by the first readout, then never again')
-        self.assertEqual(self.get('Orientation'), 'normal')
 
     # Configuration of the motion processing
 
@@ -494,7 +440,10 @@ class MotionTest(TpaccelTestBase):
         self.assertFalse(self.get('Polling'))
         self.assertRegex(self.daemon_log(), r"Not protecting the disks from the state file: .*'sda'")
 
-    def test_drop_parks_rearms_and_unparks(self):
+    def test_drop_parks_and_unparks(self):
+        # The contract of a park: the HeadsParked signal, Parked, ParkCount and ProtectionState, the
+        # disk's unload_heads. Parking on the shock's readout, the re-arms and their rate, the hold
+        # before the unpark are the daemon core's (tests/daemon/test-protection.c, in virtual time).
         self.start(trace('drop-30cm.csv'), claim=False)
         self.protect(['sda'])
         self.assertEqual(self.get('ParkCount'), 0)
@@ -505,38 +454,17 @@ class MotionTest(TpaccelTestBase):
                          'a park writes the bounded timeout (ms)')
         self.assertTrue(self.get('Parked'))
         self.assertEqual(self.get('ProtectionState'), 'parked')
-        # Re-armed while the shock lasts: the daemon writes the timeout again.
-        self.sysfs.set_unload_heads('sda', '7')
-        self.assertEventually(lambda: self.sysfs.unload_heads('sda') == DISK_PARK_TIMEOUT_MS, timeout=0.5,
-                              message='the park is re-armed within a re-arm period')
         self.assertEventually(lambda: (['sda'], False) in [(list(d), bool(p)) for d, p in self.rec.of('HeadsParked')],
                               timeout=10, message='unparked after the hold')
         self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'unpark writes 0')
-        self.pump_until(self.t0_max + DROP_TRACE_END_S + 0.5)
         self.stop_recording()
 
-        parked = self.rec.timed('HeadsParked')
-        flags = [bool(p[1]) for _, p in parked]
-        for _, (disks, _flag) in parked:
+        parked = self.rec.of('HeadsParked')
+        for disks, _flag in parked:
             self.assertEqual(list(disks), ['sda'])
-        self.assertEqual(flags[-1], False)
-        self.assertEqual(flags.count(False), 1, 'one unpark: %s' % flags)
-        self.assertTrue(all(flags[:-1]), 'parks and re-arms, then one unpark')
-        self.assertGreaterEqual(flags.count(True), 5, 'a park lasting over a second is re-armed repeatedly')
-        times = [t for t, _ in parked]
-        # At most one re-arm per DISK_PARK_REARM_MS over the park (counted over its whole length: the
-        # signals carry no time, and a loaded test process may receive two queued ones together).
-        rearms = flags.count(True) - 1
-        self.assertLessEqual(rearms, (times[-1] - times[0]) / DISK_PARK_REARM_S + 1,
-                             're-armed at most every DISK_PARK_REARM_MS: %d re-arms in %.2f s'
-                             % (rearms, times[-1] - times[0]))
-        shock = self.rec.timed('Shock')
-        self.assertEqual(len(shock), 1)
-        self.assertLessEqual(shock[0][0], times[0] + 0.05, 'parked on the readout that saw the shock')
-        self.assertGreaterEqual(times[-1] - times[0], SHOCK_HOLD_MS_DEFAULT / 1000 * 0.9,
-                                'unparked only after the hold')
-
-        self.assertEqual(self.get('ParkCount'), 1, 're-arms are not new parks')
+        self.assertEqual([bool(p) for _, p in parked][0], True)
+        self.assertEqual(len(self.rec.of('Shock')), 1)
+        self.assertEqual(self.get('ParkCount'), 1)
         self.assertFalse(self.get('Parked'))
         self.assertEqual(self.get('ProtectionState'), 'armed')
         self.assertEqual([v for _, v in self.rec.changes('Parked')], [True, False])
@@ -546,55 +474,26 @@ class MotionTest(TpaccelTestBase):
             self.assertEqual(self.sysfs.unload_heads(name), '0', 'unprotected disks are left alone')
 
     def test_pause_suspends_protection(self):
-        self.start(trace('drop-30cm.csv'))  # a claim, so the shock is still detected
+        # The contract of Pause(): ProtectionState, PausedUntil (CLOCK_MONOTONIC usec), Pause(0). No park
+        # while paused, a pause during a park, its polling and its end are the daemon core's
+        # (tests/daemon/test-protection.c, in virtual time).
+        self.start(claim=False)
         self.protect(['sda'])
         self.accel.Pause(dbus.UInt32(30))
         now = monotonic_usec()
         self.assertEqual(self.get('ProtectionState'), 'paused')
         until = self.get('PausedUntil')
         self.assertAlmostEqual(until / 1e6, now / 1e6 + 30, delta=1.0, msg='PausedUntil is CLOCK_MONOTONIC usec')
-        self.assertEventually(lambda: len(self.rec.of('Shock')) == 1, timeout=DROP_AT_S + STARTUP_SLACK_S + 5)
-        self.pump_until(self.t0_max + DROP_TRACE_END_S)
-        self.assertEqual(self.rec.of('HeadsParked'), [], 'no park while paused')
-        self.assertEqual(self.sysfs.unload_heads('sda'), '0')
-        self.assertEqual(self.get('ParkCount'), 0)
-        self.assertEqual(self.get('ProtectionState'), 'paused')
+        self.assertFalse(self.get('Polling'), 'paused protection does not poll by itself')
 
         self.accel.Pause(dbus.UInt32(0))
         self.assertEqual(self.get('ProtectionState'), 'armed')
         self.assertEqual(self.get('PausedUntil'), 0)
-
-        # A pause ends by itself.
-        self.accel.Pause(dbus.UInt32(1))
-        self.assertEqual(self.get('ProtectionState'), 'paused')
-        self.assertEventually(lambda: self.get('ProtectionState') == 'armed', timeout=3)
-        self.assertEqual(self.get('PausedUntil'), 0)
+        self.assertTrue(self.get('Polling'))
         self.stop_recording()
         states = [v for _, v in self.rec.changes('ProtectionState')]
-        self.assertEqual(states, ['armed', 'paused', 'armed', 'paused', 'armed'])
-        self.assertEqual([bool(v) for _, v in self.rec.changes('PausedUntil')], [True, False, True, False])
-
-    def test_pause_without_claim_stops_polling(self):
-        self.start(claim=False)
-        self.protect(['sda'])
-        self.assertTrue(self.get('Polling'))
-        self.accel.Pause(dbus.UInt32(60))
-        self.assertFalse(self.get('Polling'), 'paused protection does not poll by itself')
-        self.accel.Pause(dbus.UInt32(0))
-        self.assertTrue(self.get('Polling'))
-
-    def test_pause_during_park_unparks(self):
-        self.start(trace('drop-30cm.csv'), claim=False)
-        self.protect(['sda'])
-        self.assertEventually(lambda: len(self.rec.of('HeadsParked')) > 0,
-                              timeout=DROP_AT_S + STARTUP_SLACK_S + 5)
-        self.accel.Pause(dbus.UInt32(10))
-        self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'Pause() ends the park at once')
-        self.assertFalse(self.get('Parked'))
-        self.assertEqual(self.get('ProtectionState'), 'paused')
-        self.assertEventually(lambda: [bool(p[1]) for p in self.rec.of('HeadsParked')][-1] is False)
-        time.sleep(0.3)
-        self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'no re-arm while paused')
+        self.assertEqual(states, ['armed', 'paused', 'armed'])
+        self.assertEqual([bool(v) for _, v in self.rec.changes('PausedUntil')], [True, False])
 
 
 if __name__ == '__main__':

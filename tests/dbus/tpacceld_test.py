@@ -371,11 +371,6 @@ time.sleep(600)
             self.assertLess(abs(now_us - samples[-1][0]), 2_000_000, 'time_usec is CLOCK_MONOTONIC')
         self.accel.Release()
 
-    def measured_rate(self, seconds=2.0):
-        samples = self.collect_samples(seconds)
-        self.assertGreater(len(samples), 2, 'too few Samples to measure a rate')
-        return (len(samples) - 1) / ((samples[-1][0] - samples[0][0]) / 1e6)
-
     def test_claim_at_rate_polls_at_the_highest_claim(self):
         self.start_polkit()
         self.start_daemon()
@@ -388,22 +383,14 @@ time.sleep(600)
         self.assertEqual(self.get('EffectiveRate'), 5)
         self.assertIn(a.get_unique_name(), self.get('EffectiveRateReason'))
         self.assertEqual(self.get('SamplingRate'), 50, 'SamplingRate stays the configured rate')
-        time.sleep(0.5)
-        rate = self.measured_rate(2.5)
-        self.assertAlmostEqual(rate, 5, delta=1.5, msg='a 5 Hz claim: %.1f Hz measured' % rate)
-        # The full rate below: a loaded machine loses ticks, so "well above the low rate" is asserted.
+        # The ticks per second at each rate are the daemon core's (tests/daemon/test-poller.c, in
+        # virtual time); here the claims of two clients and what the properties say.
         acc_b.Claim()  # plain Claim: the configured SamplingRate
         self.assertEqual(self.get('EffectiveRate'), 50)
         self.assertIn(b.get_unique_name(), self.get('EffectiveRateReason'))
-        time.sleep(0.3)
-        rate = self.measured_rate(1.5)
-        self.assertGreater(rate, 25, msg='a full-rate claim added: %.1f Hz' % rate)
-        self.assertLess(rate, 50 * 1.15, msg='a full-rate claim added: %.1f Hz' % rate)
         acc_b.Release()
         self.assertEqual(self.get('EffectiveRate'), 5)
-        time.sleep(0.5)
-        rate = self.measured_rate(2.5)
-        self.assertAlmostEqual(rate, 5, delta=1.5, msg='full-rate claim released: %.1f Hz' % rate)
+        self.assertIn(a.get_unique_name(), self.get('EffectiveRateReason'))
         # A client leaving the bus drops its claims: B claims 20 Hz, then disconnects.
         acc_b.ClaimAtRate(dbus.UInt32(20))
         self.assertEqual(self.get('EffectiveRate'), 20)
@@ -708,7 +695,9 @@ for i in range(40):
         self.assertIn('powered=no', self.daemon_log())
 
     def test_sighup_reloads_and_keeps_running(self):
-        self.start_polkit([CONFIGURE, EC_RAW])
+        # SIGHUP reaches context_reload() and the daemon keeps running; what a reload applies and
+        # reports is the daemon core's (tests/daemon/test-reload.c).
+        self.start_polkit()
         self.start_daemon()
         self.accel.Claim()
         changed = []
@@ -722,16 +711,12 @@ for i in range(40):
         self.assertIsNone(self.daemon.poll(), 'SIGHUP must not end the daemon')
         p = self.props.GetAll(IFACE)
         self.assertEqual((p['FilterOrder'], p['TiltStep'], p['Invert'], p['Polling']), (6, 3.5, True, True))
-        data = self.ec.ReadRow(dbus.UInt16(3), row(0x17, 0x82), dbus.UInt16(0x1f))
-        self.assertEqual((data[2] | data[3] << 8, data[4]), (25 * 5, 6), 'the EC got the reloaded values')
         self.assertEventually(lambda: {'SamplingRate', 'FilterOrder', 'TiltStep', 'Invert'} <= set(changed))
-        self.assertGreater(len(self.collect_samples(0.5)), 5, 'polling goes on at the new rate')
-        # A bad file changes nothing and is reported; the daemon keeps running.
+        # A bad file is reported; the daemon keeps running.
         with open(os.path.join(self.state_dir, 'state'), 'w') as f:
             f.write('sampling_rate=banana\n')
         self.daemon.send_signal(signal.SIGHUP)
         self.assertEventually(lambda: 'Reload: keeping the current configuration' in self.daemon_log())
-        self.assertEqual(self.get('SamplingRate'), 25)
         self.assertIsNone(self.daemon.poll())
         self.assertEqual(self.stop_daemon(), 0)
 
@@ -995,12 +980,13 @@ for i in range(40):
         self.assertIn('the EC self-test (battery status row 0x01', reason)
         self.assertIn('Input/output error', reason)
 
-    def test_failing_ec_stops_polling_and_recovers(self):
-        # The EC stops answering from 2 s to 6 s after start: a few failed ticks, then polling stops
-        # (logged once), HardwareState says so, and re-initialization with a back-off brings it back
-        # while the claim keeps waiting.
+    def test_failing_ec_stops_polling(self):
+        # The contract of HardwareState and LastError: the EC stops answering 1 s after start: a few
+        # failed ticks ("failing"), then polling stops ("stopped", logged once), reported by
+        # PropertiesChanged. The re-initialization back-off and the recovery are the daemon core's:
+        # tests/daemon/test-poller.c, in virtual time.
         self.start_polkit()
-        self.start_daemon('--sim-fault=silent@2-6')
+        self.start_daemon('--sim-fault=silent@1-3600')
         self.assertEqual(self.get('HardwareState'), 'ok')
         self.assertEqual(self.get('LastError'), '')
         states = []
@@ -1009,22 +995,13 @@ for i in range(40):
             if 'HardwareState' in changed else None,
             signal_name='PropertiesChanged', dbus_interface=dbus.PROPERTIES_IFACE, path=PATH)
         self.accel.Claim()
-        self.assertGreater(len(self.collect_samples(0.5)), 5)
         self.assertEventually(lambda: self.get('HardwareState') == 'stopped')
         self.assertFalse(self.get('Polling'), 'polling stopped')
+        self.assertIn('not polling: the hardware failed', self.get('EffectiveRateReason'))
         self.assertIn('reading the accelerometer failed', self.get('LastError'))
-        self.assertEqual(len(self.collect_samples(0.5)), 0, 'no Sample while stopped')
-        self.assertEventually(lambda: self.get('HardwareState') == 'ok')
-        self.assertTrue(self.get('Polling'), 'the claim was kept and polling resumed')
-        self.assertGreater(len(self.collect_samples(0.5)), 5)
-        self.assertEventually(lambda: states[-1:] == ['ok'])
+        self.assertEventually(lambda: states[:2] == ['failing', 'stopped'])
         m.remove()
-        self.assertEqual(states[:2], ['failing', 'stopped'])
-        log = self.daemon_log()
-        self.assertEqual(log.count('polling stopped'), 1, log)
-        self.assertIn('re-initializing the accelerometer failed', self.get('LastError'),
-                      'a re-init inside the window failed (1 s, then 2 s back-off)')
-        self.assertIn('works again after re-initialization', log)
+        self.assertEqual(self.daemon_log().count('polling stopped'), 1)
 
     # Command line
 

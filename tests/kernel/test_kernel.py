@@ -338,16 +338,6 @@ class KernelTest(TpaccelTestBase):
         self.assertEventually(lambda: self.get('Polling'))
         self.assertGreater(len(self.collect_samples(0.5)), 10)
 
-    def test_kernel_backend_waits_for_driver(self):
-        self.machine.thinkpad().mainline()
-        self.start_polkit()
-        self.start(backend='kernel')
-        self.machine.remove_driver()
-        self.assertEventually(lambda: not self.get('HasAccelerometer'), timeout=WATCH_SECONDS + TIMEOUT)
-        self.assertIn('--backend=kernel waits for it to come back', self.get('BackendReason'))
-        self.machine.tp_smapi()
-        self.assertEventually(lambda: self.get('HasAccelerometer'), timeout=WATCH_SECONDS + TIMEOUT)
-
     def test_umockdev_tp_smapi_at_real_paths(self):
         # No --sysroot: the daemon reads /sys/devices/platform/hdaps, which umockdev-run redirects into
         # its testbed: tp_smapi's device with the values of hdapsd's recorded tests/hdaps.umockdev (2014).
@@ -380,13 +370,6 @@ class KernelTest(TpaccelTestBase):
         self.assertEqual(self.daemon.wait(TIMEOUT), 0)
         self.assertGreater(time.monotonic() - start, 4)
         self.assertIn('No accelerometer and no calls for 2 s: exiting', self.daemon_log())
-
-    def test_no_idle_exit_with_accelerometer(self):
-        self.machine.thinkpad().mainline()
-        self.start_polkit()
-        self.start('--exit-idle-time=1')
-        time.sleep(3)
-        self.assertIsNone(self.daemon.poll())
 
     def test_bad_options(self):
         for args, message in ((['--exit-idle-time=-1'], '--exit-idle-time=-1: expected seconds'),

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* service/daemon/readout.c in-process (rig.h): the labelled traces of tests/traces/ replayed by the
+ * emulator, polled by the poller, through calibration and motion processing to the observer, in virtual
+ * time: a drop raises one shock (its events before the properties they change, ShockActive held), the
+ * traces that must not raise one do not, a turn raises Tilt events and two orientation changes without
+ * flicker. The motion algorithms' own tests are tests/motion/; the bus's Shock and Tilt signals are
+ * tests/dbus/test_motion.py's. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rig.h"
+#include "test-helpers.h"
+
+#define DROP_AT_MS        5000 /* drop-*.csv: '# expect: shock at_ms=5000' */
+#define SHOCK_HOLD_USEC   (1000 * USEC_PER_MSEC)
+#define COUNTS_PER_G      157.0 /* the traces' scale */
+#define NOISE_BAND_COUNTS 4.5   /* motion-params.h; docs/MOTION.md "Tilt event" */
+
+static Rig *replay(const char *trace, const char *state, uint64_t ms)
+{
+        Rig *r = rig_new(&(RigOptions){.trace = trace, .state = state});
+        rig_claim(r, POLLER_RATE_FULL, ":1.5");
+        rig_advance_ms(r, ms);
+        return r;
+}
+
+/* The time of an event since the trace's time 0. */
+static uint64_t since_t0_ms(const Rig *r, const RigEvent *e)
+{
+        return (e->usec - r->t0_usec) / USEC_PER_MSEC;
+}
+
+/* drop-30cm.csv with the first poll tick phase ms after the emulator started. Returns the shock's
+ * reason (a static string), NULL unless there was exactly one. */
+static const char *drop_at_phase(unsigned phase)
+{
+        Rig *r = rig_new(&(RigOptions){.trace = "drop-30cm.csv"});
+        const MotionState *ms = motion_get_state(r->c->motion);
+        const char *reason = NULL;
+
+        rig_advance_ms(r, phase);
+        rig_claim(r, POLLER_RATE_FULL, ":1.5");
+        rig_advance_ms(r, 10500);
+        CHECK_EQ(rig_motion_count(r, MOTION_EVENT_SHOCK), 1);
+        const RigEvent *shock = rig_motion_nth(r, MOTION_EVENT_SHOCK, 0);
+        if (shock && rig_motion_count(r, MOTION_EVENT_SHOCK) == 1) {
+                reason = shock->motion.shock_reason;
+                CHECK(shock->motion.shock_magnitude > 0.05 && shock->motion.shock_magnitude < 2.0);
+                /* Within two readouts of the drop (the floor of docs/MOTION.md). */
+                CHECK(since_t0_ms(r, shock) >= DROP_AT_MS);
+                CHECK(since_t0_ms(r, shock) <= DROP_AT_MS + 2 * 20 + 20);
+                /* The Shock event comes before the properties it changes, on the same readout. */
+                const RigEvent *count = rig_change_nth(r, CHANGE_SHOCK_COUNT, 0);
+                CHECK(count && count > shock && count->usec == shock->usec);
+                CHECK_EQ(rig_change_count(r, CHANGE_LAST_SHOCK), 1);
+                CHECK_EQ(ms->last_shock_usec, shock->motion.shock_time_usec);
+        }
+        CHECK_EQ(rig_change_count(r, CHANGE_SHOCK_COUNT), 1);
+        CHECK_EQ(ms->shock_count, 1);
+        /* ShockActive: true, then false once after the hold. */
+        CHECK_EQ(rig_change_count(r, CHANGE_SHOCK_ACTIVE), 2);
+        const RigEvent *on = rig_change_nth(r, CHANGE_SHOCK_ACTIVE, 0),
+                       *off = rig_change_nth(r, CHANGE_SHOCK_ACTIVE, 1);
+        CHECK(on && off && on->shock_active && !off->shock_active);
+        CHECK(on && off && off->usec - on->usec >= SHOCK_HOLD_USEC * 9 / 10);
+        CHECK(!ms->shock_active);
+        /* Polling ran the whole time. */
+        CHECK(r->new_readouts >= 50 * 10 * 9 / 10);
+        rig_free(r);
+        return reason;
+}
+
+TEST(a_drop_raises_one_shock_at_every_tick_phase)
+{
+        unsigned freefall = 0;
+
+        /* The tick phase decides which readout sees the collapse half done: a drop from a tilted,
+         * hand-held position is a free fall, except at the phases where the first readout of the fall
+         * is caught mid-collapse, which it reports as a jolt (4 of the 20 phases, see the report). */
+        for (unsigned phase = 0; phase < 20; phase++) {
+                const char *reason = drop_at_phase(phase);
+                CHECK(reason && (strcmp(reason, "freefall") == 0 || strcmp(reason, "jolt") == 0));
+                if (reason && strcmp(reason, "freefall") == 0)
+                        freefall++;
+                fprintf(stderr, "  phase %2u ms: %s\n", phase, strna(reason));
+        }
+        CHECK(freefall >= 16);
+}
+
+static void no_shock_on(const char *trace, uint64_t ms, bool vibration)
+{
+        Rig *r = replay(trace, NULL, ms);
+        const MotionState *s = motion_get_state(r->c->motion);
+
+        fprintf(stderr, "  %s: vibration level %.3f g, %u readouts\n", trace, s->vibration_level,
+                r->new_readouts);
+        CHECK_EQ(rig_motion_count(r, MOTION_EVENT_SHOCK), 0);
+        CHECK_EQ(rig_change_count(r, CHANGE_SHOCK_ACTIVE), 0);
+        CHECK_EQ(s->shock_count, 0);
+        CHECK(r->new_readouts >= 50 * (ms / 1000) * 9 / 10);
+        if (vibration)
+                CHECK(s->vibration_level > 0.01); /* the detector adapted to the vibration */
+        if (strcmp(trace, "typing.csv") == 0)
+                CHECK(rig_change_count(r, CHANGE_KEYBOARD_ACTIVITY) >= 1); /* the trace does type */
+        rig_free(r);
+}
+
+TEST(typing_vibration_and_a_car_ride_raise_no_shock)
+{
+        no_shock_on("typing.csv", 15000, false);
+        no_shock_on("vibration-desk.csv", 20000, true);
+        no_shock_on("vibration-train.csv", 20000, true);
+        no_shock_on("car-ride.csv", 30000,
+                    true); /* a nearly flat machine, road bumps swinging through 0 g */
+}
+
+/* drop-flat-10cm.csv: a 4 deg machine dropped 10 cm, 0.07 g of in-plane collapse, the impact 143 ms
+ * later. Returns whether a freefall shock was raised; every shock is after the drop. */
+static bool flat_drop_freefall(const char *state, size_t *ret_shocks)
+{
+        Rig *r = replay("drop-flat-10cm.csv", state, 10000);
+        bool freefall = false;
+
+        *ret_shocks = rig_motion_count(r, MOTION_EVENT_SHOCK);
+        for (size_t i = 0; i < *ret_shocks; i++) {
+                const RigEvent *e = rig_motion_nth(r, MOTION_EVENT_SHOCK, i);
+                CHECK(since_t0_ms(r, e) >= DROP_AT_MS);
+                if (strcmp(e->motion.shock_reason, "freefall") == 0)
+                        freefall = true;
+        }
+        rig_free(r);
+        return freefall;
+}
+
+TEST(a_flat_drop_is_a_fall_unless_the_sensitivity_is_halved)
+{
+        size_t n;
+
+        /* The default: the shallow collapse holds still, so it is a fall (before the impact). */
+        CHECK(flat_drop_freefall(NULL, &n));
+        CHECK_EQ(n, 1);
+        /* At 0.5 the fall threshold (0.08 g) exceeds the 0.07 g collapse: no fall, at most the impact. */
+        CHECK(!flat_drop_freefall("shock_sensitivity=0.5\n", &n));
+        CHECK(n <= 1);
+}
+
+/* The Tilt events docs/MOTION.md promises for a 90 degree turn at an even pace over 40 readouts: one
+ * whenever the angle moved by TiltStep and by more than the noise band can move it. */
+static unsigned tilts_for_turn(double step)
+{
+        double sent = 0;
+        unsigned n = 0;
+
+        for (int i = 1; i <= 40; i++) {
+                double angle = 90.0 * i / 40,
+                       s = fabs(sin(sent * M_PI / 180)) + NOISE_BAND_COUNTS / COUNTS_PER_G;
+                double band = asin(fmin(1.0, s)) * 180 / M_PI - fabs(sent);
+                if (fabs(angle - sent) >= fmax(step, band)) {
+                        n++;
+                        sent = angle;
+                }
+        }
+        return n;
+}
+
+/* rotate-*.csv: level, turned by 90 degrees over 0.8 s (2.343 s the flip), held from 2.8 s to 5.8 s,
+ * turned back. Returns the tilt events seen. */
+static size_t rotation(const char *turned_to, bool roll, double step)
+{
+        char trace[64], state[64];
+        snprintf(trace, sizeof(trace), "rotate-%s.csv", turned_to);
+        snprintf(state, sizeof(state), "tilt_step=%g\n", step);
+        Rig *r = replay(trace, state, 4000);
+        const MotionState *s = motion_get_state(r->c->motion);
+
+        CHECK_STREQ(motion_orientation_to_string(s->orientation), turned_to);
+        CHECK(fabs(roll ? s->roll : s->pitch) > 60);
+        rig_advance_ms(r, 9500 - 4000);
+
+        /* The first readout sets it, then it changes exactly twice: no flicker. */
+        CHECK_EQ(rig_change_count(r, CHANGE_ORIENTATION), 3);
+        const RigEvent *o[3];
+        for (size_t i = 0; i < 3; i++)
+                o[i] = rig_change_nth(r, CHANGE_ORIENTATION, i);
+        CHECK(o[0] && o[0]->orientation == MOTION_ORIENTATION_NORMAL);
+        CHECK(o[1] && strcmp(motion_orientation_to_string(o[1]->orientation), turned_to) == 0);
+        CHECK(o[2] && o[2]->orientation == MOTION_ORIENTATION_NORMAL);
+        /* Within 0.5 s of the trace's flip, not before the turn. */
+        CHECK(o[1] && since_t0_ms(r, o[1]) > 2000 && since_t0_ms(r, o[1]) <= 2343 + 500);
+
+        /* At most one Tilt per readout, each TiltStep from the last one or with a new orientation. */
+        size_t n = rig_motion_count(r, MOTION_EVENT_TILT);
+        const RigEvent *prev = NULL;
+        for (size_t i = 0; i < n; i++) {
+                const RigEvent *e = rig_motion_nth(r, MOTION_EVENT_TILT, i);
+                CHECK(e->motion.pitch >= -90 && e->motion.pitch <= 90 && e->motion.roll >= -90 &&
+                      e->motion.roll <= 90);
+                if (prev) {
+                        double moved = fmax(fabs(e->motion.pitch - prev->motion.pitch),
+                                            fabs(e->motion.roll - prev->motion.roll));
+                        CHECK(e->readouts > prev->readouts);
+                        CHECK(moved >= step - 1e-9 || e->motion.orientation != prev->motion.orientation);
+                }
+                prev = e;
+        }
+        CHECK(n > 2 * tilts_for_turn(step) * 7 / 10);
+        CHECK(n < r->new_readouts);
+        /* Back to level, the state what the last event said. */
+        CHECK(prev && fabs(s->pitch - prev->motion.pitch) <= step &&
+              fabs(s->roll - prev->motion.roll) <= step);
+        CHECK(fabs(s->pitch) + fabs(s->roll) < 5);
+        CHECK_EQ(rig_change_count(r, CHANGE_PITCH), n);
+        rig_free(r);
+        return n;
+}
+
+TEST(a_turn_raises_tilts_and_two_orientation_changes)
+{
+        CHECK(rotation("left-up", true, 1.0) > 0);
+        CHECK(rotation("bottom-up", false, 1.0) > 0);
+        /* TiltStep 10 thins the events out (about 50 with 1 on the same trace). */
+        CHECK(rotation("right-up", true, 10.0) < 40);
+}
+
+TEST(rest_raises_no_tilt_beyond_the_first)
+{
+        Rig *r = replay("rest.csv", NULL, 5000);
+
+        CHECK(rig_motion_count(r, MOTION_EVENT_TILT) <= 1);
+        CHECK_EQ(rig_change_count(r, CHANGE_ORIENTATION), 1);
+        CHECK_EQ(motion_get_state(r->c->motion)->orientation, MOTION_ORIENTATION_NORMAL);
+        rig_free(r);
+}
+
+TEST(the_first_readouts_calibrate_and_persist_the_rest_position)
+{
+        Rig *r = rig_new(&(RigOptions){.trace = "rest.csv"});
+        Context *c = r->c;
+        char path[256], text[4096] = "";
+
+        CHECK(!c->config.has_rest);
+        rig_claim(r, POLLER_RATE_FULL, ":1.5");
+        rig_advance_ms(r, 2000);
+        CHECK(c->config.has_rest);
+        CHECK_EQ(rig_change_count(r, CHANGE_REST_POSITION), 1);
+        snprintf(path, sizeof(path), "%s/%s", r->state_dir, STATE_FILE_NAME);
+        FILE *f = fopen(path, "re");
+        CHECK(f != NULL);
+        if (f) {
+                size_t n = fread(text, 1, sizeof(text) - 1, f);
+                text[n] = '\0';
+                fclose(f);
+        }
+        char want[64];
+        snprintf(want, sizeof(want), "rest_position=%d,%d\n", c->config.rest_x, c->config.rest_y);
+        CHECK(strstr(text, want) != NULL);
+        rig_free(r);
+}
+
+int main(void)
+{
+        RUN(a_drop_raises_one_shock_at_every_tick_phase);
+        RUN(typing_vibration_and_a_car_ride_raise_no_shock);
+        RUN(a_flat_drop_is_a_fall_unless_the_sensitivity_is_halved);
+        RUN(a_turn_raises_tilts_and_two_orientation_changes);
+        RUN(rest_raises_no_tilt_beyond_the_first);
+        RUN(the_first_readouts_calibrate_and_persist_the_rest_position);
+        return test_summary();
+}
