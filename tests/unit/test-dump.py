@@ -61,7 +61,7 @@ class DumpTest(unittest.TestCase):
 
     def test_survives_every_fault_kind(self):
         for kind in ('busy', 'silent', 'bad-status', 'retval', 'pending', 'zero-step', 'swmf-after-read',
-                     'no-readout', 'warm-up', 'mode-change'):
+                     'no-readout', 'warm-up', 'mode-change', 'end-status'):
             with self.subTest(kind=kind):
                 p = run_dump('--sim-fault=%s:0.2' % kind, n=25, trace=self.trace, state_dir=self.tmp.name)
                 self.assertEqual(p.returncode, 0, p.stderr)

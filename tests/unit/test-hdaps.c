@@ -351,6 +351,15 @@ TEST(test_seeds_behaviour_is_survived)
         CHECK(status(&rig).faults_injected > 5);
         rig_close(&rig);
 
+        /* STR3 0x80, then 0x20, after every TWR15 write (real ECs, tp_smapi 0.31 CHANGES): the transport
+         * accepts what 0.43 accepts, any subset of IBF3B|MWMF, as normal progress. */
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_END_STATUS, 1}}, 1);
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        for (int i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK(status(&rig).faults_injected > 5);
+        rig_close(&rig);
+
         /* SWMF still showing after every read: the prefetch right after it is told "busy", and the next
          * tick requests and reads (bounded) instead: every tick still brings a readout. */
         rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_SWMF_AFTER_READ, 1}}, 1);
