@@ -17,13 +17,23 @@ struct HdapsDevice {
         bool prefetch_polled; /* the poll path's prefetch (a tick's, or the start's) is out, unread */
 };
 
-/* The readout row: the request is just the command; the data mask covers everything tpaccel uses
- * (READOUTS, both readouts' positions, TEMP1, QUEUED, KMACT; RETVAL is TWR15, always read). */
+/* The readout row: the request is just the command. Read is only what the EC says is there (issue 26):
+ * always READOUTS, the latest readout (Y1, X1, TEMP1) and KMACT, the bytes tp_smapi 0.43's
+ * __hdaps_update() reads (RETVAL is TWR15, always read); the older readout (Y2, X2) and QUEUED only when
+ * READOUTS, read first, says 2 (the EC queued more than one since the last reply: a reply with one
+ * readout has none older, and nothing queued behind it to report). A steady tick is then 16 accesses,
+ * as the reference's. */
 static const EcRow readout_args = {.mask = EC_ROW_MASK_ARG0, .val = {[0] = EC_CMD_ACCEL_READOUT}};
 #define READOUT_DATA_MASK                                                                                   \
         ((1u << EC_READOUT_IDX_READOUTS) | (3u << EC_READOUT_IDX_Y1) | (3u << EC_READOUT_IDX_X1) |          \
-         (1u << EC_READOUT_IDX_TEMP1) | (3u << EC_READOUT_IDX_X2) | (3u << EC_READOUT_IDX_Y2) |             \
-         (1u << EC_READOUT_IDX_QUEUED) | (1u << EC_READOUT_IDX_KMACT))
+         (1u << EC_READOUT_IDX_TEMP1) | (1u << EC_READOUT_IDX_KMACT))
+#define READOUT_OLDER_MASK                                                                                  \
+        ((3u << EC_READOUT_IDX_Y2) | (3u << EC_READOUT_IDX_X2) | (1u << EC_READOUT_IDX_QUEUED))
+static const EcReadMore readout_older = {
+        .index = EC_READOUT_IDX_READOUTS,
+        .min = 2,
+        .mask = READOUT_OLDER_MASK,
+};
 
 int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret)
 {
@@ -365,13 +375,13 @@ static int parse_readout(HdapsDevice *d, const EcRow *data, HdapsReadout *ret)
                 .time_ns = now,
                 .temperature = data->val[EC_READOUT_IDX_TEMP1],
                 .readouts = readouts,
-                .queued = data->val[EC_READOUT_IDX_QUEUED],
+                .queued = (data->mask & (1u << EC_READOUT_IDX_QUEUED)) ? data->val[EC_READOUT_IDX_QUEUED] : 0,
                 .keyboard = data->val[EC_READOUT_IDX_KMACT] & EC_KMACT_KEYBOARD,
                 .mouse = data->val[EC_READOUT_IDX_KMACT] & EC_KMACT_MOUSE,
         };
         hdaps_axes_transform(d->axis_code, le16(data->val + EC_READOUT_IDX_X1),
                              le16(data->val + EC_READOUT_IDX_Y1), &r.x, &r.y);
-        if (readouts >= 2)
+        if (readouts >= 2 && (data->mask & READOUT_OLDER_MASK) == READOUT_OLDER_MASK)
                 hdaps_axes_transform(d->axis_code, le16(data->val + EC_READOUT_IDX_X2),
                                      le16(data->val + EC_READOUT_IDX_Y2), &r.missed_x, &r.missed_y);
 
@@ -405,14 +415,14 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
         int r, k;
 
         /* The fast path of the seeds' timer: read the prefetched reply once, no retries. */
-        r = ec_try_read_row(d->ec, &readout_args, &data);
+        r = ec_try_read_row_more(d->ec, &readout_args, &data, &readout_older);
         /* Nothing prefetched although the last prefetch did not fail hard: it expired (a period longer
          * than the prefetch's 100 ms, sampling rates below 10 Hz), the EC was still busy (SWMF) when it
          * was made, or a configuration change dropped it. Then the seeds' read_row path: request and
          * read, bounded. After a hard failure there is no such read: a failing EC gets one request
          * per tick, no more. */
         if (r == -ENODATA && !d->prefetch_failed)
-                r = ec_read_row(d->ec, &readout_args, &data);
+                r = ec_read_row_more(d->ec, &readout_args, &data, &readout_older);
 
         /* Prefetch the next readout even after an error, so the next tick is quick (seeds PATCH 03/12). */
         k = ec_prefetch_row(d->ec, &readout_args);
@@ -456,7 +466,7 @@ int hdaps_update(HdapsDevice *d)
         int r = -EBUSY;
         for (unsigned waited = 0; waited <= HDAPS_READ_TIMEOUT_MS; waited += HDAPS_READ_RETRY_MS) {
                 EcRow data = {.mask = READOUT_DATA_MASK};
-                r = ec_read_row(d->ec, &readout_args, &data);
+                r = ec_read_row_more(d->ec, &readout_args, &data, &readout_older);
                 d->prefetch_failed = ec_prefetch_row(d->ec, &readout_args) < 0;
                 if (r == 0)
                         r = parse_readout(d, &data, NULL);

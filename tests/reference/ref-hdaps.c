@@ -44,3 +44,14 @@ long ref_hdaps_position_show(char *buf)
 {
         return (long) dev_attr_position.show(&pdev->dev, &dev_attr_position, buf);
 }
+
+/* A sysfs write to one of the device's attributes, by name ("oversampling_ratio"). -ENOENT: no such. */
+long ref_hdaps_store(const char *name, const char *buf)
+{
+        for (struct attribute **a = hdaps_attribute_group.attrs; *a; a++) {
+                struct device_attribute *da = (struct device_attribute *) *a; /* attr is the first member */
+                if (strcmp((*a)->name, name) == 0 && da->store)
+                        return (long) da->store(&pdev->dev, da, buf, strlen(buf));
+        }
+        return -ENOENT;
+}

@@ -49,13 +49,19 @@ typedef struct Scenario {
         const char *name;
         const char *faults[2]; /* sim_fault_parse() syntax */
         InitCompare init;
-        bool stray; /* negative control: one stray TWR read injected on the reference's side */
+        bool stray;     /* negative control: one stray TWR read injected on the reference's side */
+        unsigned ratio; /* oversampling ratio set after init (sysfs / hdaps_set_oversampling_ratio()) */
+        /* Every tick where both read the last tick's prefetched reply costs both the same accesses
+         * (READOUTS 1: tpaccel reads what __hdaps_update() reads, docs/PROTOCOL.md "poll-one-readout"). */
+        bool same_accesses;
 } Scenario;
 
 /* Faults of the transport and of the readout hit the ticks only (0.1 s .. 0.8 s), so that both sides'
  * init and exit are clean and comparable; the faults that are about init itself are always on. */
 static const Scenario scenarios[] = {
         {"default"},
+        /* Oversampling 1: one EC sample per tick, READOUTS 1 on a steady tick: the reference's 16. */
+        {"ratio-1", .ratio = 1, .same_accesses = true},
         {"end-status", {"end-status:1"}},
         {"busy", {"busy:0.2@0.1-0.8"}},
         {"silent", {"silent:0.1@0.1-0.8"}},
@@ -246,6 +252,7 @@ typedef struct RefApi {
         void (*close)(void);
         void (*state)(int *x, int *y, int *temp, int *stale);
         long (*position_show)(char *buf);
+        long (*store)(const char *name, const char *buf);
 } RefApi;
 
 static int ref_load(const char *path, RefApi *api)
@@ -272,6 +279,7 @@ static int ref_load(const char *path, RefApi *api)
         SYM(close, "ref_hdaps_close");
         SYM(state, "ref_hdaps_state");
         SYM(position_show, "ref_hdaps_position_show");
+        SYM(store, "ref_hdaps_store");
 #undef SYM
         return 0;
 }
@@ -477,6 +485,25 @@ static int run_scenario(const RefApi *ref, const Scenario *sc, Result *res)
                 compare_sequence(res, sc->name, "init requests up to the first 0x10", rq, tq);
         }
 
+        if (sc->ratio) {
+                char value[16];
+                snprintf(value, sizeof(value), "%u\n", sc->ratio);
+                /* Once init's configuration took effect: the reference gives up on a pending one. */
+                side_advance_to(&b, port_now_ns(a.port) + 100 * NSEC_PER_MSEC);
+                side_advance_to(&a, port_now_ns(b.port));
+                uint64_t t0 = port_now_ns(a.port);
+                capture_start(&a);
+                long n = ref->store("oversampling_ratio", value);
+                check(res, n == (long) strlen(value), sc->name, "oversampling_ratio store failed: %ld", n);
+                _cleanup_free_ char *ref_config = capture_stop(&a, NULL);
+                side_advance_to(&b, t0);
+                capture_start(&b);
+                r = hdaps_set_oversampling_ratio(dev, sc->ratio);
+                check(res, r == 0, sc->name, "hdaps_set_oversampling_ratio() failed: %d", r);
+                _cleanup_free_ char *tp_config = capture_stop(&b, NULL);
+                compare_sequence(res, sc->name, "configuration", ref_config, tp_config);
+        }
+
         /* Polling: the reference's input device is opened (its timer starts); tpaccel starts polling as
          * the daemon does (hdaps_start_polling(): a fresh prefetch, hdaps.h). Then one tick per timer
          * expiry; tpaccel ticks at the same virtual times. */
@@ -492,6 +519,7 @@ static int run_scenario(const RefApi *ref, const Scenario *sc, Result *res)
                 char ro = 'x', to = 'x'; /* x: no tick (the reference disabled its timer) */
                 int x = 0, y = 0, temp = 0, stale = 1;
                 bool ref_fresh = false;
+                unsigned ref_n = 0;
                 unsigned n;
 
                 /* The tick's time: the reference timer's expiry, or one period on if it stopped. */
@@ -509,6 +537,7 @@ static int run_scenario(const RefApi *ref, const Scenario *sc, Result *res)
                         ref->state(&x, &y, &temp, &stale);
                         ro = stale ? '.' : 'R';
                         ref_fresh = read_fresh(csv);
+                        ref_n = n;
                         if (!stale) {
                                 res->ref_readouts++;
                                 res->ref_acc += n;
@@ -537,6 +566,9 @@ static int run_scenario(const RefApi *ref, const Scenario *sc, Result *res)
                          * returns -ENODATA when the prefetch failed), tpaccel reads synchronously
                          * when the prefetch was -EBUSY (hdaps_poll()), so that a tick after an EC
                          * still showing SWMF gets a readout: different samples, not compared. */
+                        if (sc->same_accesses && r == 0 && ro == 'R' && !ref_fresh && !read_fresh(csv))
+                                check(res, n == ref_n, sc->name, "tick %u: %u accesses, the reference %u", i, n,
+                                      ref_n);
                         if (r == 0 && ro == 'R' && ref_fresh != read_fresh(csv))
                                 res->aged++;
                         else if (r == 0 && ro == 'R') {

@@ -212,6 +212,45 @@ TEST(test_golden_try_read)
         CHECK_EQ(data.val[1], 0x02);
 }
 
+/* A poll tick reads only what READOUTS says is there (issue 26): 16 accesses with one readout. */
+TEST(test_golden_poll)
+{
+        MockPort *m;
+        _cleanup_(ec_freep) Ec *ec = new_ec(&m);
+        _cleanup_(hdaps_freep) HdapsDevice *d = NULL;
+        HdapsReadout ro;
+        Golden g;
+
+        CHECK_EQ(hdaps_new(ec, 0, &d), 0);
+
+        golden_load("request", &g);
+        replay(m, &g);
+        CHECK_EQ(ec_prefetch_row(ec, &row_0x11), 0);
+        golden_load("poll-one-readout", &g);
+        replay(m, &g);
+        CHECK_EQ(hdaps_poll(d, &ro), 0);
+        check_sequence("poll-one-readout", m, &g);
+        CHECK_EQ(m->n_log, 16u);
+        CHECK_EQ(ro.readouts, 1u);
+        CHECK_EQ(ro.x, 120);
+        CHECK_EQ(ro.y, -40);
+        CHECK_EQ(ro.temperature, 38);
+        CHECK_EQ(ro.queued, 0u);
+
+        /* The tick's prefetch is the next tick's reply. */
+        golden_load("poll-two-readouts", &g);
+        replay(m, &g);
+        CHECK_EQ(hdaps_poll(d, &ro), 0);
+        check_sequence("poll-two-readouts", m, &g);
+        CHECK_EQ(m->n_log, 21u);
+        CHECK_EQ(ro.readouts, 2u);
+        CHECK_EQ(ro.missed_x, 119);
+        CHECK_EQ(ro.missed_y, -41);
+        CHECK_EQ(ro.queued, 3u);
+        CHECK(ro.keyboard);
+        CHECK_EQ(hdaps_get_state(d)->n_readouts, 3u);
+}
+
 TEST(test_golden_init)
 {
         MockPort *m;
@@ -280,6 +319,7 @@ int main(void)
         RUN(test_golden_request);
         RUN(test_golden_read);
         RUN(test_golden_try_read);
+        RUN(test_golden_poll);
         RUN(test_golden_init);
         RUN(test_init_departures);
         free(protocol_text);
