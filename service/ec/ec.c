@@ -205,8 +205,9 @@ static bool row_is_prefetched(Ec *ec, const EcRow *args)
 
 static bool read_more_valid(const EcRow *data, const EcReadMore *more)
 {
-        return !more || (more->index > 0 && more->index < EC_ROW_LEN - 1 && (data->mask & (1u << more->index)) &&
-                         (more->mask & ((2u << more->index) - 1)) == 0 && !(more->mask & EC_ROW_MASK_ARG15));
+        return !more ||
+               (more->index > 0 && more->index < EC_ROW_LEN - 1 && (data->mask & (1u << more->index)) &&
+                (more->mask & ((2u << more->index) - 1)) == 0 && !(more->mask & EC_ROW_MASK_ARG15));
 }
 
 int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)

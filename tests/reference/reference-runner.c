@@ -40,8 +40,10 @@ typedef enum InitCompare {
         INIT_EXACT, /* access for access, times included */
         /* Up to and including the first 0x10: the reference gives up on a pending configuration at
          * once (hdaps.c 0.43, hdaps_set_ec_config(): `if (data.val[0xF] == 0x06) ... return -EBUSY;`,
-         * then hdaps_device_init(): `FAILED_INIT("hdaps_set_ec_config failed"); goto bad;`), tpaccel
-         * retries within the seeds' budget and then polls with what the EC reports (docs/PROTOCOL.md). */
+         * then hdaps_device_init(): `FAILED_INIT("hdaps_set_ec_config failed"); goto bad;`, and its
+         * timer polls anyway), tpaccel retries within the seeds' budget (100 ms: its first ticks come
+         * late and bring nothing new), reads the EC's configuration back (0x17/0x82) and polls with it
+         * (hdaps_init(), docs/PROTOCOL.md). */
         INIT_UNTIL_CONFIG,
 } InitCompare;
 
@@ -567,8 +569,8 @@ static int run_scenario(const RefApi *ref, const Scenario *sc, Result *res)
                          * when the prefetch was -EBUSY (hdaps_poll()), so that a tick after an EC
                          * still showing SWMF gets a readout: different samples, not compared. */
                         if (sc->same_accesses && r == 0 && ro == 'R' && !ref_fresh && !read_fresh(csv))
-                                check(res, n == ref_n, sc->name, "tick %u: %u accesses, the reference %u", i, n,
-                                      ref_n);
+                                check(res, n == ref_n, sc->name, "tick %u: %u accesses, the reference %u", i,
+                                      n, ref_n);
                         if (r == 0 && ro == 'R' && ref_fresh != read_fresh(csv))
                                 res->aged++;
                         else if (r == 0 && ro == 'R') {

@@ -283,11 +283,27 @@ TEST(test_init_departures)
                 _cleanup_(hdaps_freep) HdapsDevice *d = NULL;
                 uint8_t in[GOLDEN_MAX];
 
+                /* ... and since init had sent 0x14 1, it sends 0x14 0 before it returns (issue 26; tp_smapi
+                 * 0.43 leaves the accelerometer on until module unload): idle, MWMF, SWMF, ready, TWR0,
+                 * RETVAL 0, idle. */
+                static const uint8_t power_off[] = {0x00, 0x20, 0x10, 0x50, 0x14, 0x00, 0x00};
+                unsigned n = g.n_in - 1;
+
                 memcpy(in, g.in_values, g.n_in);
                 in[g.n_in - 2] = 0x00; /* the prefetch's MWMF */
+                memcpy(in + n, power_off, sizeof(power_off));
                 CHECK_EQ(hdaps_new(ec, 0, &d), 0);
-                mock_port_replay(m, g.n_in, in);
+                mock_port_replay(m, n + sizeof(power_off), in);
                 CHECK_EQ(hdaps_init(d, &c), -EIO);
+                CHECK_EQ(m->in_pos, m->in_len);                      /* the whole power-off was read */
+                CHECK_EQ(mock_port_count(m, true, EC_PORT_TWR0), 6); /* 13 17 14 10 11, then 14 */
+                bool off = false;
+                for (unsigned i = 1; i < m->n_log; i++)
+                        if (m->log[i - 1].write && m->log[i - 1].port == EC_PORT_TWR0 &&
+                            m->log[i - 1].value == 0x14 && i + 1 < m->n_log && m->log[i + 1].write &&
+                            m->log[i + 1].port == EC_PORT_TWR0 + 1 && m->log[i + 1].value == 0x00)
+                                off = true;
+                CHECK(off);
         }
 
         /* Fake data wanted and refused (RETVAL 0x01 to 0x17/0x83): init goes on with real data. */
