@@ -12,6 +12,30 @@
  *     too), except where a scenario names the reference's lines that explain the difference.
  * Prints one table row per scenario. Exit status 0 only if every scenario passed.
  *
+ * Every difference tolerated, with the reference lines (tp_smapi 0.43) that explain it:
+ *   - Tick outcomes (which ticks bring a readout) are shown, not compared:
+ *     . the first ticks: tpaccel starts polling with a fresh prefetch (hdaps_start_polling(), the
+ *       daemon's way); the reference's first tick reads the reply prefetched at init, before the EC
+ *       sampled (hdaps.c hdaps_device_init(): "Just prefetch instead of reading" /
+ *       `ret = thinkpad_ec_prefetch_row(&ec_accel_args);`), READOUTS 0;
+ *     . after a hard error the reference stops its timer (hdaps.c hdaps_mousedev_poll(): `printk(KERN_ERR
+ *       "hdaps: poll failed, disabling updates
+"); return;`): ticks marked x; tpacceld backs off instead;
+ *     . after a prefetch told busy (SWMF still showing) the reference has nothing to read next tick
+ *       (thinkpad_ec.c thinkpad_ec_prefetch_row(): `prefetch_jiffies = TPC_PREFETCH_JUNK;`, then
+ *       thinkpad_ec_try_read_row(): `ret = -ENODATA;`), tpaccel reads synchronously (hdaps_poll()).
+ *   - Readouts of different ages are not compared (the "aged" column; see the tick loop).
+ *   - Accesses per tick: the reference never reads the older readout (hdaps.c __hdaps_update():
+ *     `data.mask = (1 << EC_ACCEL_IDX_READOUTS) | (1 << EC_ACCEL_IDX_KMACT) | ... TEMP1 ... RETVAL`),
+ *     tpaccel reads it when READOUTS says 2; with READOUTS 1 (scenario ratio-1) they must be equal.
+ *   - Init with a configuration kept pending: compared up to the first 0x10 (InitCompare).
+ *   - Exit is compared only when both inits worked: after a failed probe the reference still runs its
+ *     shutdown at unload (hdaps.c hdaps_exit(): `hdaps_device_shutdown(); /+ ignore errors ... +/`),
+ *     tpaccel powered off inside the failed init, or never powered on.
+ *   - The sysfs read is not compared: the reference serves it from its cache when the last tick's
+ *     readout is young (hdaps.c hdaps_update(): `age < (9*HZ)/(10*sampling_rate)`), tpaccel likewise
+ *     but on its own clock.
+ *
  * Usage: reference-runner REFERENCE.so SCENARIO...   (or "all"; "list" names them) */
 #include <dlfcn.h>
 #include <errno.h>
