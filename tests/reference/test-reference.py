@@ -15,11 +15,14 @@ tp_smapi-0.43 directory), /var/cache/tpaccel/tp-smapi-dkms_*.deb (scripts/deps.s
 /usr/src/tp_smapi-0.43 (the package installed), an earlier download in the build directory, and last
 `apt-get download tp-smapi-dkms` into the build directory. If none works the test fails and says so.
 """
+import fcntl
 import glob
 import os
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 RUNNER = os.environ.get('REFERENCE_RUNNER', '')
@@ -33,9 +36,9 @@ FAULT_SCENARIOS = ('end-status', 'busy', 'silent', 'bad-status', 'retval', 'pend
                    'swmf-after-read', 'no-readout', 'warm-up', 'mode-change')
 
 
-def unpack(deb):
-    """dpkg-deb -x into the work directory: files only, no maintainer scripts, no dkms."""
-    target = os.path.join(WORKDIR, 'root')
+def unpack(deb, scratch):
+    """dpkg-deb -x into this run's scratch directory: files only, no maintainer scripts, no dkms."""
+    target = os.path.join(scratch, 'root')
     os.makedirs(target, exist_ok=True)
     subprocess.run(['dpkg-deb', '-x', deb, target], check=True)
     return os.path.join(target, 'usr', 'src', 'tp_smapi-' + VERSION)
@@ -45,12 +48,20 @@ def has_sources(d):
     return d and all(os.path.isfile(os.path.join(d, f)) for f in SOURCES)
 
 
-def find_reference():
-    """Returns (source directory, where it came from) or raises with every place tried."""
+def find_reference(scratch):
+    """Returns (source directory, where it came from) or raises with every place tried. Meson runs the
+    methods in parallel: a lock on the work directory serializes the download."""
+    os.makedirs(WORKDIR, exist_ok=True)
+    with open(os.path.join(WORKDIR, '.lock'), 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return find_reference_locked(scratch)
+
+
+def find_reference_locked(scratch):
     tried = []
     deb = os.environ.get('TP_SMAPI_DEB')
     if deb:
-        return unpack(deb), deb
+        return unpack(deb, scratch), deb
     src = os.environ.get('TP_SMAPI_SRC')
     if src:
         if has_sources(src):
@@ -58,27 +69,26 @@ def find_reference():
         raise RuntimeError(f'TP_SMAPI_SRC={src} lacks one of {", ".join(SOURCES)}')
     for deb in sorted(glob.glob(f'/var/cache/tpaccel/tp-smapi-dkms_{VERSION}-*_all.deb')) + \
             sorted(glob.glob(os.path.join(WORKDIR, f'tp-smapi-dkms_{VERSION}-*_all.deb'))):
-        return unpack(deb), deb
+        return unpack(deb, scratch), deb
     tried.append(f'/var/cache/tpaccel/tp-smapi-dkms_{VERSION}-*_all.deb and {WORKDIR}')
     installed = f'/usr/src/tp_smapi-{VERSION}'
     if has_sources(installed):
         return installed, installed
     tried.append(installed)
-    os.makedirs(WORKDIR, exist_ok=True)
     r = subprocess.run(['apt-get', 'download', f'tp-smapi-dkms={VERSION}-3'], cwd=WORKDIR,
                        capture_output=True, text=True)
     debs = sorted(glob.glob(os.path.join(WORKDIR, f'tp-smapi-dkms_{VERSION}-*_all.deb')))
     if r.returncode == 0 and debs:
-        return unpack(debs[0]), debs[0] + ' (apt-get download)'
+        return unpack(debs[0], scratch), debs[0] + ' (apt-get download)'
     tried.append(f'apt-get download tp-smapi-dkms={VERSION}-3: {r.stderr.strip() or r.returncode}')
     raise RuntimeError('tp_smapi 0.43 source not found; run `scripts/deps.sh test` as root, or set '
                        'TP_SMAPI_DEB to tp-smapi-dkms_0.43-3_all.deb. Tried: ' + '; '.join(tried))
 
 
-def build_reference():
-    """Compiles the reference, unmodified, against the shim into one shared object."""
-    src, origin = find_reference()
-    so = os.path.join(WORKDIR, 'tp_smapi-reference.so')
+def build_reference(scratch):
+    """Compiles the reference, unmodified, against the shim into one shared object in scratch."""
+    src, origin = find_reference(scratch)
+    so = os.path.join(scratch, 'tp_smapi-reference.so')
     # The wrappers #include the reference files; the shim's linux/ and asm/ headers come first. Warnings
     # are the reference's own business: -w, no -Werror.
     cmd = CC + ['-shared', '-fPIC', '-O1', '-w', '-std=gnu11', '-D__KERNEL__',
@@ -95,8 +105,18 @@ class ReferenceDriverTest(unittest.TestCase):
     def setUpClass(cls):
         if not RUNNER or not SHIM or not WORKDIR:
             raise RuntimeError('run through meson: REFERENCE_RUNNER, REFERENCE_SHIM, REFERENCE_WORKDIR unset')
-        cls.so, origin = build_reference()
+        os.makedirs(WORKDIR, exist_ok=True)
+        cls.scratch = tempfile.mkdtemp(prefix='run-', dir=WORKDIR)
+        try:
+            cls.so, origin = build_reference(cls.scratch)
+        except BaseException:
+            shutil.rmtree(cls.scratch, ignore_errors=True)
+            raise
         print(f'\nreference: tp_smapi {VERSION} from {origin}', file=sys.stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
 
     def run_scenarios(self, *names):
         r = subprocess.run([RUNNER, self.so, *names], capture_output=True, text=True)
