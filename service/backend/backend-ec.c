@@ -49,6 +49,9 @@ static int bec_init(Backend *b, const HdapsConfig *config)
         if (r >= 0 && hdaps_config_degraded(e->device))
                 b->init_note = "the EC keeps the configuration change pending (0x10 answers 0x06): polling "
                                "with the configuration the EC reports, and retrying the one asked for";
+        else if (r >= 0 && hdaps_config_refused(e->device))
+                b->init_note = "the EC keeps the configuration change pending (0x10 answers 0x06), but "
+                               "already runs the configuration asked for; changes will be refused";
         return r;
 }
 

@@ -19,6 +19,7 @@ struct HdapsDevice {
         /* A configuration the EC kept pending at init (0x10 answered 0x06 through the whole budget): the
          * device polls with what the EC reported, and a poll tick retries the wanted one now and then. */
         bool config_degraded;
+        bool config_refused; /* init found the EC answering 0x06 to the configuration (degraded or not) */
         HdapsConfig config_wanted;
         unsigned config_retries;
         uint64_t config_retry_ns; /* port-clock time of the next retry; UINT64_MAX: no more */
@@ -283,6 +284,7 @@ static int degrade_to_ec_config(HdapsDevice *d, const HdapsConfig *config)
                 return r;
         if (ec_rate == 0 || order < EC_FILTER_ORDER_MIN || order > EC_FILTER_ORDER_MAX)
                 return -ENXIO;
+        d->config_refused = true;
         if (ec_rate == config->sampling_rate * config->oversampling_ratio && order == config->filter_order) {
                 log_info(
                         "hdaps: the EC answers 0x06 (change pending) to the configuration, but already runs "
@@ -325,6 +327,11 @@ bool hdaps_config_degraded(const HdapsDevice *d)
         return d->config_degraded;
 }
 
+bool hdaps_config_refused(const HdapsDevice *d)
+{
+        return d->config_refused;
+}
+
 int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
 {
         const char *msg;
@@ -352,7 +359,7 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
                 return log_error_errno(r == -ENODEV ? -ENODEV : r,
                                        "hdaps: accelerometer check (0x17/0x81) failed: %m");
 
-        d->config_degraded = false;
+        d->config_degraded = d->config_refused = false;
         r = hdaps_set_power(d, true);
         if (r < 0) {
                 power_off_after_failed_init(d); /* the 0x14 1 may have reached the EC */

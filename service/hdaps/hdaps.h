@@ -79,6 +79,9 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config);
 /* True while the device polls with the EC's own configuration because the EC kept the wanted one
  * pending at init (see hdaps_init()). */
 bool hdaps_config_degraded(const HdapsDevice *d);
+/* True when the last init found the EC answering "change pending" to every 0x10 of the budget: it then
+ * either polls degraded, or the EC already ran the configuration asked for. */
+bool hdaps_config_refused(const HdapsDevice *d);
 
 /* Power off (0x14 0), then stop EC sampling (0x10 with 0, 1) if the power-off worked (tp_smapi 0.43).
  * Returns the first error. */

@@ -959,6 +959,7 @@ for i in range(40):
         # (test-hdaps.c test_pending_configuration_degrades covers a configuration the EC does not run).
         self.assertTrue(self.get('HasAccelerometer'), 'init polls with the configuration the EC reports')
         self.assertIn('already runs it (EC rate 250, filter order 2)', self.daemon_log())
+        self.assertIn('the EC keeps the configuration change pending (0x10 answers 0x06)', self.get('BackendReason'))
         self.assertDBusError('org.thinkpad.Accelerometer.Error.Busy', self.accel.SetSamplingRate,
                              dbus.UInt32(20))
         self.assertEqual(self.get('SamplingRate'), 50, 'nothing changes on an EC refusal')

@@ -538,6 +538,7 @@ TEST(test_pending_configuration_degrades)
         rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
         CHECK_EQ(hdaps_init(rig.d, &c), 0);
         CHECK(hdaps_config_degraded(rig.d));
+        CHECK(hdaps_config_refused(rig.d));
         EcSimStatus s = status(&rig);
         CHECK(s.powered);
         CHECK(s.ec_rate != 100);
@@ -578,7 +579,9 @@ TEST(test_pending_configuration_degrades)
         if (status(&rig).ec_rate == c.sampling_rate * c.oversampling_ratio) {
                 CHECK_EQ(hdaps_init(rig.d, &c), 0);
                 CHECK(!hdaps_config_degraded(rig.d));
-        }
+                CHECK(hdaps_config_refused(rig.d));
+        } else
+                CHECK(false); /* the emulator's boot configuration is the default one */
         rig_close(&rig);
 }
 
