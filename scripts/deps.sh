@@ -20,8 +20,9 @@ reference_dir=/var/cache/tpaccel
 fetch_reference() {
         ls "$reference_dir"/tp-smapi-dkms_0.43-*_all.deb >/dev/null 2>&1 && return 0
         if [ "$(id -u)" -ne 0 ]; then
-                echo "tpaccel: tp_smapi 0.43 source missing: run as root, or set TP_SMAPI_DEB for the tests" >&2
-                return 1
+                echo "tpaccel: $reference_dir has no tp-smapi-dkms 0.43: tests/reference will try" \
+                     "'apt-get download' itself (or set TP_SMAPI_DEB)" >&2
+                return 0
         fi
         mkdir -p "$reference_dir"
         (cd "$reference_dir" && apt-get download -qq tp-smapi-dkms=0.43-3) || {
