@@ -14,6 +14,22 @@ test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkex
 # tests/package: builds the Debian packages from git archive HEAD and checks them with lintian.
 test_pkgs+=(debhelper dpkg-dev fakeroot lintian git)
 
+# tests/reference: tp_smapi 0.43's source, the reference driver the emulator is held to. Only downloaded
+# and unpacked at test time (dpkg-deb -x), never installed: installing would make dkms build a module.
+reference_dir=/var/cache/tpaccel
+fetch_reference() {
+        ls "$reference_dir"/tp-smapi-dkms_0.43-*_all.deb >/dev/null 2>&1 && return 0
+        if [ "$(id -u)" -ne 0 ]; then
+                echo "tpaccel: $reference_dir has no tp-smapi-dkms 0.43: tests/reference will try" \
+                     "'apt-get download' itself (or set TP_SMAPI_DEB)" >&2
+                return 0
+        fi
+        mkdir -p "$reference_dir"
+        (cd "$reference_dir" && apt-get download -qq tp-smapi-dkms=0.43-3) || {
+                apt-get update -qq && (cd "$reference_dir" && apt-get download -qq tp-smapi-dkms=0.43-3)
+        }
+}
+
 pkgs=("${build_pkgs[@]}")
 [ "$what" = test ] && pkgs+=("${test_pkgs[@]}")
 
@@ -21,7 +37,10 @@ missing=()
 for p in "${pkgs[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+        [ "$what" = test ] && fetch_reference
+        exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
         echo "tpaccel: missing packages: ${missing[*]}" >&2
@@ -36,3 +55,5 @@ printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d.tpaccel
 install -m755 /usr/sbin/policy-rc.d.tpaccel /usr/sbin/policy-rc.d 2>/dev/null || true
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
 rm -f /usr/sbin/policy-rc.d /usr/sbin/policy-rc.d.tpaccel
+[ "$what" = test ] && fetch_reference
+exit 0

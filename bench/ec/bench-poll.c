@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The steady poll path on the emulator: port operations and CPU time per sample at 50, 200 and
- * 1000 Hz, and whether 1000 Hz is sustained in real time with no readout lost. Prints one figure a
+ * 1000 Hz, port operations per readout with one and with two readouts per reply next to tp_smapi
+ * 0.43's figure, and whether 1000 Hz is sustained in real time with no readout lost. Prints one figure a
  * line as "name: value unit". Not a test: it asserts nothing. */
 #include <errno.h>
 #include <stdio.h>
@@ -90,6 +91,57 @@ static int bench_virtual(unsigned rate, unsigned seconds)
         return 0;
 }
 
+/* tp_smapi 0.43's steady timer tick, measured by tests/reference/ (reference-driver, which requires
+ * tpaccel's READOUTS-1 tick to cost the same, tick for tick): thinkpad_ec_try_read_row() of the bytes
+ * __hdaps_update() reads, then thinkpad_ec_prefetch_row(). It never reads the older readout. */
+#define REFERENCE_ACCESSES_PER_READOUT 16
+
+/* Port accesses per tick that brought a readout, at 50 Hz, with oversampling ratio 1 (one EC sample per
+ * tick: READOUTS 1) and 5 (the default: READOUTS 2, the older readout and QUEUED read too). */
+static int bench_per_readout(unsigned ratio, unsigned seconds)
+{
+        SimOptions o = {.virtual_time = true, .seed = 1};
+        _cleanup_free_ char *err = NULL;
+        PortIO *port;
+        Ec *ec;
+        HdapsDevice *hd;
+        int r = port_open_sim(&o, &port, &err);
+        if (r < 0) {
+                fprintf(stderr, "emulator: %s\n", err ? err : "failed");
+                return r;
+        }
+        if ((r = ec_new(port, &ec)) < 0 || (r = hdaps_new(ec, 0, &hd)) < 0)
+                return r;
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        c.oversampling_ratio = ratio;
+        if ((r = hdaps_init(hd, &c)) < 0)
+                return r;
+        uint64_t period = NSEC_PER_SEC / c.sampling_rate, n = (uint64_t) c.sampling_rate * seconds;
+        uint64_t ops = 0, readouts = 0, one = 0, two = 0;
+        HdapsReadout ro;
+        for (int i = 0; i < WARMUP_TICKS; i++) {
+                ec_sim_advance_ns(port, period);
+                (void) hdaps_poll(hd, &ro);
+        }
+        for (uint64_t i = 0; i < n; i++) {
+                ec_sim_advance_ns(port, period);
+                uint64_t ops0 = port->n_in + port->n_out;
+                if (hdaps_poll(hd, &ro) < 0)
+                        continue;
+                ops += port->n_in + port->n_out - ops0;
+                readouts++;
+                one += ro.readouts == 1;
+                two += ro.readouts >= 2;
+        }
+        printf("poll_port_ops_per_readout_ratio%u: %.2f ops\n", ratio,
+               readouts ? (double) ops / (double) readouts : 0.0);
+        printf("poll_ticks_readouts1_ratio%u: %llu ticks\n", ratio, (unsigned long long) one);
+        printf("poll_ticks_readouts2_ratio%u: %llu ticks\n", ratio, (unsigned long long) two);
+        hdaps_free(hd);
+        ec_free(ec);
+        return 0;
+}
+
 /* Real time at 1000 Hz: absolute deadlines on CLOCK_MONOTONIC, as the daemon's timer would fire. */
 static int bench_realtime(unsigned rate, unsigned seconds)
 {
@@ -154,6 +206,9 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < ELEMENTSOF(rates); i++)
                 if (bench_virtual(rates[i], seconds) < 0)
                         return 1;
+        if (bench_per_readout(1, seconds) < 0 || bench_per_readout(5, seconds) < 0)
+                return 1;
+        printf("poll_port_ops_per_readout_tp_smapi_0_43: %d ops\n", REFERENCE_ACCESSES_PER_READOUT);
         if (bench_realtime(1000, seconds < 5 ? seconds : 5) < 0)
                 return 1;
         return 0;

@@ -32,6 +32,7 @@ static int bec_init(Backend *b, const HdapsConfig *config)
         int r;
 
         b->init_failure = NULL;
+        b->init_note = NULL;
         /* The seeds' thinkpad_ec runs its self-test once, before any other use of the EC (module
          * load): a harmless battery status read that a real ThinkPad EC answers by the protocol. */
         if (!e->self_tested) {
@@ -44,7 +45,14 @@ static int bec_init(Backend *b, const HdapsConfig *config)
                 }
                 e->self_tested = true;
         }
-        return hdaps_init(e->device, config);
+        r = hdaps_init(e->device, config);
+        if (r >= 0 && hdaps_config_degraded(e->device))
+                b->init_note = "the EC keeps the configuration change pending (0x10 answers 0x06): polling "
+                               "with the configuration the EC reports, and retrying the one asked for";
+        else if (r >= 0 && hdaps_config_refused(e->device))
+                b->init_note = "the EC keeps the configuration change pending (0x10 answers 0x06), but "
+                               "already runs the configuration asked for; changes will be refused";
+        return r;
 }
 
 static int bec_power_off(Backend *b)

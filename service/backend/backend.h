@@ -79,6 +79,9 @@ struct Backend {
         /* Set when init failed for a reason the user should read in BackendReason (static text, one
          * clause, e.g. the EC self-test); NULL otherwise. */
         const char *init_failure;
+        /* Set when init worked, but not as asked, for a reason the user should read in BackendReason
+         * (static text, one clause, e.g. a configuration the EC keeps pending); NULL otherwise. */
+        const char *init_note;
 };
 
 /* Options for opening a backend. Strings are borrowed. */

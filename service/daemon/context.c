@@ -318,6 +318,15 @@ void context_setup_device(Context *c)
                 return;
         }
         c->has_accelerometer = true;
+        if (c->backend->init_note) {
+                _cleanup_free_ char *reason = NULL;
+
+                log_warning("%s: %s", backend_name(c->backend), c->backend->init_note);
+                if (asprintf(&reason, "%s; %s", c->backend_reason, c->backend->init_note) >= 0) {
+                        free(c->backend_reason);
+                        c->backend_reason = TAKE_PTR(reason);
+                }
+        }
         log_info("Accelerometer ready: backend %s, %u Hz, oversampling %u, filter order %u",
                  backend_name(c->backend), c->config.sampling_rate, c->config.oversampling_ratio,
                  c->config.filter_order);

@@ -454,6 +454,11 @@ static void report_backend(Diagnosis *d, Report *rep)
                         "If the machine has an accelerometer, send this report with a port log "
                         "(tpacceld --port-log=FILE --dump=10) to the issue tracker.",
                         "The accelerometer was not initialized: %s", strna(c->backend_reason));
+        else if (c->backend && c->backend->init_note)
+                problem(d,
+                        "Power the machine off and on (the EC keeps its state across reboots); if it "
+                        "persists, send this report with a port log to the issue tracker.",
+                        "The accelerometer runs, but not as asked: %s", c->backend->init_note);
 }
 
 /* One read-only EC request through the backend: the reply bytes named, or the error. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* EC transport: the H8S LPC channel 3 handshake. Protocol facts: docs/PROTOCOL.md, "EC transport". */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,10 +160,13 @@ static int request_row(Ec *ec, const EcRow *args)
 }
 
 /* Reads the reply to a request: STR3 must be OBF3B|SWMF; TWR0 starts the read, the masked TWR1..14
- * follow, TWR15 ends it, and STR3 is read once more (OBF3B still set is worth a debug line). The seeds
- * and tp_smapi 0.43 make exactly these accesses on every read, the try-read included. */
-static int read_data(Ec *ec, EcRow *data)
+ * follow (and more->mask if TWR[more->index] says so), TWR15 ends it, and STR3 is read once more (OBF3B
+ * still set is worth a debug line). The seeds and tp_smapi 0.43 make exactly these accesses on every
+ * read, the try-read included. */
+static int read_data(Ec *ec, EcRow *data, const EcReadMore *more)
 {
+        uint16_t mask = data->mask;
+
         uint8_t str3 = read_str3(ec);
 
         if (str3_read_not_ready(str3))
@@ -173,9 +177,13 @@ static int read_data(Ec *ec, EcRow *data)
         }
 
         data->val[0] = port_inb(ec->port, EC_PORT_TWR0); /* starts the read */
-        for (unsigned i = 1; i < EC_ROW_LEN - 1; i++)
-                if (data->mask & (1u << i))
+        for (unsigned i = 1; i < EC_ROW_LEN - 1; i++) {
+                if (mask & (1u << i))
                         data->val[i] = port_inb(ec->port, EC_PORT_TWR0 + i);
+                if (more && i == more->index && data->val[i] >= more->min)
+                        mask |= more->mask;
+        }
+        data->mask = mask;
         data->val[0xF] = port_inb(ec->port, EC_PORT_TWR15); /* ends it */
         ec->stats.reads++;
 
@@ -195,10 +203,23 @@ static bool row_is_prefetched(Ec *ec, const EcRow *args)
                ec->prefetch_arg15 == arg15 && port_now_ns(ec->port) < ec->prefetch_ns + EC_PREFETCH_VALID_NS;
 }
 
+static bool read_more_valid(const EcRow *data, const EcReadMore *more)
+{
+        return !more ||
+               (more->index > 0 && more->index < EC_ROW_LEN - 1 && (data->mask & (1u << more->index)) &&
+                (more->mask & ((2u << more->index) - 1)) == 0 && !(more->mask & EC_ROW_MASK_ARG15));
+}
+
 int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)
+{
+        return ec_read_row_more(ec, args, data, NULL);
+}
+
+int ec_read_row_more(Ec *ec, const EcRow *args, EcRow *data, const EcReadMore *more)
 {
         int r = -EBUSY;
 
+        assert(read_more_valid(data, more));
         if (ec_row_validate_request(args) < 0)
                 return -EINVAL;
 
@@ -219,7 +240,7 @@ int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)
         }
 
         for (unsigned i = 0; i < EC_READ_RETRIES; i++) {
-                r = read_data(ec, data);
+                r = read_data(ec, data, more);
                 if (r != -EBUSY)
                         break;
                 ec->stats.busy_retries++;
@@ -231,12 +252,18 @@ int ec_read_row(Ec *ec, const EcRow *args, EcRow *data)
 
 int ec_try_read_row(Ec *ec, const EcRow *args, EcRow *data)
 {
+        return ec_try_read_row_more(ec, args, data, NULL);
+}
+
+int ec_try_read_row_more(Ec *ec, const EcRow *args, EcRow *data, const EcReadMore *more)
+{
         int r;
 
+        assert(read_more_valid(data, more));
         if (!row_is_prefetched(ec, args))
                 return -ENODATA;
 
-        r = read_data(ec, data);
+        r = read_data(ec, data, more);
         if (r == 0) {
                 ec->stats.prefetch_hits++;
                 ec->prefetch = PREFETCH_NONE; /* eaten */

@@ -48,6 +48,15 @@ typedef struct EcRow {
         uint8_t val[EC_ROW_LEN];
 } EcRow;
 
+/* The second step of a read decided on the way (the reads are sequential): once TWR[index] is read
+ * (index must be in the data mask), the bytes of mask are read too if TWR[index] >= min, in index order
+ * with the rest; every index of mask must be above index. Those read are added to data->mask, so the
+ * caller sees what was read. The readout row: READOUTS (TWR1) says whether the older readout is there. */
+typedef struct EcReadMore {
+        uint8_t index, min;
+        uint16_t mask;
+} EcReadMore;
+
 typedef struct EcStats {
         uint64_t requests, reads, busy_retries, errors, prefetch_hits, stale_endings;
         uint8_t last_str3; /* STR3 seen at the last failure */
@@ -72,10 +81,15 @@ uint8_t ec_last_str3(const Ec *ec);
  * is: TWR15 is read only to end a read or a reply found pending (seeds, tp_smapi 0.43). */
 int ec_read_row(Ec *ec, const EcRow *args, EcRow *data);
 
+/* ec_read_row() with a read decided on the way (more may be NULL: the same as ec_read_row()). */
+int ec_read_row_more(Ec *ec, const EcRow *args, EcRow *data, const EcReadMore *more);
+
 /* Reads a prefetched row once, without requesting or retrying. Returns 0 (the prefetch is eaten),
  * -ENODATA (not prefetched, or older than EC_PREFETCH_VALID_NS), -EBUSY (not ready yet), -EIO; on an
  * error the prefetch state is left as it was (seeds). */
 int ec_try_read_row(Ec *ec, const EcRow *args, EcRow *data);
+/* ec_try_read_row() with a read decided on the way (more may be NULL). */
+int ec_try_read_row_more(Ec *ec, const EcRow *args, EcRow *data, const EcReadMore *more);
 
 /* Requests a row without reading it, so that a later read is quick. Returns 0, -EBUSY, -EIO. */
 int ec_prefetch_row(Ec *ec, const EcRow *args);

@@ -2,6 +2,7 @@
 /* The hdaps device: accelerometer commands over the EC transport. Facts: docs/PROTOCOL.md. */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdint.h>
 
 #include "ec-protocol.h"
 #include "hdaps.h"
@@ -15,15 +16,32 @@ struct HdapsDevice {
         bool cache_stale;
         bool prefetch_failed; /* the last prefetch of the readout row failed */
         bool prefetch_polled; /* the poll path's prefetch (a tick's, or the start's) is out, unread */
+        /* A configuration the EC kept pending at init (0x10 answered 0x06 through the whole budget): the
+         * device polls with what the EC reported, and a poll tick retries the wanted one now and then. */
+        bool config_degraded;
+        bool config_refused; /* init found the EC answering 0x06 to the configuration (degraded or not) */
+        HdapsConfig config_wanted;
+        unsigned config_retries;
+        uint64_t config_retry_ns; /* port-clock time of the next retry; UINT64_MAX: no more */
 };
 
-/* The readout row: the request is just the command; the data mask covers everything tpaccel uses
- * (READOUTS, both readouts' positions, TEMP1, QUEUED, KMACT; RETVAL is TWR15, always read). */
+/* The readout row: the request is just the command. Read is only what the EC says is there (issue 26):
+ * always READOUTS, the latest readout (Y1, X1, TEMP1) and KMACT, the bytes tp_smapi 0.43's
+ * __hdaps_update() reads (RETVAL is TWR15, always read); the older readout (Y2, X2) and QUEUED only when
+ * READOUTS, read first, says 2 (the EC queued more than one since the last reply: a reply with one
+ * readout has none older, and nothing queued behind it to report). A steady tick is then 16 accesses,
+ * as the reference's. */
 static const EcRow readout_args = {.mask = EC_ROW_MASK_ARG0, .val = {[0] = EC_CMD_ACCEL_READOUT}};
 #define READOUT_DATA_MASK                                                                                   \
         ((1u << EC_READOUT_IDX_READOUTS) | (3u << EC_READOUT_IDX_Y1) | (3u << EC_READOUT_IDX_X1) |          \
-         (1u << EC_READOUT_IDX_TEMP1) | (3u << EC_READOUT_IDX_X2) | (3u << EC_READOUT_IDX_Y2) |             \
-         (1u << EC_READOUT_IDX_QUEUED) | (1u << EC_READOUT_IDX_KMACT))
+         (1u << EC_READOUT_IDX_TEMP1) | (1u << EC_READOUT_IDX_KMACT))
+#define READOUT_OLDER_MASK                                                                                  \
+        ((3u << EC_READOUT_IDX_Y2) | (3u << EC_READOUT_IDX_X2) | (1u << EC_READOUT_IDX_QUEUED))
+static const EcReadMore readout_older = {
+        .index = EC_READOUT_IDX_READOUTS,
+        .min = 2,
+        .mask = READOUT_OLDER_MASK,
+};
 
 int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret)
 {
@@ -251,6 +269,69 @@ int hdaps_config_validate(const HdapsConfig *c, const char **ret_msg)
         return msg ? -EINVAL : 0;
 }
 
+/* Init after the EC answered "change pending" (0x06) to every 0x10 of the seeds' budget. tp_smapi 0.43
+ * gives up on the device there (hdaps_device_init(): FAILED_INIT("hdaps_set_ec_config failed")) and
+ * polls anyway, with whatever the EC does; tpaccel says so instead: it reads the configuration the EC
+ * reports (0x17/0x82) and polls with it, keeping the sampling rate, and retries the wanted one later
+ * (hdaps_poll()). Returns 0, or the read-back's error (-EBUSY: still pending there too, -ENXIO: the EC
+ * is not sampling) when there is nothing to poll with. */
+static int degrade_to_ec_config(HdapsDevice *d, const HdapsConfig *config)
+{
+        unsigned ec_rate, order;
+        int r = hdaps_get_ec_config(d, &ec_rate, &order);
+
+        if (r < 0)
+                return r;
+        if (ec_rate == 0 || order < EC_FILTER_ORDER_MIN || order > EC_FILTER_ORDER_MAX)
+                return -ENXIO;
+        d->config_refused = true;
+        if (ec_rate == config->sampling_rate * config->oversampling_ratio && order == config->filter_order) {
+                log_info(
+                        "hdaps: the EC answers 0x06 (change pending) to the configuration, but already runs "
+                        "it (EC rate %u, filter order %u)",
+                        ec_rate, order);
+                return 0;
+        }
+        d->config = *config;
+        d->config.oversampling_ratio = MAX(ec_rate / config->sampling_rate, 1u);
+        d->config.filter_order = order;
+        d->config.fake_data_mode = false;
+        d->config_wanted = *config;
+        d->config_degraded = true;
+        d->config_retries = 0;
+        d->config_retry_ns = now_ns(d) + HDAPS_CONFIG_RETRY_INTERVAL_MS * NSEC_PER_MSEC;
+        log_warning("hdaps: the EC keeps a configuration change pending (0x10 answered 0x06 for %u ms): "
+                    "polling with the configuration it reports (EC rate %u, filter order %u) instead of EC "
+                    "rate %u, filter order %u; retrying that every %u s, %u times at most",
+                    HDAPS_READ_TIMEOUT_MS, ec_rate, order,
+                    config->sampling_rate * config->oversampling_ratio, config->filter_order,
+                    HDAPS_CONFIG_RETRY_INTERVAL_MS / 1000, HDAPS_CONFIG_RETRIES);
+        return 0;
+}
+
+/* Init failed after the power-on command was sent: the accelerometer is switched off again (0x14 0), so
+ * a failed init never leaves it powered (tp_smapi 0.43 leaves that to module unload). */
+static void power_off_after_failed_init(HdapsDevice *d)
+{
+        int r = hdaps_set_power(d, false);
+        ec_invalidate(d->ec);
+        if (r < 0)
+                log_warning_errno(r, "hdaps: init failed after powering the accelerometer on, and powering "
+                                     "it off again (0x14 0) failed too: %m");
+        else
+                log_debug("hdaps: init failed after powering the accelerometer on: powered it off again");
+}
+
+bool hdaps_config_degraded(const HdapsDevice *d)
+{
+        return d->config_degraded;
+}
+
+bool hdaps_config_refused(const HdapsDevice *d)
+{
+        return d->config_refused;
+}
+
 int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
 {
         const char *msg;
@@ -278,20 +359,35 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
                 return log_error_errno(r == -ENODEV ? -ENODEV : r,
                                        "hdaps: accelerometer check (0x17/0x81) failed: %m");
 
+        d->config_degraded = d->config_refused = false;
         r = hdaps_set_power(d, true);
-        if (r < 0)
+        if (r < 0) {
+                power_off_after_failed_init(d); /* the 0x14 1 may have reached the EC */
                 return log_error_errno(r, "hdaps: powering the accelerometer on failed: %m");
+        }
 
         r = set_ec_config(d, config->sampling_rate * config->oversampling_ratio, config->filter_order);
-        if (r < 0)
+        if (r == -EBUSY) {
+                int k = degrade_to_ec_config(d, config);
+                if (k < 0)
+                        log_debug_errno(k,
+                                        "hdaps: reading the EC's own configuration (0x17/0x82) failed: %m");
+                else
+                        r = 0;
+        }
+        if (r < 0) {
+                power_off_after_failed_init(d);
                 return log_error_errno(r, "hdaps: configuring EC rate %u, filter order %u failed: %m",
                                        config->sampling_rate * config->oversampling_ratio,
                                        config->filter_order);
+        }
 
         /* tp_smapi 0.38 dropped 0x17/0x83 from the init sequence; every later model was only ever run
          * without it. It is sent only when fake data is wanted, and a refusal does not fail init. */
-        d->config = *config;
-        d->config.fake_data_mode = false;
+        if (!d->config_degraded) {
+                d->config = *config;
+                d->config.fake_data_mode = false;
+        }
         if (config->fake_data_mode) {
                 r = send_fake_data_mode(d, true);
                 if (r < 0)
@@ -310,10 +406,12 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
         r = ec_prefetch_row(d->ec, &readout_args);
         d->prefetch_failed = r < 0;
         if (r < 0) {
+                uint8_t str3 = ec_last_str3(d->ec);
                 ec_invalidate(d->ec);
+                power_off_after_failed_init(d);
+                d->config_degraded = false;
                 return log_error_errno(
-                        r, "hdaps: the initial prefetch of the readout row failed (STR3 0x%02x): %m",
-                        ec_last_str3(d->ec));
+                        r, "hdaps: the initial prefetch of the readout row failed (STR3 0x%02x): %m", str3);
         }
         return 0;
 }
@@ -324,6 +422,7 @@ int hdaps_power_off(HdapsDevice *d)
         int r;
 
         d->prefetch_polled = false;
+        d->config_degraded = false;
         r = hdaps_set_power(d, false);
         if (r >= 0)
                 r = set_ec_config(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);
@@ -365,13 +464,14 @@ static int parse_readout(HdapsDevice *d, const EcRow *data, HdapsReadout *ret)
                 .time_ns = now,
                 .temperature = data->val[EC_READOUT_IDX_TEMP1],
                 .readouts = readouts,
-                .queued = data->val[EC_READOUT_IDX_QUEUED],
+                .queued =
+                        (data->mask & (1u << EC_READOUT_IDX_QUEUED)) ? data->val[EC_READOUT_IDX_QUEUED] : 0,
                 .keyboard = data->val[EC_READOUT_IDX_KMACT] & EC_KMACT_KEYBOARD,
                 .mouse = data->val[EC_READOUT_IDX_KMACT] & EC_KMACT_MOUSE,
         };
         hdaps_axes_transform(d->axis_code, le16(data->val + EC_READOUT_IDX_X1),
                              le16(data->val + EC_READOUT_IDX_Y1), &r.x, &r.y);
-        if (readouts >= 2)
+        if (readouts >= 2 && (data->mask & READOUT_OLDER_MASK) == READOUT_OLDER_MASK)
                 hdaps_axes_transform(d->axis_code, le16(data->val + EC_READOUT_IDX_X2),
                                      le16(data->val + EC_READOUT_IDX_Y2), &r.missed_x, &r.missed_y);
 
@@ -399,20 +499,54 @@ static int parse_readout(HdapsDevice *d, const EcRow *data, HdapsReadout *ret)
         return 0;
 }
 
+/* In a poll tick, between the read and the next prefetch (so the prefetch is not lost to it): one 0x10
+ * with the configuration init wanted, when its time has come. Bounded: HDAPS_CONFIG_RETRIES tries,
+ * HDAPS_CONFIG_RETRY_INTERVAL_MS apart; the outcome is logged once (taken, or given up). */
+static void retry_wanted_config(HdapsDevice *d)
+{
+        const HdapsConfig *w = &d->config_wanted;
+        unsigned ec_rate = w->sampling_rate * w->oversampling_ratio;
+
+        if (!d->config_degraded || now_ns(d) < d->config_retry_ns)
+                return;
+        d->config_retries++;
+        int r = set_ec_config_once(d, ec_rate, w->filter_order);
+        d->cache_stale = true;
+        if (r == 0) {
+                d->config.oversampling_ratio = w->oversampling_ratio;
+                d->config.filter_order = w->filter_order;
+                d->config_degraded = false;
+                log_info("hdaps: the EC took the configuration (EC rate %u, filter order %u) at retry %u",
+                         ec_rate, w->filter_order, d->config_retries);
+                return;
+        }
+        if (d->config_retries >= HDAPS_CONFIG_RETRIES) {
+                d->config_retry_ns = UINT64_MAX;
+                log_warning_errno(r,
+                                  "hdaps: the EC still refuses the configuration (EC rate %u, filter order "
+                                  "%u) after %u retries; keeping its own: %m",
+                                  ec_rate, w->filter_order, d->config_retries);
+                return;
+        }
+        d->config_retry_ns = now_ns(d) + HDAPS_CONFIG_RETRY_INTERVAL_MS * NSEC_PER_MSEC;
+}
+
 int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
 {
         EcRow data = {.mask = READOUT_DATA_MASK};
         int r, k;
 
         /* The fast path of the seeds' timer: read the prefetched reply once, no retries. */
-        r = ec_try_read_row(d->ec, &readout_args, &data);
+        r = ec_try_read_row_more(d->ec, &readout_args, &data, &readout_older);
         /* Nothing prefetched although the last prefetch did not fail hard: it expired (a period longer
          * than the prefetch's 100 ms, sampling rates below 10 Hz), the EC was still busy (SWMF) when it
          * was made, or a configuration change dropped it. Then the seeds' read_row path: request and
          * read, bounded. After a hard failure there is no such read: a failing EC gets one request
          * per tick, no more. */
         if (r == -ENODATA && !d->prefetch_failed)
-                r = ec_read_row(d->ec, &readout_args, &data);
+                r = ec_read_row_more(d->ec, &readout_args, &data, &readout_older);
+
+        retry_wanted_config(d);
 
         /* Prefetch the next readout even after an error, so the next tick is quick (seeds PATCH 03/12). */
         k = ec_prefetch_row(d->ec, &readout_args);
@@ -456,7 +590,7 @@ int hdaps_update(HdapsDevice *d)
         int r = -EBUSY;
         for (unsigned waited = 0; waited <= HDAPS_READ_TIMEOUT_MS; waited += HDAPS_READ_RETRY_MS) {
                 EcRow data = {.mask = READOUT_DATA_MASK};
-                r = ec_read_row(d->ec, &readout_args, &data);
+                r = ec_read_row_more(d->ec, &readout_args, &data, &readout_older);
                 d->prefetch_failed = ec_prefetch_row(d->ec, &readout_args) < 0;
                 if (r == 0)
                         r = parse_readout(d, &data, NULL);

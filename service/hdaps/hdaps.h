@@ -67,18 +67,36 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(HdapsDevice *, hdaps_free);
 /* Init (also after resume), as tp_smapi 0.43: mode (must be nonzero), check, power on, rate/filter
  * configuration, invalidate, 200 us, then a prefetch of the first readout (no long wait); a failed
  * prefetch fails init. 0x17/0x83 is sent only if config->fake_data_mode is set, and its refusal is
- * logged, not fatal. Does not touch the calibration. */
+ * logged, not fatal. Does not touch the calibration.
+ * Two departures from 0.43 (issue 26): an init that fails after the power-on command sends 0x14 0
+ * before it returns, so a failed init never leaves the accelerometer powered; and a configuration the
+ * EC keeps "pending" (0x06 through the whole retry budget) does not fail init: the device then polls
+ * with the configuration the EC reports (0x17/0x82; hdaps_get_config() shows it), logs that once, and
+ * hdaps_poll() retries the wanted one every HDAPS_CONFIG_RETRY_INTERVAL_MS, HDAPS_CONFIG_RETRIES times
+ * at most (hdaps_config_degraded() says whether that is the case). */
 int hdaps_init(HdapsDevice *d, const HdapsConfig *config);
+
+/* True while the device polls with the EC's own configuration because the EC kept the wanted one
+ * pending at init (see hdaps_init()). */
+bool hdaps_config_degraded(const HdapsDevice *d);
+/* True when the last init found the EC answering "change pending" to every 0x10 of the budget: it then
+ * either polls degraded, or the EC already ran the configuration asked for. */
+bool hdaps_config_refused(const HdapsDevice *d);
 
 /* Power off (0x14 0), then stop EC sampling (0x10 with 0, 1) if the power-off worked (tp_smapi 0.43).
  * Returns the first error. */
 int hdaps_power_off(HdapsDevice *d);
 
+/* A configuration the EC kept pending at init is retried this often, this many times at most. */
+#define HDAPS_CONFIG_RETRY_INTERVAL_MS 10000u
+#define HDAPS_CONFIG_RETRIES           6u
+
 /* The poll tick: reads the prefetched readout row once (the seeds' fast path, no retries; a bounded
  * full read only when the prefetch expired, rates below 10 Hz), then always prefetches the next one.
  * Updates the cache. Returns 0 with *ret filled, -EBUSY (no new readout this tick: EC not ready or
  * READOUTS 0; keep the cached values), or another negative errno: a hard error of the read, or of the
- * prefetch when nothing was read. */
+ * prefetch when nothing was read. While the configuration is degraded (hdaps_init()), a tick whose time
+ * has come also sends the wanted configuration once, between the read and the prefetch. */
 int hdaps_poll(HdapsDevice *d, HdapsReadout *ret);
 
 /* Polling starts: requests the readout row afresh, so that the first tick, one period later, reads a

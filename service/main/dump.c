@@ -83,6 +83,8 @@ int dump_readouts(Backend *b, const char *reason, const char *state_path, unsign
                 state_config_done(&config);
                 return r;
         }
+        if (b->init_note)
+                log_warning("%s: %s", backend_name(b), b->init_note);
         log_info("Accelerometer ready: backend %s, %u Hz, oversampling %u, filter order %u", backend_name(b),
                  config.sampling_rate, config.oversampling_ratio, config.filter_order);
         r = dump_loop(b, config.sampling_rate, n, out);

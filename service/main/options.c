@@ -79,7 +79,7 @@ void options_help(const char *program)
                "  --sim-fault=KIND[:P][@FROM-TO]\n"
                "                         sim: inject a fault (busy, silent, bad-status, retval, pending,\n"
                "                         absent, zero-step, swmf-after-read, no-readout, warm-up,\n"
-               "                         mode-change) with probability P per transaction, between FROM and "
+               "                         mode-change, end-status) with probability P per transaction, between FROM and "
                "TO\n"
                "                         seconds after start if given; repeatable\n"
                "  --state-dir=DIR        where the configuration is kept (default %s)\n"

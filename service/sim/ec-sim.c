@@ -36,6 +36,9 @@
 #define SIM_VIRTUAL_EPOCH_NS         NSEC_PER_SEC        /* virtual clock at creation */
 #define SIM_ZERO_STEP_NS             (3 * NSEC_PER_USEC) /* zero-step: STR3 0x00 this long before SWMF */
 #define SIM_SWMF_LINGER_NS           (3 * NSEC_PER_USEC) /* swmf-after-read: SWMF this long after the read */
+/* end-status: after TWR15 is written, IBF3B alone this long, then MWMF alone this long, then SWMF. Long
+ * enough in virtual time (1 us per access) for the host's end-of-request polls to see both. */
+#define SIM_END_STATUS_STEP_NS (2 * NSEC_PER_USEC)
 /* How long the busy and silent faults last. Both are longer than the host's whole budget for the phase
  * they stall (150 x 500 ns read polls; 1000 x 10 ns request polls, about 1 ms in virtual time at 1 us
  * per access), so the host gives up first, and short enough that the EC is itself again well before
@@ -73,6 +76,8 @@ typedef struct EcSim {
         bool hung;                    /* row 0x0B: silent until a TWR15 read */
         bool zero_step;               /* this transaction shows 0x00 between IBF3B|MWMF and SWMF */
         bool linger;                  /* this transaction's read leaves SWMF showing for a moment */
+        bool end_status;              /* this transaction shows IBF3B, then MWMF, after TWR15 */
+        bool end_status_mwmf;         /* ... and is in its second step */
         uint64_t linger_until_ns;
         bool read_started;    /* TWR0 was read in PHASE_READY */
         unsigned data_faults; /* retval/pending/absent faults for the firmware */
@@ -108,9 +113,16 @@ static uint64_t sim_now(EcSim *s)
 }
 
 /* Applies what time alone does: the end of the accept phase, the reply becoming ready, sampling. */
+static uint64_t accept_ns(const EcSim *s)
+{
+        return s->end_status ? 2 * SIM_END_STATUS_STEP_NS : SIM_ACCEPT_NS;
+}
+
 static void sync_to(EcSim *s, uint64_t now)
 {
-        if (s->phase == PHASE_ACCEPTING && now >= s->request_ns + SIM_ACCEPT_NS)
+        if (s->phase == PHASE_ACCEPTING && s->end_status)
+                s->end_status_mwmf = now >= s->request_ns + SIM_END_STATUS_STEP_NS;
+        if (s->phase == PHASE_ACCEPTING && now >= s->request_ns + accept_ns(s))
                 s->phase = s->zero_step ? PHASE_ZERO_STEP : PHASE_PREPARING;
         if (s->phase == PHASE_ZERO_STEP && now >= s->request_ns + SIM_ACCEPT_NS + SIM_ZERO_STEP_NS)
                 s->phase = PHASE_PREPARING;
@@ -120,8 +132,7 @@ static void sync_to(EcSim *s, uint64_t now)
                 s->phase = PHASE_IDLE; /* the EC dropped the request */
 
         if (s->phase == PHASE_PREPARING) {
-                uint64_t latency =
-                        s->busy ? SIM_BUSY_HOLD_NS : MAX(s->reply_latency_ns, (uint64_t) SIM_ACCEPT_NS);
+                uint64_t latency = s->busy ? SIM_BUSY_HOLD_NS : MAX(s->reply_latency_ns, accept_ns(s));
                 if (s->zero_step)
                         latency = MAX(latency, (uint64_t) (SIM_ACCEPT_NS + 2 * SIM_ZERO_STEP_NS));
                 uint64_t ready_ns = s->request_ns + latency;
@@ -150,7 +161,11 @@ static uint8_t str3_of(const EcSim *s)
         case PHASE_HOST_WRITING:
                 return STR3_MWMF;
         case PHASE_ACCEPTING:
-                return s->bad_status ? STR3_BAD : STR3_IBF3B | STR3_MWMF;
+                if (s->bad_status)
+                        return STR3_BAD;
+                if (s->end_status) /* what real ECs showed here (tp_smapi 0.31 CHANGES) */
+                        return s->end_status_mwmf ? STR3_MWMF : STR3_IBF3B;
+                return STR3_IBF3B | STR3_MWMF;
         case PHASE_PREPARING:
                 return s->bad_status ? STR3_BAD : STR3_SWMF;
         case PHASE_READY:
@@ -290,6 +305,7 @@ static void request_complete(EcSim *s, uint64_t now)
         s->transactions++;
         s->last_command = command;
         s->busy = s->bad_status = s->hung = s->zero_step = s->linger = false;
+        s->end_status = s->end_status_mwmf = false;
         s->data_faults = 0;
 
         if (command == EC_CMD_BATTERY_FORBIDDEN) {
@@ -315,6 +331,10 @@ static void request_complete(EcSim *s, uint64_t now)
                 }
                 if (sim_faults_has(set, SIM_FAULT_ZERO_STEP)) {
                         s->zero_step = true;
+                        s->faults_injected++;
+                }
+                if (sim_faults_has(set, SIM_FAULT_END_STATUS)) {
+                        s->end_status = true;
                         s->faults_injected++;
                 }
                 if (sim_faults_has(set, SIM_FAULT_SWMF_AFTER_READ)) {

@@ -2,10 +2,12 @@
 #pragma once
 
 /* The EC emulator: a port-level model of the H8S LPC channel 3 with the accelerometer behind it,
- * exposed as the "sim" port backend. It is not a row-level shortcut: STR3 walks the same sequence as
- * the hardware (idle 0x00; after TWR0 is written MWMF; after TWR15 is written IBF3B|MWMF, then SWMF,
- * then OBF3B|SWMF once the reply is ready; reading TWR15 ends the read and returns to idle), with a
- * configurable reply latency, and TWR reads and writes behave as on the hardware.
+ * exposed as the "sim" port backend. It is not a row-level shortcut: STR3 walks the sequence the seeds'
+ * driver (PATCH 01) expects (idle 0x00; after TWR0 is written MWMF; after TWR15 is written IBF3B|MWMF,
+ * then SWMF, then OBF3B|SWMF once the reply is ready; reading TWR15 ends the read and returns to idle),
+ * with a configurable reply latency. Real ECs showed more than that sequence: after TWR15, 0x80 (tp_smapi
+ * 0.31 CHANGES; the end-status fault shows it), which is why 0.31 relaxed the end check and 0.30 raised
+ * the SWMF wait to 1000 polls; tests/reference/ runs tp_smapi 0.43's own driver here.
  *
  * Behind the channel: commands 0x01 (battery status), 0x10, 0x11, 0x13, 0x14, 0x17/0x81/0x82/0x83
  * (service/shared/ec-protocol.h). The accelerometer samples its motion source at the EC rate (the
@@ -18,7 +20,8 @@
  * Time: either the real CLOCK_MONOTONIC (the daemon) or a virtual clock that only delay_ns() and
  * ec_sim_advance_ns() move (deterministic tests and benchmarks).
  *
- * Strict mode (always on): every port access the seeds' driver would never make at that point (a TWR
+ * Strict mode (always on): every port access the seeds' driver (or tp_smapi 0.43's) would never make at
+ * that point (a TWR
  * read outside a read, a TWR write outside a request, a TWR0 write while the EC is busy or a reply is
  * pending, a TWR15 read while nothing is pending, any other port of the channel) is a protocol
  * violation: counted, logged with the access (the first SIM_VIOLATIONS_LOGGED at warning level), and
@@ -43,6 +46,8 @@ typedef enum SimFaultKind {
         SIM_FAULT_NO_READOUT,      /* 0x11 answers READOUTS 0 ("not in ready status (common)") */
         SIM_FAULT_WARM_UP,         /* after 0x14 on, ~1 s of READOUTS 0 ("~1sec delay on load") */
         SIM_FAULT_MODE_CHANGE,     /* 0x13 answers another nonzero mode latch than at first */
+        /* Behaviour real ECs showed (tp_smapi 0.31 CHANGES, docs/EMULATOR.md): */
+        SIM_FAULT_END_STATUS, /* after TWR15 is written: STR3 IBF3B (0x80) alone, then MWMF (0x20) alone */
         _SIM_FAULT_MAX,
 } SimFaultKind;
 

@@ -24,11 +24,12 @@ static const char *const fault_kind_names[_SIM_FAULT_MAX] = {
         [SIM_FAULT_NO_READOUT] = "no-readout",
         [SIM_FAULT_WARM_UP] = "warm-up",
         [SIM_FAULT_MODE_CHANGE] = "mode-change",
+        [SIM_FAULT_END_STATUS] = "end-status",
 };
 
 #define FAULT_KINDS_LIST                                                                                    \
         "busy, silent, bad-status, retval, pending, absent, zero-step, swmf-after-read, no-readout, "       \
-        "warm-up, mode-change"
+        "warm-up, mode-change, end-status"
 #define FAULT_PROBABILITY_QUOTE_MAX 32
 
 const char *sim_fault_kind_to_string(SimFaultKind k)

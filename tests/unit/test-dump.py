@@ -61,11 +61,23 @@ class DumpTest(unittest.TestCase):
 
     def test_survives_every_fault_kind(self):
         for kind in ('busy', 'silent', 'bad-status', 'retval', 'pending', 'zero-step', 'swmf-after-read',
-                     'no-readout', 'warm-up', 'mode-change'):
+                     'no-readout', 'warm-up', 'mode-change', 'end-status'):
             with self.subTest(kind=kind):
                 p = run_dump('--sim-fault=%s:0.2' % kind, n=25, trace=self.trace, state_dir=self.tmp.name)
                 self.assertEqual(p.returncode, 0, p.stderr)
                 self.assertEqual(len(self.rows(p.stdout)), 25)
+
+    def test_pending_configuration_polls_and_powers_off(self):
+        """Issue 26: a configuration the EC keeps pending (0x06) is not fatal: --dump polls with the one
+        the EC reports, says so, and powers the accelerometer off at exit."""
+        with open(os.path.join(self.tmp.name, 'state'), 'w') as f:
+            f.write('oversampling_ratio=2\n')  # EC rate 100: not what the emulated EC runs after boot
+        p = run_dump('--sim-fault=pending', n=5, state_dir=self.tmp.name)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(self.rows(p.stdout)), 5)
+        self.assertIn('the EC keeps the configuration change pending (0x10 answers 0x06)', p.stderr)
+        self.assertIn('polling with the configuration it reports (EC rate 250, filter order 2)', p.stderr)
+        self.assertIn('At exit: emulated EC: powered=no', p.stderr)
 
     def test_no_accelerometer_is_refused(self):
         p = run_dump('--sim-fault=absent', n=3, state_dir=self.tmp.name)

@@ -212,6 +212,45 @@ TEST(test_golden_try_read)
         CHECK_EQ(data.val[1], 0x02);
 }
 
+/* A poll tick reads only what READOUTS says is there (issue 26): 16 accesses with one readout. */
+TEST(test_golden_poll)
+{
+        MockPort *m;
+        _cleanup_(ec_freep) Ec *ec = new_ec(&m);
+        _cleanup_(hdaps_freep) HdapsDevice *d = NULL;
+        HdapsReadout ro;
+        Golden g;
+
+        CHECK_EQ(hdaps_new(ec, 0, &d), 0);
+
+        golden_load("request", &g);
+        replay(m, &g);
+        CHECK_EQ(ec_prefetch_row(ec, &row_0x11), 0);
+        golden_load("poll-one-readout", &g);
+        replay(m, &g);
+        CHECK_EQ(hdaps_poll(d, &ro), 0);
+        check_sequence("poll-one-readout", m, &g);
+        CHECK_EQ(m->n_log, 16u);
+        CHECK_EQ(ro.readouts, 1u);
+        CHECK_EQ(ro.x, 120);
+        CHECK_EQ(ro.y, -40);
+        CHECK_EQ(ro.temperature, 38);
+        CHECK_EQ(ro.queued, 0u);
+
+        /* The tick's prefetch is the next tick's reply. */
+        golden_load("poll-two-readouts", &g);
+        replay(m, &g);
+        CHECK_EQ(hdaps_poll(d, &ro), 0);
+        check_sequence("poll-two-readouts", m, &g);
+        CHECK_EQ(m->n_log, 21u);
+        CHECK_EQ(ro.readouts, 2u);
+        CHECK_EQ(ro.missed_x, 119);
+        CHECK_EQ(ro.missed_y, -41);
+        CHECK_EQ(ro.queued, 3u);
+        CHECK(ro.keyboard);
+        CHECK_EQ(hdaps_get_state(d)->n_readouts, 3u);
+}
+
 TEST(test_golden_init)
 {
         MockPort *m;
@@ -244,11 +283,27 @@ TEST(test_init_departures)
                 _cleanup_(hdaps_freep) HdapsDevice *d = NULL;
                 uint8_t in[GOLDEN_MAX];
 
+                /* ... and since init had sent 0x14 1, it sends 0x14 0 before it returns (issue 26; tp_smapi
+                 * 0.43 leaves the accelerometer on until module unload): idle, MWMF, SWMF, ready, TWR0,
+                 * RETVAL 0, idle. */
+                static const uint8_t power_off[] = {0x00, 0x20, 0x10, 0x50, 0x14, 0x00, 0x00};
+                unsigned n = g.n_in - 1;
+
                 memcpy(in, g.in_values, g.n_in);
                 in[g.n_in - 2] = 0x00; /* the prefetch's MWMF */
+                memcpy(in + n, power_off, sizeof(power_off));
                 CHECK_EQ(hdaps_new(ec, 0, &d), 0);
-                mock_port_replay(m, g.n_in, in);
+                mock_port_replay(m, n + sizeof(power_off), in);
                 CHECK_EQ(hdaps_init(d, &c), -EIO);
+                CHECK_EQ(m->in_pos, m->in_len);                      /* the whole power-off was read */
+                CHECK_EQ(mock_port_count(m, true, EC_PORT_TWR0), 6); /* 13 17 14 10 11, then 14 */
+                bool off = false;
+                for (unsigned i = 1; i < m->n_log; i++)
+                        if (m->log[i - 1].write && m->log[i - 1].port == EC_PORT_TWR0 &&
+                            m->log[i - 1].value == 0x14 && i + 1 < m->n_log && m->log[i + 1].write &&
+                            m->log[i + 1].port == EC_PORT_TWR0 + 1 && m->log[i + 1].value == 0x00)
+                                off = true;
+                CHECK(off);
         }
 
         /* Fake data wanted and refused (RETVAL 0x01 to 0x17/0x83): init goes on with real data. */
@@ -280,6 +335,7 @@ int main(void)
         RUN(test_golden_request);
         RUN(test_golden_read);
         RUN(test_golden_try_read);
+        RUN(test_golden_poll);
         RUN(test_golden_init);
         RUN(test_init_departures);
         free(protocol_text);

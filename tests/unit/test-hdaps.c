@@ -163,7 +163,9 @@ TEST(test_readouts_follow_the_trace_and_calibrate_once)
         CHECK_EQ(st->rest_x, 120);
         CHECK(st->keyboard_activity); /* the trace types from 2.5 s on */
 
-        /* Steady state: 21 port operations per poll (16 for the read, 5 for the next request). */
+        /* Steady state at oversampling 5: READOUTS 2 on every reply, so 21 port operations per poll (16
+         * for the read with the older readout and QUEUED, 5 for the next request); with READOUTS 1 it
+         * is 16 (test-golden.c, poll-one-readout). */
         uint64_t ops0 = rig.port->n_in + rig.port->n_out;
         for (int i = 0; i < 100; i++)
                 CHECK_EQ(poll_next(&rig, &ro), 0);
@@ -351,6 +353,15 @@ TEST(test_seeds_behaviour_is_survived)
         CHECK(status(&rig).faults_injected > 5);
         rig_close(&rig);
 
+        /* STR3 0x80, then 0x20, after every TWR15 write (real ECs, tp_smapi 0.31 CHANGES): the transport
+         * accepts what 0.43 accepts, any subset of IBF3B|MWMF, as normal progress. */
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_END_STATUS, 1}}, 1);
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        for (int i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK(status(&rig).faults_injected > 5);
+        rig_close(&rig);
+
         /* SWMF still showing after every read: the prefetch right after it is told "busy", and the next
          * tick requests and reads (bounded) instead: every tick still brings a readout. */
         rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_SWMF_AFTER_READ, 1}}, 1);
@@ -505,6 +516,75 @@ static void write_trace(void)
         close(fd);
 }
 
+/* Ticks for this many seconds of virtual time; returns the readouts they brought. */
+static unsigned poll_for(Rig *rig, unsigned seconds)
+{
+        HdapsReadout ro;
+        unsigned n = 0;
+        for (unsigned i = 0; i < seconds * HDAPS_DEFAULT_SAMPLING_RATE; i++)
+                n += poll_next(rig, &ro) == 0;
+        return n;
+}
+
+/* A configuration the EC keeps "pending" (0x06 to every 0x10): init polls with the configuration the EC
+ * reports instead of failing (tp_smapi 0.43 gives up on it and polls anyway), and retries the wanted one
+ * from the poll ticks, bounded. */
+TEST(test_pending_configuration_degrades)
+{
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        Rig rig;
+
+        c.oversampling_ratio = 2; /* EC rate 100: not what the EC runs after boot */
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        CHECK(hdaps_config_degraded(rig.d));
+        CHECK(hdaps_config_refused(rig.d));
+        EcSimStatus s = status(&rig);
+        CHECK(s.powered);
+        CHECK(s.ec_rate != 100);
+        CHECK_EQ(hdaps_get_config(rig.d)->sampling_rate, c.sampling_rate);
+        CHECK_EQ(hdaps_get_config(rig.d)->oversampling_ratio, s.ec_rate / c.sampling_rate);
+        CHECK_EQ(hdaps_get_config(rig.d)->filter_order, s.filter_order);
+        CHECK(poll_for(&rig, 2) > 90); /* it polls: about one readout a tick */
+
+        /* Retries, bounded: after HDAPS_CONFIG_RETRIES of them the EC's configuration stays, and no
+         * further 0x10 goes out even once the EC would take it. */
+        uint64_t t0 = status(&rig).transactions;
+        unsigned ticks = (HDAPS_CONFIG_RETRIES + 1) * HDAPS_CONFIG_RETRY_INTERVAL_MS / 1000;
+        CHECK(poll_for(&rig, ticks) > 0);
+        /* one read-less prefetch a tick, plus the retries */
+        CHECK_EQ(status(&rig).transactions - t0, ticks * HDAPS_DEFAULT_SAMPLING_RATE + HDAPS_CONFIG_RETRIES);
+        CHECK(hdaps_config_degraded(rig.d));
+        ec_sim_set_faults(rig.port, NULL, 0);
+        (void) poll_for(&rig, 2 * HDAPS_CONFIG_RETRY_INTERVAL_MS / 1000);
+        CHECK(status(&rig).ec_rate != 100);
+        CHECK(hdaps_config_degraded(rig.d));
+        rig_close(&rig);
+
+        /* The EC takes it at a retry: the device then runs the configuration asked for. */
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        CHECK(hdaps_config_degraded(rig.d));
+        ec_sim_set_faults(rig.port, NULL, 0);
+        (void) poll_for(&rig, HDAPS_CONFIG_RETRY_INTERVAL_MS / 1000 + 1);
+        CHECK(!hdaps_config_degraded(rig.d));
+        CHECK_EQ(status(&rig).ec_rate, 100);
+        CHECK_EQ(hdaps_get_config(rig.d)->oversampling_ratio, 2);
+        CHECK(poll_for(&rig, 1) > 40);
+        rig_close(&rig);
+
+        /* The EC already runs what was asked: nothing to degrade. */
+        c = HDAPS_CONFIG_DEFAULT;
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
+        if (status(&rig).ec_rate == c.sampling_rate * c.oversampling_ratio) {
+                CHECK_EQ(hdaps_init(rig.d, &c), 0);
+                CHECK(!hdaps_config_degraded(rig.d));
+                CHECK(hdaps_config_refused(rig.d));
+        } else
+                CHECK(false); /* the emulator's boot configuration is the default one */
+        rig_close(&rig);
+}
+
 int main(void)
 {
         log_set_max_level(LOG_DEBUG);
@@ -522,6 +602,7 @@ int main(void)
         RUN(test_restarted_polling_reads_at_every_tick);
         RUN(test_keep_prefetch_after_transactions_between_ticks);
         RUN(test_on_demand_update_is_rate_limited);
+        RUN(test_pending_configuration_degrades);
         unlink(trace_path);
         return test_summary();
 }

@@ -42,14 +42,16 @@ TEST(test_fault_parse)
         }
         CHECK(sim_fault_kind_to_string(_SIM_FAULT_MAX) == NULL);
 
-        check_parse_error("x", "unknown fault kind 'x' (expected busy, silent, bad-status, retval, pending, "
-                               "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change)");
-        check_parse_error("Busy:1",
-                          "unknown fault kind 'Busy' (expected busy, silent, bad-status, retval, pending, "
-                          "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change)");
-        check_parse_error(":0.5",
-                          "unknown fault kind '' (expected busy, silent, bad-status, retval, pending, "
-                          "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change)");
+        check_parse_error(
+                "x", "unknown fault kind 'x' (expected busy, silent, bad-status, retval, pending, "
+                     "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change, end-status)");
+        check_parse_error(
+                "Busy:1",
+                "unknown fault kind 'Busy' (expected busy, silent, bad-status, retval, pending, "
+                "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change, end-status)");
+        check_parse_error(
+                ":0.5", "unknown fault kind '' (expected busy, silent, bad-status, retval, pending, "
+                        "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change, end-status)");
         check_parse_error("busy:2", "probability '2' is not between 0 and 1");
         check_parse_error("busy:-0.5", "probability '-0.5' is not between 0 and 1");
         check_parse_error("busy:abc", "probability 'abc' is not a number");
@@ -59,10 +61,10 @@ TEST(test_fault_parse)
         check_parse_error("busy:0.5:1", "probability '0.5:1' is not a number");
         check_parse_error("", "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], KIND one "
                               "of busy, silent, bad-status, retval, pending, absent, zero-step, "
-                              "swmf-after-read, no-readout, warm-up, mode-change)");
+                              "swmf-after-read, no-readout, warm-up, mode-change, end-status)");
         check_parse_error(NULL, "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], KIND "
                                 "one of busy, silent, bad-status, retval, pending, absent, zero-step, "
-                                "swmf-after-read, no-readout, warm-up, mode-change)");
+                                "swmf-after-read, no-readout, warm-up, mode-change, end-status)");
         check_parse_error("busy@2", "time window '2' is not FROM-TO in seconds (like 2-5.5)");
         check_parse_error("busy:0.5@-1-2", "time window '-1-2' is not FROM-TO in seconds (like 2-5.5)");
         check_parse_error("busy@3-2", "time window '3-2' ends before it starts");
@@ -234,6 +236,32 @@ TEST(test_zero_step)
         CHECK_EQ(sim_status(p).protocol_violations, 0);
 }
 
+/* What real ECs answered after TWR15 (tp_smapi 0.31 CHANGES): IBF3B alone, then MWMF alone, then SWMF. */
+TEST(test_end_status)
+{
+        _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_END_STATUS, 1);
+        uint8_t out[ROW_LEN];
+        bool saw_ibf3b = false, saw_mwmf = false;
+        uint8_t s;
+
+        port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
+        CHECK_EQ(str3(p), STR3_MWMF);
+        port_outb(p, EC_PORT_TWR15, 0x01);
+        while (!((s = str3(p)) & STR3_SWMF)) {
+                CHECK(s == STR3_IBF3B || s == STR3_MWMF);
+                CHECK(!saw_mwmf || s == STR3_MWMF); /* 0x80 first, then 0x20 */
+                saw_ibf3b |= s == STR3_IBF3B;
+                saw_mwmf |= s == STR3_MWMF;
+                port_delay_ns(p, HOST_REQ_DELAY);
+        }
+        CHECK(saw_ibf3b);
+        CHECK(saw_mwmf);
+        CHECK_EQ(host_read(p, out), 0);
+        CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+        CHECK_EQ(sim_status(p).protocol_violations, 0);
+        CHECK(sim_status(p).faults_injected >= 1);
+}
+
 TEST(test_swmf_after_read)
 {
         _cleanup_(port_freep) PortIO *p = open_with_fault(SIM_FAULT_SWMF_AFTER_READ, 1);
@@ -390,6 +418,7 @@ int main(void)
         RUN(test_pending);
         RUN(test_absent);
         RUN(test_zero_step);
+        RUN(test_end_status);
         RUN(test_swmf_after_read);
         RUN(test_no_readout_and_warm_up);
         RUN(test_mode_change);
