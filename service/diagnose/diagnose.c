@@ -1,37 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The diagnosis report (diagnose.h): readout statistics, the system checks, the EC's read-only answers,
- * and the text/JSON formatting. */
+/* The diagnosis (diagnose.h): the run and its readout statistics, the EC's read-only answers, and the
+ * report's content. The system facts come from system-checks.c, the formatting from report-writer.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "context.h"
 #include "diagnose.h"
-#include "ec-detect.h"
 #include "ec-protocol.h"
-#include "hdaps-models.h"
 #include "log.h"
 #include "port-log.h"
+#include "report-writer.h"
 #include "strutil.h"
+#include "system-checks.h"
 #include "tablet-mode.h"
 
 #define DIAGNOSE_ERROR_KINDS     8 /* distinct errors counted by kind */
 #define DIAGNOSE_PROBLEMS_MAX    24
 #define DIAGNOSE_BUSY_RETRY_USEC 1000 /* standalone: -EBUSY (no new readout yet) is retried this often */
 #define DIAGNOSE_SLACK_USEC      (2 * USEC_PER_SEC) /* a run may take this much longer than its readouts */
-#define SYSROOT_DEFAULT          "/"
-#define LOCKDOWN_PATH            "sys/kernel/security/lockdown"
-#define IOPORTS_PATH             "proc/ioports"
-
-/* The kernel modules that matter: the seeds' and tp_smapi's drivers and thinkpad_acpi. */
-static const char *const diagnose_modules[] = {"hdaps", "thinkpad_ec", "tp_smapi", "hdaps_ec",
-                                               "thinkpad_acpi"};
 
 static bool streq(const char *a, const char *b)
 {
@@ -48,15 +39,15 @@ typedef struct ErrorCount {
         unsigned count;
 } ErrorCount;
 
+typedef struct Problem {
+        char *what, *next;
+} Problem;
+
 typedef struct Moments {
         unsigned n;
         double sum, sum2;
         int min, max;
 } Moments;
-
-typedef struct Problem {
-        char *what, *next;
-} Problem;
 
 struct Diagnosis {
         Context *c;
@@ -80,10 +71,38 @@ struct Diagnosis {
         bool not_thinkpad; /* the DMI check failed (reported once, in the system section) */
 };
 
+static void diagnosis_before_poll(Diagnosis *d);
+static void diagnosis_after_poll(Diagnosis *d, int r, const HdapsReadout *ro);
+
+static void on_before_poll(void *userdata)
+{
+        diagnosis_before_poll(userdata);
+}
+
+static void on_after_poll(int r, const HdapsReadout *ro, void *userdata)
+{
+        diagnosis_after_poll(userdata, r, ro);
+}
+
+/* The poller's ticks are the run's readouts. */
+static const PollHook diagnosis_poll_hook = {
+        .before = on_before_poll,
+        .after = on_after_poll,
+};
+
+static void free_problems(Diagnosis *d)
+{
+        for (unsigned i = 0; i < d->n_problems; i++) {
+                free(d->problems[i].what);
+                free(d->problems[i].next);
+        }
+        d->n_problems = 0;
+}
+
 int diagnosis_new(Context *c, Diagnosis **ret)
 {
         Diagnosis *d = calloc(1, sizeof(*d));
-        unsigned rate = c->config.sampling_rate ?: HDAPS_DEFAULT_SAMPLING_RATE;
+        unsigned rate = poller_full_rate(c);
 
         if (!d)
                 return -ENOMEM;
@@ -92,6 +111,7 @@ int diagnosis_new(Context *c, Diagnosis **ret)
         d->started_usec = now_usec();
         d->deadline_usec =
                 d->started_usec + (uint64_t) d->wanted * USEC_PER_SEC / rate + DIAGNOSE_SLACK_USEC;
+        poller_set_hook(&c->poller, &diagnosis_poll_hook, d);
         *ret = d;
         return 0;
 }
@@ -100,14 +120,12 @@ Diagnosis *diagnosis_free(Diagnosis *d)
 {
         if (!d)
                 return NULL;
+        poller_set_hook(&d->c->poller, NULL, NULL);
         if (d->capturing && d->c->port_capture) {
                 _cleanup_free_ char *unused = NULL;
                 (void) port_log_capture_stop(d->c->port_capture, &unused);
         }
-        for (unsigned i = 0; i < d->n_problems; i++) {
-                free(d->problems[i].what);
-                free(d->problems[i].next);
-        }
+        free_problems(d);
         free(d->port_log);
         free(d);
         return NULL;
@@ -153,14 +171,14 @@ static void count_error(Diagnosis *d, int r)
         }
 }
 
-void diagnosis_before_poll(Diagnosis *d)
+static void diagnosis_before_poll(Diagnosis *d)
 {
         if (d->captured_ok || !d->c->port_capture || !d->c->backend || !backend_has_ports(d->c->backend))
                 return;
         d->capturing = port_log_capture_start(d->c->port_capture) >= 0;
 }
 
-void diagnosis_after_poll(Diagnosis *d, int r, const HdapsReadout *ro)
+static void diagnosis_after_poll(Diagnosis *d, int r, const HdapsReadout *ro)
 {
         d->polls++;
         if (d->capturing) {
@@ -224,231 +242,96 @@ static void problem(Diagnosis *d, const char *next, const char *format, ...)
         d->problems[d->n_problems++].what = what;
 }
 
-/* The report writer: one emitter, two formats. Text: "Label: value" lines under "== Section ==" headings;
- * JSON: one object per section, keys in kebab-case. */
-typedef struct Report {
-        FILE *f;
-        bool json;
-        bool first; /* nothing written yet in the current JSON object */
-        bool in_section;
-} Report;
-
-static void json_string(FILE *f, const char *s)
+static void report_system(Diagnosis *d, Report *rep)
 {
-        fputc('"', f);
-        for (const unsigned char *p = (const unsigned char *) (s ?: ""); *p; p++) {
-                if (*p == '"' || *p == '\\')
-                        fprintf(f, "\\%c", *p);
-                else if (*p == '\n')
-                        fputs("\\n", f);
-                else if (*p < 0x20 || *p == 0x7F)
-                        fprintf(f, "\\u%04x", *p);
-                else
-                        fputc(*p, f);
-        }
-        fputc('"', f);
-}
+        _cleanup_(system_checks_done) SystemChecks sys = {};
+        const EcDmi *dmi = &sys.dmi;
 
-static void json_key(Report *rep, const char *key)
-{
-        fputs(rep->first ? "" : ",", rep->f);
-        fputs(rep->in_section ? "\n    " : "\n  ", rep->f);
-        json_string(rep->f, key);
-        fputs(": ", rep->f);
-        rep->first = false;
-}
-
-static void section_end(Report *rep)
-{
-        if (!rep->in_section)
-                return;
-        if (rep->json)
-                fputs("\n  }", rep->f);
-        rep->in_section = false;
-        rep->first = false;
-}
-
-static void section(Report *rep, const char *key, const char *title)
-{
-        section_end(rep);
-        if (rep->json) {
-                json_key(rep, key);
-                fputc('{', rep->f);
-                rep->first = true;
-        } else
-                fprintf(rep->f, "\n== %s ==\n", title);
-        rep->in_section = true;
-}
-
-/* A string item; value NULL is JSON null, "-" in text. */
-static void item_str(Report *rep, const char *key, const char *label, const char *value)
-{
-        if (rep->json) {
-                json_key(rep, key);
-                if (value)
-                        json_string(rep->f, value);
-                else
-                        fputs("null", rep->f);
-        } else
-                fprintf(rep->f, "%-27s %s\n", label, value ?: "-");
-}
-
-static void item_fmt(Report *rep, const char *key, const char *label, const char *format, ...)
-        _printf_(4, 5);
-
-static void item_fmt(Report *rep, const char *key, const char *label, const char *format, ...)
-{
-        va_list ap;
-        char *s = NULL;
-
-        va_start(ap, format);
-        if (vasprintf(&s, format, ap) < 0)
-                s = NULL;
-        va_end(ap);
-        item_str(rep, key, label, s);
-        free(s);
-}
-
-/* A number (JSON number, text with a unit). */
-static void item_num(Report *rep, const char *key, const char *label, double value, int decimals,
-                     const char *unit)
-{
-        if (rep->json) {
-                json_key(rep, key);
-                fprintf(rep->f, "%.*f", decimals, isfinite(value) ? value : 0.0);
-        } else
-                fprintf(rep->f, "%-27s %.*f%s%s\n", label, decimals, value, unit ? " " : "", unit ?: "");
-}
-
-static void item_bool(Report *rep, const char *key, const char *label, bool value)
-{
-        if (rep->json) {
-                json_key(rep, key);
-                fputs(value ? "true" : "false", rep->f);
-        } else
-                fprintf(rep->f, "%-27s %s\n", label, value ? "yes" : "no");
-}
-
-static char *read_line_at(const char *sysroot, const char *path)
-{
-        _cleanup_free_ char *full = strprintf("%s/%s", sysroot, path);
-        _cleanup_fclose_ FILE *f = NULL;
-        char buf[512];
-
-        if (!full || !(f = fopen(full, "re")) || !fgets(buf, sizeof(buf), f))
-                return NULL;
-        buf[strcspn(buf, "\n")] = 0;
-        return strdup(buf);
-}
-
-static void report_system(Diagnosis *d, Report *rep, const char *sysroot)
-{
-        _cleanup_(ec_dmi_done) EcDmi dmi = {};
-        _cleanup_free_ char *owner = NULL, *lockdown = NULL, *modules = NULL;
-        const ThinkpadModel *model = NULL;
-        const char *probe_reason = NULL;
-        bool probe;
-        int r;
-
-        section(rep, "system", "System");
-        r = ec_dmi_read(sysroot, &dmi);
-        if (r < 0)
+        if (system_checks_read(d->c->sysroot, &sys) < 0)
                 d->oom = true;
-        item_str(rep, "board-vendor", "DMI board vendor:", dmi.board_vendor);
-        item_str(rep, "product-name", "DMI product name:", dmi.product_name);
-        item_str(rep, "product-version", "DMI product version:", dmi.product_version);
-        item_bool(rep, "ec-oem-string", "EC OEM string:", dmi.has_ec_oem_string);
-        probe = ec_dmi_allows_probe(&dmi, &probe_reason);
-        item_bool(rep, "ec-probe-allowed", "EC probe allowed:", probe);
-        item_str(rep, "ec-probe-reason", "  why:", probe_reason);
-        if (dmi.board_vendor && dmi.product_version)
-                model = thinkpad_model_lookup(dmi.board_vendor, dmi.product_version);
-        if (model)
-                item_fmt(rep, "model-table", "Model table entry:", "%s \"%s\": axis code %u (source: %s)",
-                         model->vendor, model->product_version, model->axis_code, strna(model->source));
+        report_section(rep, "system", "System");
+        report_str(rep, "board-vendor", "DMI board vendor:", dmi->board_vendor);
+        report_str(rep, "product-name", "DMI product name:", dmi->product_name);
+        report_str(rep, "product-version", "DMI product version:", dmi->product_version);
+        report_bool(rep, "ec-oem-string", "EC OEM string:", dmi->has_ec_oem_string);
+        report_bool(rep, "ec-probe-allowed", "EC probe allowed:", sys.probe_allowed);
+        report_str(rep, "ec-probe-reason", "  why:", sys.probe_reason);
+        if (sys.model)
+                report_fmt(rep, "model-table", "Model table entry:", "%s \"%s\": axis code %u (source: %s)",
+                           sys.model->vendor, sys.model->product_version, sys.model->axis_code,
+                           strna(sys.model->source));
         else
-                item_fmt(rep, "model-table",
-                         "Model table entry:", "none for \"%s\": axis code 0 (normal) is assumed",
-                         strempty(dmi.product_version));
-        d->not_thinkpad = !probe;
-        if (!probe && !d->c->has_accelerometer)
+                report_fmt(rep, "model-table",
+                           "Model table entry:", "none for \"%s\": axis code 0 (normal) is assumed",
+                           strempty(dmi->product_version));
+        d->not_thinkpad = !sys.probe_allowed;
+        if (!sys.probe_allowed && !d->c->has_accelerometer)
                 problem(d,
                         "If this is a ThinkPad with an accelerometer (Active Protection System), send this "
                         "report to the issue tracker so that its model can be added; never force the EC "
                         "backends on another kind of machine.",
-                        "This machine is not recognized as a ThinkPad with HDAPS: %s", strna(probe_reason));
+                        "This machine is not recognized as a ThinkPad with HDAPS: %s",
+                        strna(sys.probe_reason));
 
-        for (size_t i = 0; i < ELEMENTSOF(diagnose_modules); i++) {
-                _cleanup_free_ char *path = strprintf("%s/sys/module/%s", sysroot, diagnose_modules[i]);
-                if (path && access(path, F_OK) >= 0) {
-                        char *joined = strprintf("%s%s%s", strempty(modules), modules ? " " : "",
-                                                 diagnose_modules[i]);
-                        free(modules);
-                        modules = joined;
-                }
-        }
-        item_str(rep, "kernel-modules", "Kernel modules loaded:",
-                 modules
-                         ?: "none of hdaps, thinkpad_ec, "
-                            "tp_smapi, hdaps_ec, thinkpad_acpi");
+        report_str(rep, "kernel-modules", "Kernel modules loaded:",
+                   sys.modules ?: "none of hdaps, thinkpad_ec, tp_smapi, hdaps_ec, thinkpad_acpi");
 
-        r = ec_ports_owner(sysroot, &owner);
-        if (r < 0)
-                item_fmt(rep, "ports-owner", "Ports 0x1600-0x161F:", "unknown (%s)", strerror(-r));
+        if (sys.ports_owner_result < 0)
+                report_fmt(rep, "ports-owner", "Ports 0x1600-0x161F:", "unknown (%s)",
+                           strerror(-sys.ports_owner_result));
         else
-                item_str(rep, "ports-owner",
-                         "Ports 0x1600-0x161F:", r > 0 ? owner : "free (no kernel user)");
+                report_str(rep, "ports-owner", "Ports 0x1600-0x161F:",
+                           sys.ports_owner_result > 0 ? sys.ports_owner : "free (no kernel user)");
 
-        lockdown = read_line_at(sysroot, LOCKDOWN_PATH);
-        if (!lockdown)
-                item_str(rep, "lockdown", "Kernel lockdown:", "not reported (no lockdown LSM)");
+        if (!sys.lockdown)
+                report_str(rep, "lockdown", "Kernel lockdown:", "not reported (no lockdown LSM)");
         else {
-                const char *open = strchr(lockdown, '['), *close = open ? strchr(open, ']') : NULL;
-                _cleanup_free_ char *mode =
-                        open && close ? strndup(open + 1, close - open - 1) : strdup(lockdown);
-                bool forbids = mode && !streq(mode, "none");
-                item_fmt(rep, "lockdown", "Kernel lockdown:", "%s%s", strna(mode),
-                         forbids ? " (forbids ioperm() and writes to /dev/port: the EC backends cannot work)"
-                                 : "");
-                if (forbids)
+                report_fmt(
+                        rep, "lockdown", "Kernel lockdown:", "%s%s", sys.lockdown,
+                        sys.lockdown_forbids_ports
+                                ? " (forbids ioperm() and writes to /dev/port: the EC backends cannot work)"
+                                : "");
+                if (sys.lockdown_forbids_ports)
                         problem(d,
                                 "Load the hdaps or tp_smapi kernel driver (tpacceld then uses "
                                 "--backend=kernel), or "
                                 "boot without lockdown (it follows Secure Boot on many distributions).",
-                                "Kernel lockdown is \"%s\"", strna(mode));
+                                "Kernel lockdown is \"%s\"", sys.lockdown);
         }
 }
 
 static void report_backend(Diagnosis *d, Report *rep)
 {
         Context *c = d->c;
+        HardwareState hardware_state = poller_hardware_state(&c->poller);
+        const char *last_error = poller_last_error(&c->poller);
         char power[256] = "";
 
-        section(rep, "backend", "Backend");
-        item_str(rep, "name", "Backend:", c->backend ? backend_name(c->backend) : NULL);
-        item_str(rep, "reason", "Why:", c->backend_reason);
-        item_bool(rep, "has-accelerometer", "Accelerometer:", c->has_accelerometer);
-        item_str(rep, "hardware-state",
-                 "Hardware state:", hardware_state_to_string(c->poller.hardware_state));
-        item_str(rep, "last-error", "Last error:", c->poller.last_error);
+        report_section(rep, "backend", "Backend");
+        report_str(rep, "name", "Backend:", c->backend ? backend_name(c->backend) : NULL);
+        report_str(rep, "reason", "Why:", c->backend_reason);
+        report_bool(rep, "has-accelerometer", "Accelerometer:", c->has_accelerometer);
+        report_str(rep, "hardware-state", "Hardware state:", hardware_state_to_string(hardware_state));
+        report_str(rep, "last-error", "Last error:", last_error);
         if (c->backend) {
                 backend_describe_power(c->backend, power, sizeof(power));
-                item_str(rep, "status", "Status:", power);
-                item_str(rep, "model",
-                         "Model:", c->backend->model && *c->backend->model ? c->backend->model : "unknown");
-                item_num(rep, "axis-code", "Axis code in use:", backend_get_axis_code(c->backend), 0, NULL);
+                report_str(rep, "status", "Status:", power);
+                report_str(rep, "model", "Model:",
+                           c->backend->model && *c->backend->model ? c->backend->model : "unknown");
+                report_num(rep, "axis-code", "Axis code in use:", backend_get_axis_code(c->backend), 0,
+                           NULL);
         }
         if (!c->backend && !d->not_thinkpad)
                 problem(d,
                         "Check the kernel modules, the ports owner and the lockdown above; send this report "
                         "to the issue tracker.",
                         "No backend could be opened: %s", strna(c->backend_reason));
-        else if (c->has_accelerometer && c->poller.hardware_state != HARDWARE_OK)
+        else if (c->has_accelerometer && hardware_state != HARDWARE_OK)
                 problem(d,
                         "The EC failed while polling; tpacceld re-initializes it with a back-off. Send this "
                         "report with a port log to the issue tracker.",
-                        "The hardware state is \"%s\": %s",
-                        hardware_state_to_string(c->poller.hardware_state), strna(c->poller.last_error));
+                        "The hardware state is \"%s\": %s", hardware_state_to_string(hardware_state),
+                        strna(last_error));
         else if (!c->has_accelerometer)
                 problem(d,
                         "If the machine has an accelerometer, send this report with a port log "
@@ -476,7 +359,7 @@ static int ec_request(Diagnosis *d, uint8_t cmd, int sub, EcRow *data)
 
 static void ec_failed(Diagnosis *d, Report *rep, const char *key, const char *label, const char *name, int r)
 {
-        item_fmt(rep, key, label, "failed: %s (%s)", strerror(-r), strerrorname_np(-r) ?: "?");
+        report_fmt(rep, key, label, "failed: %s (%s)", strerror(-r), strerrorname_np(-r) ?: "?");
         problem(d,
                 r == -EBUSY || r == -ETIMEDOUT
                         ? "The EC does not answer in time: another program may drive it (see the ports "
@@ -492,11 +375,11 @@ static void report_ec(Diagnosis *d, Report *rep)
         EcRow data;
         int r;
 
-        section(rep, "ec", "EC answers (read-only requests)");
+        report_section(rep, "ec", "EC answers (read-only requests)");
         if (!d->c->backend || !backend_has_ports(d->c->backend)) {
-                item_str(rep, "available", "EC requests:",
-                         d->c->backend ? "not with the kernel backend (the driver owns the EC)"
-                                       : "no backend");
+                report_str(rep, "available", "EC requests:",
+                           d->c->backend ? "not with the kernel backend (the driver owns the EC)"
+                                         : "no backend");
                 return;
         }
 
@@ -504,16 +387,16 @@ static void report_ec(Diagnosis *d, Report *rep)
         if (r < 0)
                 ec_failed(d, rep, "self-test", "Self-test (0x01):", "0x01 (self-test)", r);
         else
-                item_fmt(rep, "self-test", "Self-test (0x01):", "ok, return code 0x%02x",
-                         data.val[EC_IDX_RETVAL]);
+                report_fmt(rep, "self-test", "Self-test (0x01):", "ok, return code 0x%02x",
+                           data.val[EC_IDX_RETVAL]);
 
         r = ec_request(d, EC_CMD_ACCEL_MODE, -1, &data);
         if (r < 0)
                 ec_failed(d, rep, "mode-latch", "Mode latch (0x13):", "0x13 (mode latch)", r);
         else {
                 uint8_t mode = data.val[EC_MODE_IDX_LATCH];
-                item_fmt(rep, "mode-latch", "Mode latch (0x13):", "%u%s", mode,
-                         mode == EC_MODE_NONE ? " (no accelerometer)" : "");
+                report_fmt(rep, "mode-latch", "Mode latch (0x13):", "%u%s", mode,
+                           mode == EC_MODE_NONE ? " (no accelerometer)" : "");
                 if (mode == EC_MODE_NONE)
                         problem(d,
                                 "The EC says this machine has no accelerometer. If it has one (Active "
@@ -526,8 +409,9 @@ static void report_ec(Diagnosis *d, Report *rep)
         if (r < 0)
                 ec_failed(d, rep, "check", "Check (0x17/0x81):", "0x17/0x81 (check)", r);
         else
-                item_fmt(rep, "check", "Check (0x17/0x81):", "%02x %02x %02x", data.val[EC_CHECK_IDX_FIRST],
-                         data.val[EC_CHECK_IDX_FIRST + 1], data.val[EC_CHECK_IDX_FIRST + 2]);
+                report_fmt(rep, "check", "Check (0x17/0x81):", "%02x %02x %02x",
+                           data.val[EC_CHECK_IDX_FIRST], data.val[EC_CHECK_IDX_FIRST + 1],
+                           data.val[EC_CHECK_IDX_FIRST + 2]);
 
         r = ec_request(d, EC_CMD_ACCEL_EXT, EC_SUB_ACCEL_GET_CONFIG, &data);
         if (r < 0)
@@ -536,10 +420,11 @@ static void report_ec(Diagnosis *d, Report *rep)
                 uint8_t st = data.val[EC_GETCFG_IDX_STATUS];
                 unsigned rate = data.val[EC_GETCFG_IDX_RATE_LO] | (unsigned) data.val[EC_GETCFG_IDX_RATE_HI]
                                                                           << 8;
-                item_fmt(rep, "config", "Configuration (0x17/0x82):", "%s%s, EC rate %u Hz, filter order %u",
-                         st & EC_GETCFG_POLLING ? "polling" : "not polling",
-                         st & EC_GETCFG_PENDING ? ", change pending" : "", rate,
-                         data.val[EC_GETCFG_IDX_ORDER]);
+                report_fmt(rep, "config",
+                           "Configuration (0x17/0x82):", "%s%s, EC rate %u Hz, filter order %u",
+                           st & EC_GETCFG_POLLING ? "polling" : "not polling",
+                           st & EC_GETCFG_PENDING ? ", change pending" : "", rate,
+                           data.val[EC_GETCFG_IDX_ORDER]);
                 if (d->c->has_accelerometer && !(st & EC_GETCFG_POLLING))
                         problem(d,
                                 "The accelerometer is powered off or its rate is 0: restart tpacceld; if "
@@ -556,37 +441,39 @@ static void report_readouts(Diagnosis *d, Report *rep)
         double rate = span_s > 0 ? (d->replies - 1) / span_s : 0.0;
         unsigned failed = 0;
 
-        section(rep, "readouts", "Readouts");
+        report_section(rep, "readouts", "Readouts");
         if (!d->c->has_accelerometer) {
-                item_str(rep, "taken", "Readouts:", "none (no accelerometer)");
+                report_str(rep, "taken", "Readouts:", "none (no accelerometer)");
                 return;
         }
-        item_fmt(rep, "configured", "Configured:", "%u Hz, oversampling %u, filter order %u",
-                 cfg ? cfg->sampling_rate : 0, cfg ? cfg->oversampling_ratio : 0,
-                 cfg ? cfg->filter_order : 0);
-        item_num(rep, "wanted", "Readouts wanted:", d->wanted, 0, NULL);
-        item_num(rep, "replies", "Readout replies:", d->replies, 0, NULL);
-        item_num(rep, "rate-achieved-hz", "Rate achieved:", rate, 1, "Hz");
-        item_num(rep, "missed", "Older readouts in replies:", d->missed, 0, "(the EC queued more than one)");
-        item_num(rep, "queued-mean",
-                 "Queued after a reply:", d->replies ? (double) d->queued_sum / d->replies : 0, 2, "(mean)");
-        item_num(rep, "queued-max", "Queued, most:", d->queued_max, 0, NULL);
-        item_fmt(rep, "x", "x (counts):", "mean %.1f, sd %.2f, %d..%d", moments_mean(&d->x),
-                 moments_sd(&d->x), d->x.min, d->x.max);
-        item_fmt(rep, "y", "y (counts):", "mean %.1f, sd %.2f, %d..%d", moments_mean(&d->y),
-                 moments_sd(&d->y), d->y.min, d->y.max);
-        item_fmt(rep, "temperature", "Temperature (C):", "mean %.1f, sd %.2f", moments_mean(&d->temperature),
-                 moments_sd(&d->temperature));
-        item_num(rep, "busy", "Busy (no readout yet):", d->busy, 0, NULL);
+        report_fmt(rep, "configured", "Configured:", "%u Hz, oversampling %u, filter order %u",
+                   cfg ? cfg->sampling_rate : 0, cfg ? cfg->oversampling_ratio : 0,
+                   cfg ? cfg->filter_order : 0);
+        report_num(rep, "wanted", "Readouts wanted:", d->wanted, 0, NULL);
+        report_num(rep, "replies", "Readout replies:", d->replies, 0, NULL);
+        report_num(rep, "rate-achieved-hz", "Rate achieved:", rate, 1, "Hz");
+        report_num(rep, "missed", "Older readouts in replies:", d->missed, 0,
+                   "(the EC queued more than one)");
+        report_num(rep, "queued-mean",
+                   "Queued after a reply:", d->replies ? (double) d->queued_sum / d->replies : 0, 2,
+                   "(mean)");
+        report_num(rep, "queued-max", "Queued, most:", d->queued_max, 0, NULL);
+        report_fmt(rep, "x", "x (counts):", "mean %.1f, sd %.2f, %d..%d", moments_mean(&d->x),
+                   moments_sd(&d->x), d->x.min, d->x.max);
+        report_fmt(rep, "y", "y (counts):", "mean %.1f, sd %.2f, %d..%d", moments_mean(&d->y),
+                   moments_sd(&d->y), d->y.min, d->y.max);
+        report_fmt(rep, "temperature", "Temperature (C):", "mean %.1f, sd %.2f",
+                   moments_mean(&d->temperature), moments_sd(&d->temperature));
+        report_num(rep, "busy", "Busy (no readout yet):", d->busy, 0, NULL);
         for (unsigned i = 0; i < DIAGNOSE_ERROR_KINDS && d->errors[i].error; i++) {
                 _cleanup_free_ char *key =
                         strprintf("failed-%s", strerrorname_np(-d->errors[i].error) ?: "other");
                 _cleanup_free_ char *label = strprintf("Failed (%s):", strerror(-d->errors[i].error));
                 if (key && label)
-                        item_num(rep, key, label, d->errors[i].count, 0, NULL);
+                        report_num(rep, key, label, d->errors[i].count, 0, NULL);
                 failed += d->errors[i].count;
         }
-        item_num(rep, "failed", "Failed transactions:", failed, 0, NULL);
+        report_num(rep, "failed", "Failed transactions:", failed, 0, NULL);
 
         if (d->replies < d->wanted)
                 problem(d,
@@ -618,35 +505,22 @@ static void report_readouts(Diagnosis *d, Report *rep)
 
 static void report_tablet(Diagnosis *d, Report *rep)
 {
-        section(rep, "tablet-mode", "Tablet-mode switch");
+        report_section(rep, "tablet-mode", "Tablet-mode switch");
         if (d->c->tablet_mode) {
-                item_str(rep, "device", "Device:", tablet_mode_device(d->c->tablet_mode));
-                item_bool(rep, "tablet-mode", "Tablet mode:", tablet_mode_get(d->c->tablet_mode));
+                report_str(rep, "device", "Device:", tablet_mode_device(d->c->tablet_mode));
+                report_bool(rep, "tablet-mode", "Tablet mode:", tablet_mode_get(d->c->tablet_mode));
         } else
-                item_str(rep, "device", "Device:", "none (not a convertible, or thinkpad_acpi not loaded)");
+                report_str(rep, "device",
+                           "Device:", "none (not a convertible, or thinkpad_acpi not loaded)");
 }
 
 static void report_problems(Diagnosis *d, Report *rep)
 {
-        section_end(rep);
-        if (rep->json) {
-                json_key(rep, "problems");
-                fputc('[', rep->f);
-                for (unsigned i = 0; i < d->n_problems; i++) {
-                        fprintf(rep->f, "%s\n    {\"problem\": ", i ? "," : "");
-                        json_string(rep->f, d->problems[i].what);
-                        fputs(", \"next\": ", rep->f);
-                        json_string(rep->f, d->problems[i].next);
-                        fputc('}', rep->f);
-                }
-                fputs(d->n_problems ? "\n  ]" : "]", rep->f);
-                return;
-        }
-        fputs("\n== Result ==\n", rep->f);
-        if (d->n_problems == 0)
-                fputs("No problem found.\n", rep->f);
+        ReportProblem problems[DIAGNOSE_PROBLEMS_MAX];
+
         for (unsigned i = 0; i < d->n_problems; i++)
-                fprintf(rep->f, "PROBLEM: %s.\n  Next: %s\n", d->problems[i].what, d->problems[i].next);
+                problems[i] = (ReportProblem){d->problems[i].what, d->problems[i].next};
+        report_problem_list(rep, problems, d->n_problems);
 }
 
 static void report_port_log(Diagnosis *d, Report *rep)
@@ -654,66 +528,47 @@ static void report_port_log(Diagnosis *d, Report *rep)
         const char *none = !d->c->backend || !backend_has_ports(d->c->backend) ? "none (no port backend)"
                            : !d->c->has_accelerometer                          ? "none (no readouts)"
                                                                                : "none captured";
-        if (rep->json) {
-                json_key(rep, "port-log");
-                if (d->port_log)
-                        json_string(rep->f, d->port_log);
-                else
-                        fputs("null", rep->f);
-                return;
-        }
-        fprintf(rep->f, "\n== Port log of one readout%s ==\n%s%s",
-                d->captured_ok || !d->port_log ? "" : " (failed)", d->port_log ?: none,
-                d->port_log ? "" : "\n");
+
+        report_block(rep, "port-log",
+                     d->captured_ok || !d->port_log ? "Port log of one readout"
+                                                    : "Port log of one readout (failed)",
+                     d->port_log, none);
 }
 
 int diagnosis_report(Diagnosis *d, const char *format, char **ret)
 {
-        _cleanup_free_ char *buf = NULL;
-        size_t size = 0;
-        Report rep = {.first = true};
-        const char *sysroot = d->c->sysroot ?: SYSROOT_DEFAULT;
+        _cleanup_free_ char *text = NULL;
+        Report rep;
         time_t now = time(NULL);
         char date[64];
         struct tm tm;
+        int r;
 
         if (!streq(format, DIAGNOSE_FORMAT_TEXT) && !streq(format, DIAGNOSE_FORMAT_JSON))
                 return -EINVAL;
-        rep.json = streq(format, DIAGNOSE_FORMAT_JSON);
-        rep.f = open_memstream(&buf, &size);
-        if (!rep.f)
-                return -ENOMEM;
         strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+        r = report_start(&rep, streq(format, DIAGNOSE_FORMAT_JSON), PACKAGE_VERSION, date);
+        if (r < 0)
+                return r;
 
         /* Problems are collected by the sections: drop those of an earlier report of the same run. */
-        for (unsigned i = 0; i < d->n_problems; i++) {
-                free(d->problems[i].what);
-                free(d->problems[i].next);
-        }
-        d->n_problems = 0;
+        free_problems(d);
+        d->oom = false;
 
-        if (rep.json) {
-                fputc('{', rep.f);
-                json_key(&rep, "version");
-                json_string(rep.f, PACKAGE_VERSION);
-                json_key(&rep, "date");
-                json_string(rep.f, date);
-        } else
-                fprintf(rep.f, "tpaccel %s diagnosis, %s\n", PACKAGE_VERSION, date);
-
-        report_system(d, &rep, sysroot);
+        report_system(d, &rep);
         report_backend(d, &rep);
         report_ec(d, &rep);
         report_readouts(d, &rep);
         report_tablet(d, &rep);
         report_problems(d, &rep);
         report_port_log(d, &rep);
-        if (rep.json)
-                fputs("\n}\n", rep.f);
 
-        if (fclose(rep.f) != 0 || d->oom)
+        r = report_finish(&rep, &text);
+        if (r < 0)
+                return r;
+        if (d->oom)
                 return -ENOMEM;
-        *ret = TAKE_PTR(buf);
+        *ret = TAKE_PTR(text);
         return (int) d->n_problems;
 }
 
@@ -737,7 +592,7 @@ int diagnose_standalone(Context *c, const char *format, FILE *out)
         if (r < 0)
                 return r;
         if (c->has_accelerometer) {
-                uint64_t period = USEC_PER_SEC / (c->config.sampling_rate ?: HDAPS_DEFAULT_SAMPLING_RATE);
+                uint64_t period = USEC_PER_SEC / poller_full_rate(c);
                 uint64_t next = now_usec();
 
                 while (!diagnosis_complete(d) && now_usec() < d->deadline_usec) {
