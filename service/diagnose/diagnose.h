@@ -10,8 +10,9 @@
  * context's backend, from the caller's thread: in the daemon the readouts are the poller's own ticks,
  * which the run follows through the poller's hook (poller_set_hook()).
  * The layer above the daemon core: the core never calls it; the D-Bus face (bus/diagnose-bus.c) and
- * tpacceld --diagnose (main/) do. Its files: diagnose.c (the run, its statistics and the report's
- * content), system-checks.c (DMI, kernel modules, ports owner, lockdown), report-writer.c (text/JSON). */
+ * tpacceld --diagnose (main/) do. Its files: diagnose.c (the run and its statistics), diagnose-report.c
+ * (what the report says), system-checks.c (DMI, kernel modules, ports owner, lockdown) and
+ * report-writer.c (text/JSON). */
 
 #include <stdbool.h>
 #include <stdint.h>
