@@ -2,7 +2,7 @@
 /* tpaccelctl ec read-row: one raw EC transaction through org.thinkpad.EmbeddedController. */
 #include <stdio.h>
 
-#include "json-writer.h"
+#include "accel-json.h"
 #include "ctl.h"
 
 #define EC_ROW_BYTES     16
@@ -81,9 +81,9 @@ static ExitStatus read_row(Ctl *ctl, char **args, int n_args)
         }
 
         if (ctl->json) {
-                g_autoptr(GString) out = g_string_new(NULL);
-                json_append_variant(out, data);
-                printf("%s\n", out->str);
+                g_autoptr(JsonNode) node = accel_json_from_variant(data);
+                g_autofree char *text = accel_json_to_string(node, FALSE);
+                printf("%s\n", text);
                 return EXIT_STATUS_OK;
         }
         for (gsize i = 0; i < n_bytes; i++) {

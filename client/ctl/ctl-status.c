@@ -2,8 +2,8 @@
 /* tpaccelctl status and get: reading properties. */
 #include <stdio.h>
 
+#include "accel-json.h"
 #include "accel-props.h"
-#include "json-writer.h"
 #include "ctl.h"
 
 static GVariant *lookup(GVariant *props, const AccelProperty *prop)
@@ -21,28 +21,30 @@ static gboolean no_reading(GVariant *props, const AccelProperty *prop)
         return prop->reading && !has_accelerometer;
 }
 
+/* One object, the properties by key; a reading without an accelerometer is null. */
 static void print_json(GVariant *props)
 {
-        g_autoptr(GString) out = g_string_new("{");
+        g_autoptr(JsonBuilder) builder = json_builder_new();
+        g_autoptr(JsonNode) root = NULL;
+        g_autofree char *text = NULL;
         size_t n;
         const AccelProperty *table = accel_properties(&n);
-        gboolean first = TRUE;
 
+        json_builder_begin_object(builder);
         for (size_t i = 0; i < n; i++) {
                 g_autoptr(GVariant) value = lookup(props, &table[i]);
                 if (!value)
                         continue;
-                g_string_append(out, first ? "\n  " : ",\n  ");
-                first = FALSE;
-                json_append_string(out, table[i].key);
-                g_string_append(out, ": ");
+                json_builder_set_member_name(builder, table[i].key);
                 if (no_reading(props, &table[i]))
-                        g_string_append(out, "null");
+                        json_builder_add_null_value(builder);
                 else
-                        json_append_variant(out, value);
+                        json_builder_add_value(builder, accel_json_from_variant(value));
         }
-        g_string_append(out, "\n}\n");
-        fputs(out->str, stdout);
+        json_builder_end_object(builder);
+        root = json_builder_get_root(builder);
+        text = accel_json_to_string(root, TRUE);
+        printf("%s\n", text);
 }
 
 static void print_human(GVariant *props)
@@ -149,9 +151,9 @@ ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
         }
 
         if (ctl->json) {
-                g_autoptr(GString) out = g_string_new(NULL);
-                json_append_variant(out, value);
-                printf("%s\n", out->str);
+                g_autoptr(JsonNode) node = accel_json_from_variant(value);
+                g_autofree char *text = accel_json_to_string(node, FALSE);
+                printf("%s\n", text);
         } else {
                 g_autofree char *text = accel_property_format(prop, value, FALSE);
                 printf("%s\n", text);

@@ -9,6 +9,7 @@
 #include "bus-errors.h"
 #include "bus-face.h"
 #include "bus-stream.h"
+#include "diagnose.h"
 #include "log.h"
 #include "strv.h"
 
@@ -307,6 +308,8 @@ Context *bus_context_free(Context *c)
         c->ec_queue = ec_queue_free(c->ec_queue);
         c->sensor_proxy = sensor_proxy_free(c->sensor_proxy);
         c->diagnose_calls = diagnose_calls_free(c->diagnose_calls);
+        /* Before the context: the run is the poller's hook. */
+        c->diagnosis = diagnosis_free(c->diagnosis);
         c->streams = bus_streams_free(c->streams); /* before the claims and the bus */
         claims_free(c);
         c->logind = bus_logind_free(c->logind);

@@ -9,7 +9,6 @@
 
 #include "context.h"
 #include "device.h"
-#include "diagnose.h"
 #include "input-devices.h"
 #include "log.h"
 #include "strv.h"
@@ -432,7 +431,6 @@ Context *context_free(Context *c)
         protection_done(&c->protection);
         c->backend_watch = backend_watch_free(c->backend_watch);
         c->idle_exit = idle_exit_free(c->idle_exit);
-        c->diagnosis = diagnosis_free(c->diagnosis);
         c->tablet_mode = tablet_mode_free(c->tablet_mode);
         c->input_devices = input_devices_free(c->input_devices);
         c->event = sd_event_unref(c->event);

@@ -30,7 +30,6 @@
 #include "motion.h"
 #include "observer.h"
 #include "poller.h"
-#include "port-log.h"
 #include "protection.h"
 #include "state-file.h"
 #include "strutil.h"
@@ -91,10 +90,9 @@ typedef struct Context {
         const ContextObserver *observer; /* NULL: nobody listens (--diagnose) */
         void *observer_userdata;
 
-        /* Diagnosis (diagnose.h) */
+        /* For a diagnosis (service/diagnose/), which the core never calls */
         const char *sysroot;   /* where DMI, /proc and /sys are read; NULL: "/" */
         PortLog *port_capture; /* borrowed, wraps the EC backend's port; NULL: no port log of a readout */
-        Diagnosis *diagnosis;  /* the Diagnose() run in progress; NULL: none */
 
         InputDevices *input_devices; /* /dev/uinput opened at start (input-devices.h); NULL: none */
         TabletMode *tablet_mode;     /* NULL: no tablet-mode switch (laptop mode) */
@@ -109,6 +107,7 @@ typedef struct Context {
         BusStreams *streams;           /* bus-stream.c: AcquireStream()'s streams */
         size_t n_claimers;
         SensorProxy *sensor_proxy;     /* NULL: not serving net.hadess.SensorProxy */
+        Diagnosis *diagnosis;          /* diagnose-bus.c: the Diagnose() run in progress; NULL: none */
         DiagnoseCalls *diagnose_calls; /* diagnose-bus.c: the callers waiting for the diagnosis */
         BusLogind *logind;             /* bus-logind.c: PrepareForSleep and the inhibitor */
         sd_event_source *exit_source;

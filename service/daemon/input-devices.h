@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hdaps.h"
+#include "backend.h"
 #include "hdapsd-sysfs.h"
 #include "macros.h"
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hdaps.h"
+#include "backend.h"
 #include "motion.h"
 
 typedef struct Context Context;

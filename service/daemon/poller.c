@@ -10,8 +10,6 @@
 #include <string.h>
 
 #include "context.h"
-#include "diagnose.h"
-#include "ec-protocol.h"
 #include "log.h"
 #include "poll-schedule.h"
 #include "readout.h"
@@ -36,6 +34,22 @@ static const char *const hardware_state_table[] = {
 const char *hardware_state_to_string(HardwareState s)
 {
         return (unsigned) s < ELEMENTSOF(hardware_state_table) ? hardware_state_table[s] : "ok";
+}
+
+HardwareState poller_hardware_state(const Poller *p)
+{
+        return p->hardware_state;
+}
+
+const char *poller_last_error(const Poller *p)
+{
+        return p->last_error;
+}
+
+void poller_set_hook(Poller *p, const PollHook *hook, void *userdata)
+{
+        p->hook = hook;
+        p->hook_userdata = hook ? userdata : NULL;
 }
 
 unsigned poller_full_rate(const Context *c)
@@ -218,12 +232,12 @@ static void poll_once(Context *c)
         HdapsReadout ro;
         int r;
 
-        if (c->diagnosis)
-                diagnosis_before_poll(c->diagnosis);
+        if (c->poller.hook && c->poller.hook->before)
+                c->poller.hook->before(c->poller.hook_userdata);
         r = backend_poll(c->backend, &ro);
         count_tick(c, r == -EBUSY, now_usec());
-        if (c->diagnosis)
-                diagnosis_after_poll(c->diagnosis, r, &ro);
+        if (c->poller.hook && c->poller.hook->after)
+                c->poller.hook->after(r, &ro, c->poller.hook_userdata);
         if (r == -EBUSY)
                 return; /* no new readout this tick: keep the cached values */
         if (r < 0) {

@@ -12,6 +12,7 @@
 #include <systemd/sd-event.h>
 
 typedef struct Context Context;
+typedef struct HdapsReadout HdapsReadout;
 
 /* The poll rate a net.hadess.SensorProxy claim needs: an orientation change is taken after
  * ORIENTATION_DEBOUNCE_MS (250) of readouts agreeing; with a period P it is seen up to P late and
@@ -44,6 +45,14 @@ typedef enum HardwareState {
         HARDWARE_STOPPED, /* too many failures in a row: polling stopped, re-init with back-off */
 } HardwareState;
 
+/* Who follows each poll tick's readout from the backend (a diagnosis run, service/diagnose/): before()
+ * runs right before backend_poll(), after() right after it with its result (r: its return; ro valid
+ * when r == 0). Both run synchronously on the tick; either may be NULL. */
+typedef struct PollHook {
+        void (*before)(void *userdata);
+        void (*after)(int r, const HdapsReadout *ro, void *userdata);
+} PollHook;
+
 typedef struct Poller {
         Context *context;
         unsigned demand;     /* Demand bits */
@@ -65,6 +74,9 @@ typedef struct Poller {
         uint64_t reinit_delay_usec;    /* the back-off: 1 s doubling to 60 s */
         uint64_t busy_ticks;           /* ticks without a new readout (EC busy or not ready), ever */
         uint64_t busy_window_start_usec, busy_window_ticks, busy_window_busy;
+
+        const PollHook *hook; /* NULL: none (poller_set_hook()) */
+        void *hook_userdata;
 } Poller;
 
 void poller_init(Poller *p, Context *c);
@@ -93,3 +105,8 @@ void poller_hardware_reinitialized(Context *c);
 /* Stops polling and the re-init back-off (shutdown). */
 void poller_stop(Poller *p);
 const char *hardware_state_to_string(HardwareState s);
+/* The HardwareState property, and the LastError property (NULL: none yet; owned by the poller). */
+HardwareState poller_hardware_state(const Poller *p);
+const char *poller_last_error(const Poller *p);
+/* Sets the one hook of the poll ticks (hook borrowed and static; NULL: none), replacing any other. */
+void poller_set_hook(Poller *p, const PollHook *hook, void *userdata);

@@ -6,7 +6,7 @@
  * hdaps input devices, motion processing (tilt, shock; the observer's motion event), the observer's
  * processed event (the sensor proxy's screen orientation), disk protection. */
 
-#include "hdaps.h"
+#include "backend.h"
 
 typedef struct Context Context;
 

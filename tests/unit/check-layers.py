@@ -3,14 +3,31 @@
 """The daemon's folders are its layers (README, "How it works"). Checks, on the sources:
   1. no file outside the D-Bus face (service/bus/) calls an sd_bus_emit_*() function;
   2. the includes between folders form no cycle, and every folder includes only its own headers and
-     those of the folders below it in LAYERS (the README's map).
+     those of the folders LAYERS lets it include (the README's map): not a chain but a graph, so that
+     the daemon core reaches the hardware (port/, sim/, ec/, hdaps/) only through backend/, and what
+     the diagnosis report needs below the backend (DMI, the model table, the port log) stays in
+     diagnose/, a layer above the core.
 Usage: check-layers.py SERVICE_DIR"""
 import os
 import re
 import sys
 
-# Lowest first. A folder may include its own headers and those of any folder before it.
-LAYERS = ['shared', 'port', 'sim', 'ec', 'hdaps', 'motion', 'backend', 'state', 'daemon', 'bus', 'main']
+# Lowest first: each folder and the folders whose headers it may include (besides its own). The table
+# itself must have no cycle.
+LAYERS = {
+    'shared': [],
+    'port': ['shared'],
+    'sim': ['shared', 'port'],
+    'ec': ['shared', 'port'],
+    'hdaps': ['shared', 'port', 'ec'],
+    'motion': ['shared'],
+    'backend': ['shared', 'port', 'sim', 'ec', 'hdaps'],
+    'state': ['shared', 'motion'],
+    'daemon': ['shared', 'motion', 'backend', 'state'],
+    'diagnose': ['shared', 'port', 'ec', 'hdaps', 'backend', 'daemon'],
+    'bus': ['shared', 'ec', 'hdaps', 'motion', 'backend', 'state', 'daemon', 'diagnose'],
+    'main': ['shared', 'port', 'sim', 'ec', 'hdaps', 'motion', 'backend', 'state', 'daemon', 'diagnose', 'bus'],
+}
 FACE = 'bus'
 
 EMIT = re.compile(r'\bsd_bus_emit_\w+\s*\(')
@@ -50,32 +67,38 @@ def main():
             if target is None or target == folder:
                 continue  # generated (config.h) or the folder's own
             edges.setdefault(folder, set()).add(target)
-            if LAYERS.index(target) > LAYERS.index(folder):
-                errors.append('%s/%s includes %s from %s/, a layer above %s/'
-                              % (folder, name, inc, target, folder))
+            if target not in LAYERS[folder]:
+                errors.append('%s/%s includes %s from %s/, which %s/ may not include (LAYERS: %s)'
+                              % (folder, name, inc, target, folder, ', '.join(LAYERS[folder]) or 'none'))
 
-    # A cycle between folders (implied by the order check; reported on its own for a clear message).
-    state = {}
+    # A cycle between folders, in the includes and in the table (the table check implies the first;
+    # each is reported on its own for a clear message).
+    def cycles(graph, what):
+        state = {}
 
-    def visit(node, stack):
-        state[node] = 'open'
-        for nxt in sorted(edges.get(node, ())):
-            if state.get(nxt) == 'open':
-                errors.append('include cycle between folders: %s' % ' -> '.join(stack[stack.index(nxt):] + [nxt]))
-            elif nxt not in state:
-                visit(nxt, stack + [nxt])
-        state[node] = 'done'
+        def visit(node, stack):
+            state[node] = 'open'
+            for nxt in sorted(graph.get(node, ())):
+                if state.get(nxt) == 'open':
+                    errors.append('%s cycle between folders: %s'
+                                  % (what, ' -> '.join(stack[stack.index(nxt):] + [nxt])))
+                elif nxt not in state:
+                    visit(nxt, stack + [nxt])
+            state[node] = 'done'
 
-    for node in sorted(edges):
-        if node not in state:
-            visit(node, [node])
+        for node in sorted(graph):
+            if node not in state:
+                visit(node, [node])
+
+    cycles(LAYERS, 'LAYERS')
+    cycles(edges, 'include')
 
     for e in errors:
         print(e)
     if errors:
         sys.exit(1)
-    print('%d files: no sd_bus_emit_*() outside service/%s/, folders include downwards only: %s'
-          % (len(files), FACE, ' < '.join(LAYERS)))
+    print('%d files: no sd_bus_emit_*() outside service/%s/, folders include only what LAYERS allows:\n%s'
+          % (len(files), FACE, '\n'.join('  %s: %s' % (f, ' '.join(sorted(edges.get(f, ())))) for f in LAYERS)))
 
 
 main()

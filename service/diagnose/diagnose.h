@@ -6,14 +6,18 @@
  * /proc/ioports, lockdown, backend and why), the EC's answers to read-only requests (self-test, mode
  * latch, check, configuration read-back), statistics of a run of readouts at the configured rate with
  * the port log of one readout, and the tablet-mode switch; every problem found comes with what to do
- * next. Formats: text or JSON (the same content). Port access happens only through the context's
- * backend, from the caller's thread: in the daemon the readouts are the poller's own ticks. */
+ * next. Formats: text or JSON (the same content; report-writer.h). Port access happens only through the
+ * context's backend, from the caller's thread: in the daemon the readouts are the poller's own ticks,
+ * which the run follows through the poller's hook (poller_set_hook()).
+ * The layer above the daemon core: the core never calls it; the D-Bus face (bus/diagnose-bus.c) and
+ * tpacceld --diagnose (main/) do. Its files: diagnose.c (the run and its statistics), diagnose-report.c
+ * (what the report says), system-checks.c (DMI, kernel modules, ports owner, lockdown) and
+ * report-writer.c (text/JSON). */
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hdaps.h"
 #include "macros.h"
 
 typedef struct Context Context;
@@ -24,7 +28,9 @@ typedef struct Diagnosis Diagnosis;
 #define DIAGNOSE_FORMAT_TEXT "text"
 #define DIAGNOSE_FORMAT_JSON "json"
 
-/* A new run for c (borrowed): the number of readouts follows c's sampling rate. Returns 0 or -ENOMEM. */
+/* A new run for c (borrowed, outlives the run): the number of readouts follows c's sampling rate. While it
+ * exists the run is the poller's hook and takes every poll tick as a readout; one run at a time.
+ * Returns 0 or -ENOMEM. */
 int diagnosis_new(Context *c, Diagnosis **ret);
 Diagnosis *diagnosis_free(Diagnosis *d);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Diagnosis *, diagnosis_free);
@@ -34,11 +40,6 @@ uint64_t diagnosis_deadline_usec(const Diagnosis *d);
 
 /* All the readouts are in. */
 bool diagnosis_complete(const Diagnosis *d);
-
-/* Around one backend_poll(): before it starts the port capture (until one readout has been captured),
- * after it records the result (r: backend_poll's return, ro valid when r == 0). */
-void diagnosis_before_poll(Diagnosis *d);
-void diagnosis_after_poll(Diagnosis *d, int r, const HdapsReadout *ro);
 
 /* Runs the checks that need no readouts (including the EC's read-only requests) and formats the whole
  * report in format ("text" or "json"). Returns the number of problems named (>= 0) with *ret (free it),
