@@ -849,6 +849,41 @@ for i in range(40):
         self.accel.SetFakeDataMode(True)
         self.assertTrue(self.get('FakeDataMode'))
 
+    def test_unsaved_calibration_is_refused(self):
+        # Issue 25.6: Calibrate, like the setters, answers NotSaved when the state file cannot be written,
+        # and RestPosition stays, in memory and after a restart.
+        state = os.path.join(self.state_dir, 'state')
+        self.start_polkit([CALIBRATE])
+        self.start_daemon()
+        self.get('Position')  # the first readout calibrates, and the rest position is saved
+        self.assertEventually(lambda: os.path.exists(state))
+        rest = tuple(self.get('RestPosition'))
+        os.rename(state, state + '.saved')
+        os.mkdir(state)  # the state file cannot be written
+        self.assertDBusError(NOT_SAVED, self.accel.Calibrate,
+                             message_re=r'not made: cannot write the state file .*/state: Is a directory')
+        for _ in range(5):
+            time.sleep(0.3)
+            self.get('Position')  # readouts that a calibration would take as the rest position
+        self.assertEqual(tuple(self.get('RestPosition')), rest)
+
+        # The file can be written when Calibrate is called, not when the readout takes the rest position
+        # (polling at 1 Hz, the file replaced by a directory in between): not made either, and said so.
+        os.rmdir(state)
+        os.rename(state + '.saved', state)
+        self.accel.ClaimAtRate(dbus.UInt32(1))
+        self.accel.Calibrate()
+        os.rename(state, state + '.saved')
+        os.mkdir(state)
+        self.assertEventually(lambda: 'Calibration not made' in self.daemon_log(), timeout=5)
+        self.assertEqual(tuple(self.get('RestPosition')), rest)
+        self.assertEqual(self.stop_daemon(), 0)
+
+        os.rmdir(state)
+        os.rename(state + '.saved', state)
+        self.start_daemon()
+        self.assertEqual(tuple(self.get('RestPosition')), rest)
+
     def test_racing_setters_validated_when_applied(self):
         # Each call alone is valid (1000 x 5 and 50 x 100 fit 65535); together they would not. Both pass
         # the check at call time; the one applied second is checked against the first one's result.
