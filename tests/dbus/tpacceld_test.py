@@ -571,6 +571,38 @@ time.sleep(600)
 
     # Bad input
 
+    def test_long_arguments_are_quoted_short(self):
+        # Issue 25.4: an error quotes at most 16 characters of a caller's string, ours (Diagnose's format)
+        # and those sd-bus would echo whole by itself (Properties' interface and property names, an unknown
+        # object's path), so that a 1 MiB argument does not come back as a 1 MiB error.
+        self.start_daemon()
+        long = 'x' * (1 << 20)
+        cases = [
+            (INVALID_ARGS, self.accel.Diagnose, (long,),
+             r'^Unknown report format "x{16}\.\.\." '),
+            (INVALID_ARGS, self.props.GetAll, (long,), r"^The interface name 'x{16}\.\.\.' is too long \(1048576 "),
+            (INVALID_ARGS, self.props.Get, (IFACE, long), r"^The property name 'x{16}\.\.\.' is too long"),
+            (INVALID_ARGS, self.props.Get, (long, 'Position'), r"^The interface name 'x{16}\.\.\.' is too long"),
+            (INVALID_ARGS, self.props.Set, (long, 'Position', dbus.Int32(1)), r"^The interface name 'x{16}\.\.\.'"),
+        ]
+        for name, method, args, message_re in cases:
+            with self.assertRaises(dbus.exceptions.DBusException) as cm:
+                method(*args)
+            message = cm.exception.get_dbus_message()
+            self.assertLess(len(message), 200, '%d characters: %s' % (len(message), message[:200]))
+            self.assertEqual(cm.exception.get_dbus_name(), name, message)
+            self.assertRegex(message, message_re)
+        # (sd-bus drops a message with a path over 64 KiB unanswered; up to there it would echo it.)
+        far = self.dbus_con.get_object(NAME, '/' + 'x' * 60000, introspect=False)
+        e = self.assertDBusError('org.freedesktop.DBus.Error.UnknownObject', far.Introspect,
+                                 dbus_interface='org.freedesktop.DBus.Introspectable',
+                                 message_re=r"^Unknown object '/x{15}\.\.\.'")
+        self.assertLess(len(e.get_dbus_message()), 200)
+        # Names of the right length still get sd-bus' own answers, and the service goes on.
+        self.assertDBusError('org.freedesktop.DBus.Error.UnknownInterface', self.props.GetAll, 'org.example.Nope')
+        self.assertDBusError('org.freedesktop.DBus.Error.UnknownProperty', self.props.Get, IFACE, 'Nope')
+        self.assertEqual(self.get('HasAccelerometer'), True)
+
     def test_bad_arguments(self):
         self.start_polkit([CONFIGURE, CALIBRATE, EC_RAW])
         self.start_daemon()
