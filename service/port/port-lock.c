@@ -182,7 +182,8 @@ static int refuse(PortLock *l, char *holder, char **ret_error)
                             h ?: "another process (not visible in " PROC_LOCKS ")", l->path);
 }
 
-/* We may not open the file (mode 0600, another user's): if the kernel lists a lock on it, say who holds it. */
+/* We may not open the file (mode 0600, another user's): if the kernel lists a lock on it, say who holds
+ * it. */
 static int check_holder_readonly(PortLock *l, int open_error, char **ret_error)
 {
         char *holder = describe_holder(-EBADF, l->path);
