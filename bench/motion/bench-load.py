@@ -9,11 +9,11 @@ with the missed flag, and whether each shock the trace expects ("# expect: shock
 a Shock signal within [T, T + 0.5 s] of the trace's start. The floor (docs/BENCHMARKS.md): p99 <= 1.2x
 the period and every event caught.
 
-  bench-load.py TPACCELD [--hogs N] [--variants default,nice-5,...] [--runs R]
+  bench-load.py TPACCELD [--hogs N] [--variants default,nice-5,...] [--runs R] [--floor-variant rr1]
 
 Variants: "default" (nice 0, as the unit ran before), "nice-5" / "nice-10" (the unit's Nice=), "rr1"
-(SCHED_RR priority 1). Needs root for the negative nice values and SCHED_RR. Not a test: it prints
-figures. Run it when nothing else loads the machine, it adds its own hogs."""
+(SCHED_RR priority 1, the unit's). Needs root for the negative nice values and SCHED_RR. Not a test: it
+prints figures; its exit status is 1 when the unit's variant is below the floor."""
 
 import argparse
 import os
@@ -144,6 +144,8 @@ def main():
                         help='CPU hogs (default: one per core and one more)')
     parser.add_argument('--variants', default='default,nice-5')
     parser.add_argument('--runs', type=int, default=1)
+    parser.add_argument('--floor-variant', default='rr1',
+                        help="the unit's variant: the exit status is 1 if it is below the floor")
     args = parser.parse_args()
     if not shutil.which('stress-ng') and args.hogs > 0:
         sys.exit('bench-load: stress-ng is not installed')
@@ -158,7 +160,7 @@ def main():
                 with tempfile.TemporaryDirectory(prefix='bench-load-') as tmp:
                     f = run_one(args.tpacceld, VARIANTS[variant], os.path.join(TRACES, name), args.hogs, tmp)
                 ok = f['p99'] <= period_ms * FLOOR_P99_FACTOR and f['caught'] == f['expected']
-                failed |= not ok
+                failed |= not ok and variant == args.floor_variant
                 print('%s run %d %s: period p50 %.1f ms, p99 %.1f ms, max %.1f ms; %d readouts, %d missed; '
                       'shocks caught %d of %d (%d signals); load %.1f; %s' %
                       (variant, run + 1, name, f['p50'], f['p99'], f['max'], f['readouts'], f['missed'],
