@@ -235,6 +235,11 @@ int port_lock_take(PortLock *l, char **ret_error)
                                     "the EC lock file %s is not a plain file with a single link: refused",
                                     l->path);
 
+        /* 0600 before anything else, an older 0644 file included, also when someone holds it now: from
+         * here on no other user can open it to lock it. */
+        if ((st.st_mode & 07777) != PORT_LOCK_FILE_MODE && st.st_uid == geteuid())
+                (void) fchmod(fd, PORT_LOCK_FILE_MODE);
+
         if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
                 r = -errno;
                 if (r == -EWOULDBLOCK)
@@ -243,10 +248,8 @@ int port_lock_take(PortLock *l, char **ret_error)
                                     strerror(-r));
         }
 
-        /* Ours now: 0600 (a file an older version made 0644 included), and our PID in it for people who look;
-         * a refused process names the holder from /proc/locks, never from the file. */
-        if ((st.st_mode & 07777) != PORT_LOCK_FILE_MODE && st.st_uid == geteuid())
-                (void) fchmod(fd, PORT_LOCK_FILE_MODE);
+        /* Ours now: our PID in it for people who look; a refused process names the holder from
+         * /proc/locks, never from the file. */
         n = snprintf(pid_text, sizeof(pid_text), "%d\n", (int) getpid());
         if (ftruncate(fd, 0) == 0)
                 (void) !pwrite(fd, pid_text, (size_t) n, 0);

@@ -197,6 +197,19 @@ TEST(test_file_is_0600_so_others_cannot_lock_it)
         CHECK_EQ(st.st_mode & 07777, 0600);
         port_lock_free(l);
 
+        /* Left 0644 and held by someone now: made 0600 by the refused taker, so nobody else gets in. */
+        path_in_tmp(path, sizeof(path), "held-old.lock");
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        CHECK(fd >= 0);
+        CHECK_EQ(fchmod(fd, 0644), 0);
+        CHECK_EQ(flock(fd, LOCK_SH), 0);
+        CHECK_EQ(port_lock_new(path, false, &l), 0);
+        CHECK_EQ(port_lock_take(l, NULL), -EBUSY);
+        CHECK_EQ(stat(path, &st), 0);
+        CHECK_EQ(st.st_mode & 07777, 0600);
+        port_lock_free(l);
+        close(fd);
+
         /* Another user (nobody) cannot open it, so cannot hold a lock on it. */
         if (geteuid() == 0) {
                 CHECK_EQ(chmod(tmpdir, 0755), 0); /* only the file's mode keeps nobody out */
