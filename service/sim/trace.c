@@ -326,7 +326,8 @@ int trace_load(const char *path, Trace **ret, char **ret_error)
                 _e;                                                                                         \
         })
 
-        /* O_NONBLOCK: a FIFO (or a device) must not block start-up in open(); only regular files are read. */
+        /* O_NONBLOCK: a FIFO (or a device) must not block start-up in open(); only regular files are
+         * read. */
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         if (fd < 0)
                 return LOAD_FAIL(-errno);
@@ -335,8 +336,8 @@ int trace_load(const char *path, Trace **ret, char **ret_error)
         if (S_ISDIR(st.st_mode))
                 return LOAD_FAIL(-EISDIR);
         if (!S_ISREG(st.st_mode)) {
-                if (ret_error && asprintf(ret_error, "%s: not a regular file (a FIFO, socket or device): refused",
-                                          path) < 0)
+                if (ret_error &&
+                    asprintf(ret_error, "%s: not a regular file (a FIFO, socket or device): refused", path) < 0)
                         *ret_error = NULL;
                 return -EINVAL;
         }
