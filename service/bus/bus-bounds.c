@@ -5,7 +5,9 @@
  * 30 MiB argument became a 30 MiB error, more than once in memory. A filter sees every message before
  * sd-bus dispatches it and refuses those arguments first, quoted to 16 characters like every message of
  * ours. Interface and property names are D-Bus names (at most 255 characters, the specification), and
- * our object paths are short, so nothing a correct caller sends is refused. */
+ * our object paths are short, so nothing a correct caller sends is refused. sd-bus's other echo, "Unknown
+ * method '%s' on interface '%s'.", quotes the message header's member and interface, which the bus
+ * already limits to 255 characters; a path over 64 KiB sd-bus drops unanswered. */
 #include <string.h>
 
 #include "bus-face.h"
