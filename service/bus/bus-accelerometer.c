@@ -340,10 +340,15 @@ static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *err
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
-        backend_calibrate(c->backend);
+        /* Like a setter: a change that could not be saved is refused, and nothing changes (issue 25.6). The
+         * state file is written (with the configuration in force) before the calibration is armed; the new
+         * rest position is saved when a readout takes it, and if that fails it is not made (poller.h). */
+        r = bus_save_config(c, &c->config, error);
+        if (r < 0)
+                return r;
         log_info("Calibration requested by %s: the next readout becomes the rest position",
                  strna(sd_bus_message_get_sender(m)));
-        poller_refresh_on_demand(c);
+        poller_calibrate(c);
         return sd_bus_reply_method_return(m, NULL);
 }
 

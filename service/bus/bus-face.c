@@ -259,6 +259,9 @@ int bus_start(Context *c, const BusOptions *o, const ContextOptions *co)
         if (r < 0)
                 return log_error_errno(r, "Failed to attach the bus to the event loop: %m");
         (void) sd_bus_set_exit_on_disconnect(c->bus, true);
+        r = bus_bounds_register(c);
+        if (r < 0)
+                return r;
 
         /* Objects first, the name last, so that clients never see a half-built service. */
         r = bus_accelerometer_register(c);

@@ -10,6 +10,7 @@
  *   bus-ec.c             the org.thinkpad.EmbeddedController object and its fair request queue
  *   bus-polkit.c         the central method -> polkit action table and async CheckAuthorization
  *   bus-errors.c         the D-Bus errors and errno mapping
+ *   bus-bounds.c         a filter bounding what sd-bus echoes of a caller's arguments by itself
  *   claims.c             Claim/Release tracking with sd_bus_track (the poller's DEMAND_CLAIM)
  *   diagnose-bus.c       Diagnose(): the callers waiting for a run
  *   bus-logind.c         logind's PrepareForSleep with a delay inhibitor (suspend.h does the work)
@@ -48,6 +49,11 @@ void bus_emit_changes(Context *c, ChangeMask mask);
 /* Writes next to the state file for a setter before it applies a change: on failure sets error to
  * Error.NotSaved naming the file and why, and the caller changes nothing. Returns 0 or -errno. */
 int bus_save_config(Context *c, const StateConfig *next, sd_bus_error *error);
+
+/* bus-bounds.c: refuses method calls with an object path, or a Properties call with an interface or
+ * property name, longer than 255 characters (InvalidArgs/UnknownObject quoting 16), before sd-bus
+ * would echo it whole. Returns 0 or a negative errno (logged). */
+int bus_bounds_register(Context *c);
 
 /* bus-accelerometer.c */
 int bus_accelerometer_register(Context *c);

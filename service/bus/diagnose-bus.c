@@ -12,6 +12,7 @@
 #include "bus-face.h"
 #include "diagnose.h"
 #include "log.h"
+#include "strutil.h"
 
 #define DIAGNOSE_WAITING_MAX 16 /* callers joining one run */
 
@@ -106,10 +107,12 @@ int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error)
         r = sd_bus_message_read(m, "s", &format);
         if (r < 0)
                 return r;
-        if (strcmp(format, DIAGNOSE_FORMAT_TEXT) != 0 && strcmp(format, DIAGNOSE_FORMAT_JSON) != 0)
+        if (strcmp(format, DIAGNOSE_FORMAT_TEXT) != 0 && strcmp(format, DIAGNOSE_FORMAT_JSON) != 0) {
+                char excerpt[STR_EXCERPT_SIZE]; /* 16 characters, as every method quotes its arguments */
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "Unknown report format \"%s\" (expected \"text\" or \"json\")",
-                                         format);
+                                         str_excerpt(format, excerpt));
+        }
 
         if (!c->diagnosis) {
                 c->diagnose_calls = calloc(1, sizeof(DiagnoseCalls));

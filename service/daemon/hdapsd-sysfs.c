@@ -22,7 +22,7 @@
 #define VALUE_TEXT_SIZE 32
 
 struct HdapsdSysfs {
-        char *dir, *platform_dir, *kernel_dir;
+        char *dir, *kernel_dir;
         bool published;      /* DIR/platform is ours and current */
         bool position_known; /* position holds a readout, not the placeholder */
         unsigned rate_hz;
@@ -36,9 +36,8 @@ int hdapsd_sysfs_new(const char *dir, const char *kernel_dir, HdapsdSysfs **ret)
         if (!s)
                 return -ENOMEM;
         s->dir = strdup(dir);
-        s->platform_dir = strprintf("%s/%s", dir, PLATFORM_NAME);
         s->kernel_dir = strdup(kernel_dir);
-        if (!s->dir || !s->platform_dir || !s->kernel_dir)
+        if (!s->dir || !s->kernel_dir)
                 return -ENOMEM;
         *ret = TAKE_PTR(s);
         return 0;
@@ -51,7 +50,6 @@ HdapsdSysfs *hdapsd_sysfs_free(HdapsdSysfs *s)
         if (s->published)
                 (void) hdapsd_sysfs_remove(s);
         free(s->dir);
-        free(s->platform_dir);
         free(s->kernel_dir);
         free(s);
         return NULL;
@@ -90,18 +88,27 @@ static int remove_tree_at(int parent_fd, const char *name, int depth)
         return unlinkat(parent_fd, name, AT_REMOVEDIR) < 0 && errno != ENOENT ? -errno : 0;
 }
 
-/* Writes text to name below dirfd whole: a temporary file renamed over it. */
+/* Writes text to name below dirfd whole: a temporary file renamed over it. The temporary file is made
+ * afresh (O_EXCL, never following a link) and opened with O_NONBLOCK: whatever is left at NAME.tmp (an
+ * old file, a FIFO, a link) is removed first, and nothing there can block the event loop. */
 static int write_file_at(int dirfd, const char *name, const char *text)
 {
         _cleanup_free_ char *tmp = strprintf("%s.tmp", name);
         _cleanup_close_ int fd = -EBADF;
         size_t len = strlen(text);
+        const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
 
         if (!tmp)
                 return -ENOMEM;
-        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, FILE_MODE);
+        fd = openat(dirfd, tmp, flags, FILE_MODE);
+        if (fd < 0 && errno == EEXIST) {
+                if (unlinkat(dirfd, tmp, 0) < 0 && errno != ENOENT)
+                        return -errno;
+                fd = openat(dirfd, tmp, flags, FILE_MODE);
+        }
         if (fd < 0)
                 return -errno;
+        errno = 0;
         if (fchmod(fd, FILE_MODE) < 0 || write(fd, text, len) != (ssize_t) len) {
                 int r = errno ? -errno : -EIO;
                 (void) unlinkat(dirfd, tmp, 0);
@@ -133,6 +140,7 @@ static int write_int(int dirfd, const char *name, int v)
         return write_value_at(dirfd, name, "%d\n", v, 0);
 }
 
+/* Opens (create: makes first, 0755) the directory name below dirfd, never following a symlink. */
 static int open_dir_at(int dirfd, const char *name, bool create)
 {
         if (create && mkdirat(dirfd, name, DIR_MODE) < 0 && errno != EEXIST)
@@ -148,15 +156,43 @@ static int open_dir_at(int dirfd, const char *name, bool create)
         return fd;
 }
 
+/* Opens the directory path with openat() one component at a time, each with O_NOFOLLOW: a symlink
+ * anywhere on the way (not only at the end) is refused with -ELOOP or -ENOTDIR. create: the last
+ * component is made (0755) when missing. */
+static int open_dir_path(const char *path, bool create)
+{
+        _cleanup_free_ char *copy = strdup(path);
+        _cleanup_close_ int fd = -EBADF;
+        char *p, *next;
+
+        if (!copy)
+                return -ENOMEM;
+        fd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        for (p = copy; p; p = next) {
+                next = strchr(p, '/');
+                if (next)
+                        *next++ = '\0';
+                if (p[0] == '\0' || strcmp(p, ".") == 0)
+                        continue;
+                bool last = !next || next[strspn(next, "/")] == '\0';
+                int child = open_dir_at(fd, p, create && last);
+                if (child < 0)
+                        return child;
+                close(fd);
+                fd = child;
+        }
+        return TAKE_FD(fd);
+}
+
 /* Builds DIR/platform.new/hdaps with every file, then renames it to DIR/platform. */
 static int make_tree(HdapsdSysfs *s, int x, int y)
 {
         _cleanup_close_ int dir_fd = -EBADF, staging_fd = -EBADF, device_fd = -EBADF;
         int r;
 
-        if (mkdir(s->dir, DIR_MODE) < 0 && errno != EEXIST)
-                return -errno;
-        dir_fd = open_dir_at(AT_FDCWD, s->dir, true);
+        dir_fd = open_dir_path(s->dir, true);
         if (dir_fd < 0)
                 return dir_fd;
         if ((r = remove_tree_at(dir_fd, STAGING_NAME, TREE_MAX_DEPTH)) < 0)
@@ -183,18 +219,21 @@ static int make_tree(HdapsdSysfs *s, int x, int y)
 static int update_tree(HdapsdSysfs *s, bool position_known, int x, int y, unsigned rate_hz, bool keyboard,
                        bool mouse)
 {
-        _cleanup_close_ int device_fd = -EBADF;
-        _cleanup_free_ char *device_dir = NULL;
+        _cleanup_close_ int dir_fd = -EBADF, platform_fd = -EBADF, device_fd = -EBADF;
         int r;
 
         /* Called for every readout: nothing to write (the common case) costs no allocation or syscall. */
         if (!(position_known && !s->position_known) && rate_hz == s->rate_hz && keyboard == s->keyboard &&
             mouse == s->mouse)
                 return 0;
-        device_dir = strprintf("%s/%s", s->platform_dir, DEVICE_NAME);
-        if (!device_dir)
-                return -ENOMEM;
-        device_fd = open_dir_at(AT_FDCWD, device_dir, false);
+        /* DIR, DIR/platform, DIR/platform/hdaps: each opened below the last, none a symlink followed. */
+        dir_fd = open_dir_path(s->dir, false);
+        if (dir_fd < 0)
+                return dir_fd;
+        platform_fd = open_dir_at(dir_fd, PLATFORM_NAME, false);
+        if (platform_fd < 0)
+                return platform_fd;
+        device_fd = open_dir_at(platform_fd, DEVICE_NAME, false);
         if (device_fd < 0)
                 return device_fd;
         if (position_known && !s->position_known) {
@@ -242,12 +281,12 @@ int hdapsd_sysfs_publish(HdapsdSysfs *s, bool position_known, int x, int y, unsi
 
 int hdapsd_sysfs_remove(HdapsdSysfs *s)
 {
-        _cleanup_close_ int dir_fd = open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        _cleanup_close_ int dir_fd = open_dir_path(s->dir, false);
         int r;
 
         s->published = false;
         if (dir_fd < 0)
-                return errno == ENOENT ? 0 : -errno;
+                return dir_fd == -ENOENT ? 0 : dir_fd;
         if ((r = remove_tree_at(dir_fd, PLATFORM_NAME, TREE_MAX_DEPTH)) < 0 ||
             (r = remove_tree_at(dir_fd, STAGING_NAME, TREE_MAX_DEPTH)) < 0)
                 return r;

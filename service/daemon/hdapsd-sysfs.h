@@ -9,7 +9,11 @@
  *   DIR/platform/hdaps/{position,sampling_rate,keyboard_activity,mouse_activity,provider}
  * (mode 0644, as the driver's; provider says "tpacceld"), and the hdapsd unit drop-in
  * (data/hdapsd-tpaccel.conf) binds DIR/platform over /sys/devices/platform in hdapsd's mount namespace.
- * Nothing is made while the kernel's own /sys/devices/platform/hdaps exists: hdapsd then uses it. */
+ * Nothing is made while the kernel's own /sys/devices/platform/hdaps exists: hdapsd then uses it.
+ * Every path is opened with openat() one component at a time with O_NOFOLLOW (a symlinked platform or
+ * hdaps directory is refused, never followed), and each file is written through a temporary NAME.tmp
+ * made afresh with O_EXCL|O_NONBLOCK (a FIFO left there is removed, never opened: it cannot block the
+ * event loop). */
 
 #include <stdbool.h>
 

@@ -91,8 +91,31 @@ void poller_check_rest(Context *c)
         s = backend_get_state(c->backend);
         if (s->calibration_pending)
                 return;
-        if (c->config.has_rest && c->config.rest_x == s->rest_x && c->config.rest_y == s->rest_y)
+        if (c->config.has_rest && c->config.rest_x == s->rest_x && c->config.rest_y == s->rest_y) {
+                c->poller.calibration_requested = false;
                 return;
+        }
+
+        /* A requested recalibration is a change like a setter's: saved first, or not made (issue 25.6). The
+         * first calibration after start (none saved yet) is kept in memory even when it cannot be saved. */
+        bool requested = c->poller.calibration_requested;
+        c->poller.calibration_requested = false;
+        if (requested && c->config.has_rest) {
+                _cleanup_(state_config_done) StateConfig next = {};
+                int r = state_config_copy(&next, &c->config);
+                if (r >= 0) {
+                        next.rest_x = s->rest_x;
+                        next.rest_y = s->rest_y;
+                        r = context_save_config(c, &next);
+                }
+                if (r < 0) {
+                        log_warning("Calibration not made (the state file cannot be written), the rest "
+                                    "position stays (%d, %d)",
+                                    c->config.rest_x, c->config.rest_y);
+                        backend_set_rest(c->backend, c->config.rest_x, c->config.rest_y);
+                        return;
+                }
+        }
 
         c->config.has_rest = true;
         c->config.rest_x = s->rest_x;
@@ -457,6 +480,13 @@ void poller_rate_changed(Context *c)
         c->poller.backend_rate = 0; /* SetSamplingRate set the backend to the configured rate */
         c->poller.poll_rate = 0;    /* re-arm the timer even if the rate in force stays */
         apply_rate(c);
+}
+
+void poller_calibrate(Context *c)
+{
+        backend_calibrate(c->backend);
+        c->poller.calibration_requested = true;
+        poller_refresh_on_demand(c);
 }
 
 void poller_refresh_on_demand(Context *c)

@@ -65,6 +65,7 @@ typedef struct Poller {
         sd_event_source *poll_timer;
         sd_event_source *keep_stream; /* while polling: after each event loop iteration (a post source) */
         bool polling;                 /* the Claimed property */
+        bool calibration_requested;   /* poller_calibrate() ran; poller_check_rest() saves it first */
 
         /* Health of the poll path */
         HardwareState hardware_state;
@@ -94,8 +95,13 @@ void poller_update(Poller *p);
 /* After SetSamplingRate changed the backend's rate to the configured one: re-applies the rate in force
  * and re-arms the timer. */
 void poller_rate_changed(Context *c);
-/* After a readout or an on-demand update: picks up a finished calibration (persists RestPosition). */
+/* After a readout or an on-demand update: picks up a finished calibration (persists RestPosition). A
+ * calibration poller_calibrate() asked for is saved first: if the state file cannot be written, the
+ * backend gets the old rest position back and nothing changes (logged). */
 void poller_check_rest(Context *c);
+/* Calibrate: the next readout becomes the rest position (an on-demand readout takes it now when nobody
+ * polls). The caller has checked that the state file can be written (bus_save_config()). */
+void poller_calibrate(Context *c);
 /* The configured SamplingRate (the default when unset): the full rate armed protection polls at. */
 unsigned poller_full_rate(const Context *c);
 /* Refreshes Position/Temperature for readers when nobody polls (rate-limited by the device layer). */

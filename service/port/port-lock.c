@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The machine-wide EC lock (port-lock.h). */
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -9,15 +10,20 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "port-lock.h"
 #include "strutil.h"
 
 #define PORT_LOCK_DIR_MODE  0755
-#define PORT_LOCK_FILE_MODE 0644
+/* 0600: nobody but the owner (root or tpaccel) can open the file, so nobody else can flock(2) it and block
+ * every later start (issue 25.3). */
+#define PORT_LOCK_FILE_MODE 0600
 #define PID_TEXT_MAX        32
 #define COMM_MAX            64
+#define PROC_LOCKS          "/proc/locks"
+#define PROC_LOCKS_LINE_MAX 256
 
 struct PortLock {
         char *path;
@@ -75,18 +81,60 @@ const char *port_lock_created_dir(const PortLock *l)
         return l->created_dir;
 }
 
-pid_t port_lock_parse_pid(const char *text)
+pid_t port_lock_find_holder(FILE *proc_locks, dev_t dev, ino_t ino)
 {
-        char *end;
-        long v;
+        char line[PROC_LOCKS_LINE_MAX];
 
-        if (!text)
-                return 0;
-        errno = 0;
-        v = strtol(text, &end, 10);
-        if (errno != 0 || end == text || v <= 0 || v > INT32_MAX || (*end != '\0' && *end != '\n'))
-                return 0;
-        return (pid_t) v;
+        assert(proc_locks);
+        /* "1: FLOCK  ADVISORY  WRITE 29882 fe:00:10955652 0 EOF"; a waiter's line has "->" after the
+         * number. The device is MAJOR:MINOR in hex, as the kernel prints it. */
+        while (fgets(line, sizeof(line), proc_locks)) {
+                char kind[16], mode[16], access[16];
+                unsigned maj, min;
+                unsigned long long inode;
+                int pid;
+
+                if (strstr(line, "->"))
+                        continue;
+                if (sscanf(line, "%*d: %15s %15s %15s %d %x:%x:%llu", kind, mode, access, &pid, &maj, &min,
+                           &inode) != 7)
+                        continue;
+                if (pid > 0 && maj == major(dev) && min == minor(dev) && inode == (unsigned long long) ino)
+                        return (pid_t) pid;
+        }
+        return 0;
+}
+
+/* "PID 1234 (tpacceld)" or "PID 1234" from the kernel's list of locks held on the file fd is open on (or
+ * path names), never from what the file says: its contents may be stale or anyone's. NULL: not found. */
+static char *describe_holder(int fd, const char *path)
+{
+        char comm[COMM_MAX] = {}, comm_path[64];
+        _cleanup_fclose_ FILE *locks = NULL;
+        struct stat st;
+        pid_t pid;
+        FILE *f;
+
+        if ((fd >= 0 ? fstat(fd, &st) : stat(path, &st)) < 0)
+                return NULL;
+        locks = fopen(PROC_LOCKS, "re");
+        if (!locks)
+                return NULL;
+        pid = port_lock_find_holder(locks, st.st_dev, st.st_ino);
+        if (pid == 0)
+                return NULL;
+        snprintf(comm_path, sizeof(comm_path), "/proc/%d/comm", (int) pid);
+        f = fopen(comm_path, "re");
+        if (f) {
+                if (fgets(comm, sizeof(comm), f))
+                        comm[strcspn(comm, "\n")] = '\0';
+                fclose(f);
+        }
+        if (comm[0]) {
+                char excerpt[STR_EXCERPT_SIZE]; /* any process can name itself anything */
+                return strprintf("PID %d (%s)", (int) pid, str_excerpt(comm, excerpt));
+        }
+        return strprintf("PID %d", (int) pid);
 }
 
 /* mkdir -p of path's directory, each new level with mode 0755 whatever the umask. Remembers the
@@ -123,46 +171,25 @@ static int create_parent_dirs(PortLock *l)
         }
 }
 
-/* "PID 1234 (tpacceld)", "PID 1234", or a sentence for an empty file, from the lock file's contents. */
-static char *describe_holder(int fd)
+static int refuse(PortLock *l, char *holder, char **ret_error)
 {
-        char text[PID_TEXT_MAX] = {}, comm[COMM_MAX] = {}, comm_path[64];
-        ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
-        pid_t pid = port_lock_parse_pid(n > 0 ? text : NULL);
-        FILE *f;
-
-        if (pid == 0)
-                return strprintf("another process (its PID is not recorded in the file yet)");
-        snprintf(comm_path, sizeof(comm_path), "/proc/%d/comm", (int) pid);
-        f = fopen(comm_path, "re");
-        if (f) {
-                if (fgets(comm, sizeof(comm), f))
-                        comm[strcspn(comm, "\n")] = '\0';
-                fclose(f);
-        }
-        if (comm[0])
-                return strprintf("PID %d (%s)", (int) pid, comm);
-        return strprintf("PID %d", (int) pid);
-}
-
-static int refuse(PortLock *l, int fd, char **ret_error)
-{
-        _cleanup_free_ char *holder = describe_holder(fd);
+        _cleanup_free_ char *h = holder;
 
         l->refused = true;
         return error_printf(ret_error, -EBUSY,
                             "the EC is in use: %s holds the lock %s, and only one program may drive the "
                             "EC ports at a time",
-                            holder ?: "another process", l->path);
+                            h ?: "another process (not visible in " PROC_LOCKS ")", l->path);
 }
 
-/* Another process may hold the file even when we may not write it: look, to say who. */
+/* We may not open the file (mode 0600, another user's): if the kernel lists a lock on it, say who holds
+ * it. */
 static int check_holder_readonly(PortLock *l, int open_error, char **ret_error)
 {
-        _cleanup_close_ int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+        char *holder = describe_holder(-EBADF, l->path);
 
-        if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK)
-                return refuse(l, fd, ret_error);
+        if (holder)
+                return refuse(l, holder, ret_error);
         return error_printf(ret_error, open_error, "cannot open the EC lock file %s for writing: %s",
                             l->path, strerror(-open_error));
 }
@@ -208,17 +235,21 @@ int port_lock_take(PortLock *l, char **ret_error)
                                     "the EC lock file %s is not a plain file with a single link: refused",
                                     l->path);
 
+        /* 0600 before anything else, an older 0644 file included, also when someone holds it now: from
+         * here on no other user can open it to lock it. */
+        if ((st.st_mode & 07777) != PORT_LOCK_FILE_MODE && st.st_uid == geteuid())
+                (void) fchmod(fd, PORT_LOCK_FILE_MODE);
+
         if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
                 r = -errno;
                 if (r == -EWOULDBLOCK)
-                        return refuse(l, fd, ret_error);
+                        return refuse(l, describe_holder(fd, NULL), ret_error);
                 return error_printf(ret_error, r, "cannot lock the EC lock file %s: %s", l->path,
                                     strerror(-r));
         }
 
-        /* Ours now: record who holds it. A failure here leaves an empty file, which says "not recorded". */
-        if ((st.st_mode & 07777) != PORT_LOCK_FILE_MODE && st.st_uid == geteuid())
-                (void) fchmod(fd, PORT_LOCK_FILE_MODE);
+        /* Ours now: our PID in it for people who look; a refused process names the holder from
+         * /proc/locks, never from the file. */
         n = snprintf(pid_text, sizeof(pid_text), "%d\n", (int) getpid());
         if (ftruncate(fd, 0) == 0)
                 (void) !pwrite(fd, pid_text, (size_t) n, 0);

@@ -19,7 +19,7 @@
 #define TRACE_FILE_MAX         (64u * 1024u * 1024u)
 #define TRACE_TIME_INT_DIGITS  10 /* time_ms below 10^10 ms (about 115 days) */
 #define TRACE_TIME_FRAC_DIGITS 6
-#define TRACE_FIELD_QUOTE_MAX  32 /* characters of a bad field quoted in an error */
+#define TRACE_FIELD_QUOTE_MAX  STR_EXCERPT_MAX /* characters of a bad field quoted in an error (16) */
 #define TRACE_VALUE_MIN        (-32768)
 #define TRACE_VALUE_MAX        32767
 
@@ -287,8 +287,8 @@ int trace_parse(const char *text, size_t len, const char *name, Trace **ret, cha
                         return r;
                 if (t->n_rows > 0 && !(row.time_ms > t->rows[t->n_rows - 1].time_ms))
                         return error_printf_at(ret_error, -EINVAL, name, line_no,
-                                               "time_ms %.*s is not after the previous row's %g",
-                                               (int) fields[0].len, fields[0].s,
+                                               "time_ms %s is not after the previous row's %g",
+                                               quote_field(fields[0].s, fields[0].len, q),
                                                t->rows[t->n_rows - 1].time_ms);
                 if (t->n_rows >= TRACE_ROWS_MAX)
                         return error_printf_at(ret_error, -EINVAL, name, line_no,
@@ -326,18 +326,28 @@ int trace_load(const char *path, Trace **ret, char **ret_error)
                 _e;                                                                                         \
         })
 
-        fd = open(path, O_RDONLY | O_CLOEXEC);
+        /* O_NONBLOCK: a FIFO (or a device) must not block start-up in open(); only regular files are
+         * read. */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         if (fd < 0)
                 return LOAD_FAIL(-errno);
         if (fstat(fd, &st) < 0)
                 return LOAD_FAIL(-errno);
         if (S_ISDIR(st.st_mode))
                 return LOAD_FAIL(-EISDIR);
+        if (!S_ISREG(st.st_mode)) {
+                if (ret_error && asprintf(ret_error,
+                                          "%s: not a regular file (a FIFO, socket or device): refused",
+                                          path) < 0)
+                        *ret_error = NULL;
+                return -EINVAL;
+        }
         if (st.st_size > (off_t) TRACE_FILE_MAX)
                 return LOAD_FAIL(-EFBIG);
 
         /* Sized to the file, not to the limit (64 MiB touched per load is seconds under MALLOC_PERTURB_):
-         * a pipe reports 0 and a file may grow, so the buffer grows up to one byte past the limit. */
+         * a file may grow (or be a /proc file reporting 0), so the buffer grows up to one byte past the
+         * limit. */
         size_t cap = (size_t) st.st_size + 1;
         buf = malloc(cap);
         if (!buf)

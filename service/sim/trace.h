@@ -26,7 +26,10 @@ typedef struct Trace {
 /* Parses text (len bytes, need not be NUL-terminated). name is used in error messages. Returns 0, or
  * -EINVAL with *ret_error = "NAME:LINE: reason" (free it), or -ENOMEM. */
 int trace_parse(const char *text, size_t len, const char *name, Trace **ret, char **ret_error);
-/* Reads and parses a file. Errors as trace_parse(), plus -errno from reading with "PATH: strerror". */
+/* Reads and parses a regular file: opened with O_NONBLOCK, so a FIFO never blocks, and anything but a
+ * regular file is refused (-EINVAL, "PATH: not a regular file ..."; a directory -EISDIR). Errors as
+ * trace_parse() (which quotes at most 16 characters of the file's text, escaped), plus -errno from
+ * reading with "PATH: strerror". */
 int trace_load(const char *path, Trace **ret, char **ret_error);
 Trace *trace_free(Trace *t);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Trace *, trace_free);

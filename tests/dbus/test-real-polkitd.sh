@@ -285,7 +285,7 @@ check_sandbox_controls() {
 
 # The unit's way: ExecStart= as User=/Group= with the unit's capabilities, umask and state directory.
 start_as_unit() { # $1: state directory base; sets unit_state_dir
-        local exec user_unit group ambient bounding umask_unit state_name state_dir args=()
+        local exec user_unit group ambient bounding umask_unit state_name state_dir policy_unit args=()
         exec=$(unit_get ExecStart)
         user_unit=$(unit_get User)
         group=$(unit_get Group)
@@ -302,10 +302,19 @@ start_as_unit() { # $1: state directory base; sets unit_state_dir
         state_dir=$1/$state_name
         install -d -m 755 -o "$user_unit" -g "$group" "$state_dir"
         read -ra exec <<<"$exec"
+        # CPUSchedulingPolicy=/CPUSchedulingPriority=: set by systemd as root, before the uid switch
+        # and the seccomp filters (RestrictRealtime= refuses only the daemon's own later changes).
+        local sched=()
+        policy_unit=$(unit_get CPUSchedulingPolicy)
+        case "$policy_unit" in
+        "") ;;
+        rr | fifo) sched=(chrt "--$policy_unit" "$(unit_get CPUSchedulingPriority)") ;;
+        *) fail "CPUSchedulingPolicy=$policy_unit is not imitated" ;;
+        esac
         # Then the unit's seccomp settings, after the uid switch, last before exec, as systemd does.
         (
                 umask "${umask_unit:-0022}"
-                exec env STATE_DIRECTORY="$state_dir" "$no_leak_check" \
+                exec env STATE_DIRECTORY="$state_dir" "$no_leak_check" "${sched[@]}" \
                         setpriv --reuid="$user_unit" --regid="$group" --init-groups "${args[@]}" \
                         "$sandbox_exec" "${unit_sandbox[@]}" "$tpacceld" "${exec[@]:1}" --backend=sim -v
         ) >"$tmp/daemon-unit.log" 2>&1 &
@@ -313,6 +322,13 @@ start_as_unit() { # $1: state directory base; sets unit_state_dir
         pids+=("$unit_pid")
         wait_for_name --system $name "$unit_pid" || fail "tpacceld did not take $name"
         unit_state_dir=$state_dir
+        # The poll keeps its period under CPU load only with the unit's scheduling (issue 25.11).
+        if [ -n "$policy_unit" ]; then
+                out=$(chrt -p "$unit_pid")
+                grep -q "policy: SCHED_${policy_unit^^}" <<<"$out" &&
+                        grep -q "priority: $(unit_get CPUSchedulingPriority)\$" <<<"$out" ||
+                        fail "the daemon does not run with the unit's scheduling: $out"
+        fi
 }
 
 # The activation file's way: the bus starts Exec= itself, as root (User=root), on the first call.

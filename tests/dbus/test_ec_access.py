@@ -85,6 +85,26 @@ class EcAccessTest(TpaccelTestBase):
         self.assertNotEqual(self.read(log), PORT_LOG_HEADER)
         self.assertNotEqual(self.read(self.lock), '%d\n' % first, 'the new holder wrote its own PID')
 
+    def test_lock_file_is_private_and_its_holder_named_by_the_kernel(self):
+        # Issue 25.3: the lock file is 0600, so another user cannot open it to hold a lock that blocks every
+        # later start; a refusal names the holder from /proc/locks, not the PID written in the file.
+        self.start_polkit()
+        self.start_daemon('--lock-file=' + self.lock)
+        self.assertEqual(os.stat(self.lock).st_mode & 0o7777, 0o600)
+        if os.geteuid() == 0:
+            os.chmod(self.state_dir, 0o755)  # only the file's mode keeps nobody out
+            p = subprocess.run(['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups',
+                                'flock', '--nonblock', '--shared', self.lock, 'true'],
+                               capture_output=True, text=True, timeout=TIMEOUT)
+            self.assertNotEqual(p.returncode, 0, 'nobody could lock the EC lock file')
+            self.assertIn('Permission denied', p.stderr)
+        with open(self.lock, 'w') as f:
+            f.write('1\n')  # a stale or forged PID
+        p = self.run_tpacceld('--backend=sim', '--dump=1', '--lock-file=' + self.lock)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn('the EC is in use: PID %d (tpacceld) holds the lock' % self.daemon.pid, p.stderr)
+        self.assertNotIn('PID 1 ', p.stderr)
+
     def test_auto_takes_the_machine_lock_before_the_ports(self):
         # A ThinkPad with free ports: auto would try the ports, so it takes the machine's lock first; here
         # the default lock is below --sysroot. This test holds it, as another program would.

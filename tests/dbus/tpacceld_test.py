@@ -558,6 +558,38 @@ time.sleep(600)
 
     # Bad input
 
+    def test_long_arguments_are_quoted_short(self):
+        # Issue 25.4: an error quotes at most 16 characters of a caller's string, ours (Diagnose's format)
+        # and those sd-bus would echo whole by itself (Properties' interface and property names, an unknown
+        # object's path), so that a 1 MiB argument does not come back as a 1 MiB error.
+        self.start_daemon()
+        long = 'x' * (1 << 20)
+        cases = [
+            (INVALID_ARGS, self.accel.Diagnose, (long,),
+             r'^Unknown report format "x{16}\.\.\." '),
+            (INVALID_ARGS, self.props.GetAll, (long,), r"^The interface name 'x{16}\.\.\.' is too long \(1048576 "),
+            (INVALID_ARGS, self.props.Get, (IFACE, long), r"^The property name 'x{16}\.\.\.' is too long"),
+            (INVALID_ARGS, self.props.Get, (long, 'Position'), r"^The interface name 'x{16}\.\.\.' is too long"),
+            (INVALID_ARGS, self.props.Set, (long, 'Position', dbus.Int32(1)), r"^The interface name 'x{16}\.\.\.'"),
+        ]
+        for name, method, args, message_re in cases:
+            with self.assertRaises(dbus.exceptions.DBusException) as cm:
+                method(*args)
+            message = cm.exception.get_dbus_message()
+            self.assertLess(len(message), 200, '%d characters: %s' % (len(message), message[:200]))
+            self.assertEqual(cm.exception.get_dbus_name(), name, message)
+            self.assertRegex(message, message_re)
+        # (sd-bus drops a message with a path over 64 KiB unanswered; up to there it would echo it.)
+        far = self.dbus_con.get_object(NAME, '/' + 'x' * 60000, introspect=False)
+        e = self.assertDBusError('org.freedesktop.DBus.Error.UnknownObject', far.Introspect,
+                                 dbus_interface='org.freedesktop.DBus.Introspectable',
+                                 message_re=r"^Unknown object '/x{15}\.\.\.'")
+        self.assertLess(len(e.get_dbus_message()), 200)
+        # Names of the right length still get sd-bus' own answers, and the service goes on.
+        self.assertDBusError('org.freedesktop.DBus.Error.UnknownInterface', self.props.GetAll, 'org.example.Nope')
+        self.assertDBusError('org.freedesktop.DBus.Error.UnknownProperty', self.props.Get, IFACE, 'Nope')
+        self.assertEqual(self.get('HasAccelerometer'), True)
+
     def test_bad_arguments(self):
         self.start_polkit([CONFIGURE, CALIBRATE, EC_RAW])
         self.start_daemon()
@@ -833,6 +865,41 @@ for i in range(40):
         # A change that needs no saving (FakeDataMode is not persisted) still works.
         self.accel.SetFakeDataMode(True)
         self.assertTrue(self.get('FakeDataMode'))
+
+    def test_unsaved_calibration_is_refused(self):
+        # Issue 25.6: Calibrate, like the setters, answers NotSaved when the state file cannot be written,
+        # and RestPosition stays, in memory and after a restart.
+        state = os.path.join(self.state_dir, 'state')
+        self.start_polkit([CALIBRATE])
+        self.start_daemon()
+        self.get('Position')  # the first readout calibrates, and the rest position is saved
+        self.assertEventually(lambda: os.path.exists(state))
+        rest = tuple(self.get('RestPosition'))
+        os.rename(state, state + '.saved')
+        os.mkdir(state)  # the state file cannot be written
+        self.assertDBusError(NOT_SAVED, self.accel.Calibrate,
+                             message_re=r'not made: cannot write the state file .*/state: Is a directory')
+        for _ in range(5):
+            time.sleep(0.3)
+            self.get('Position')  # readouts that a calibration would take as the rest position
+        self.assertEqual(tuple(self.get('RestPosition')), rest)
+
+        # The file can be written when Calibrate is called, not when the readout takes the rest position
+        # (polling at 1 Hz, the file replaced by a directory in between): not made either, and said so.
+        os.rmdir(state)
+        os.rename(state + '.saved', state)
+        self.accel.ClaimAtRate(dbus.UInt32(1))
+        self.accel.Calibrate()
+        os.rename(state, state + '.saved')
+        os.mkdir(state)
+        self.assertEventually(lambda: 'Calibration not made' in self.daemon_log(), timeout=5)
+        self.assertEqual(tuple(self.get('RestPosition')), rest)
+        self.assertEqual(self.stop_daemon(), 0)
+
+        os.rmdir(state)
+        os.rename(state + '.saved', state)
+        self.start_daemon()
+        self.assertEqual(tuple(self.get('RestPosition')), rest)
 
     def test_racing_setters_validated_when_applied(self):
         # Each call alone is valid (1000 x 5 and 50 x 100 fit 65535); together they would not. Both pass

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The machine-wide EC lock (service/port/port-lock.c): one holder at a time, whose PID the refused
- * process names; released by exit; the directory created 0755 whatever the umask; files that are not
- * plain are never truncated. */
+ * process names from /proc/locks (never from the file); released by exit; the file 0600 and the
+ * directory 0755 whatever the umask; files that are not plain are never truncated. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,16 +46,27 @@ static void check_contains(const char *s, const char *part)
                 fprintf(stderr, "  \"%s\" lacks \"%s\"\n", s, part);
 }
 
-TEST(test_parse_pid)
+TEST(test_find_holder_in_proc_locks)
 {
-        CHECK_EQ(port_lock_parse_pid("1234\n"), 1234);
-        CHECK_EQ(port_lock_parse_pid("1234"), 1234);
-        CHECK_EQ(port_lock_parse_pid(""), 0);
-        CHECK_EQ(port_lock_parse_pid(NULL), 0);
-        CHECK_EQ(port_lock_parse_pid("-5\n"), 0);
-        CHECK_EQ(port_lock_parse_pid("0\n"), 0);
-        CHECK_EQ(port_lock_parse_pid("12ab\n"), 0);
-        CHECK_EQ(port_lock_parse_pid("99999999999\n"), 0);
+        const char *text = "1: POSIX  ADVISORY  WRITE 700 08:01:99 0 EOF\n"
+                           "2: FLOCK  ADVISORY  WRITE 1234 fe:00:10955652 0 EOF\n"
+                           "2: -> FLOCK  ADVISORY  WRITE 4321 fe:00:10955652 0 EOF\n"
+                           "3: OFDLCK ADVISORY  READ  -1 00:1a:42 0 EOF\n"
+                           "garbage\n";
+        FILE *f;
+
+        f = fmemopen((void *) text, strlen(text), "r");
+        CHECK_EQ(port_lock_find_holder(f, makedev(0xfe, 0), 10955652), 1234);
+        fclose(f);
+        f = fmemopen((void *) text, strlen(text), "r");
+        CHECK_EQ(port_lock_find_holder(f, makedev(8, 1), 99), 700);
+        fclose(f);
+        f = fmemopen((void *) text, strlen(text), "r");
+        CHECK_EQ(port_lock_find_holder(f, makedev(0, 0x1a), 42), 0); /* no PID */
+        fclose(f);
+        f = fmemopen((void *) text, strlen(text), "r");
+        CHECK_EQ(port_lock_find_holder(f, makedev(0xfe, 1), 10955652), 0); /* another device */
+        fclose(f);
 }
 
 TEST(test_one_holder_named_by_pid)
@@ -131,23 +143,89 @@ TEST(test_released_when_the_holder_dies)
         port_lock_free(l);
 }
 
-TEST(test_empty_file_says_pid_not_recorded)
+TEST(test_holder_named_from_the_kernel_not_the_file)
 {
-        char path[256];
+        char path[256], want[64];
         PortLock *l = NULL;
         char *error = NULL;
         int fd;
 
+        /* A holder that wrote nothing (yet), and one whose file names PID 1: the kernel's list says who. */
         path_in_tmp(path, sizeof(path), "empty.lock");
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         CHECK(fd >= 0);
-        CHECK_EQ(flock(fd, LOCK_EX), 0); /* a holder that wrote nothing (yet) */
+        CHECK_EQ(flock(fd, LOCK_EX), 0);
         CHECK_EQ(port_lock_new(path, false, &l), 0);
         CHECK_EQ(port_lock_take(l, &error), -EBUSY);
-        check_contains(error, "PID is not recorded");
+        snprintf(want, sizeof(want), "PID %d (test-port-lock) holds", (int) getpid());
+        check_contains(error, want);
+        free(error);
+        error = NULL;
+        CHECK_EQ(write(fd, "1\n", 2), 2);
+        CHECK_EQ(port_lock_take(l, &error), -EBUSY);
+        check_contains(error, want);
+        CHECK(error && !strstr(error, "PID 1 "));
         free(error);
         close(fd);
         port_lock_free(l);
+}
+
+TEST(test_file_is_0600_so_others_cannot_lock_it)
+{
+        char path[256];
+        PortLock *l = NULL;
+        struct stat st;
+        int fd;
+
+        /* New: 0600 whatever the umask. */
+        path_in_tmp(path, sizeof(path), "mode.lock");
+        CHECK_EQ(port_lock_new(path, false, &l), 0);
+        CHECK_EQ(port_lock_take(l, NULL), 0);
+        CHECK_EQ(stat(path, &st), 0);
+        CHECK_EQ(st.st_mode & 07777, 0600);
+        port_lock_free(l);
+
+        /* Left 0644 by an older version: made 0600 by the next holder. */
+        path_in_tmp(path, sizeof(path), "old.lock");
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        CHECK(fd >= 0);
+        CHECK_EQ(fchmod(fd, 0644), 0);
+        close(fd);
+        CHECK_EQ(port_lock_new(path, false, &l), 0);
+        CHECK_EQ(port_lock_take(l, NULL), 0);
+        CHECK_EQ(stat(path, &st), 0);
+        CHECK_EQ(st.st_mode & 07777, 0600);
+        port_lock_free(l);
+
+        /* Left 0644 and held by someone now: made 0600 by the refused taker, so nobody else gets in. */
+        path_in_tmp(path, sizeof(path), "held-old.lock");
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        CHECK(fd >= 0);
+        CHECK_EQ(fchmod(fd, 0644), 0);
+        CHECK_EQ(flock(fd, LOCK_SH), 0);
+        CHECK_EQ(port_lock_new(path, false, &l), 0);
+        CHECK_EQ(port_lock_take(l, NULL), -EBUSY);
+        CHECK_EQ(stat(path, &st), 0);
+        CHECK_EQ(st.st_mode & 07777, 0600);
+        port_lock_free(l);
+        close(fd);
+
+        /* Another user (nobody) cannot open it, so cannot hold a lock on it. */
+        if (geteuid() == 0) {
+                CHECK_EQ(chmod(tmpdir, 0755), 0); /* only the file's mode keeps nobody out */
+                pid_t child = fork();
+                int status = 0;
+                if (child == 0) {
+                        if (setgid(65534) < 0 || setuid(65534) < 0)
+                                _exit(2);
+                        fd = open(path, O_RDONLY | O_CLOEXEC);
+                        _exit(fd < 0 && errno == EACCES ? 0 : 1);
+                }
+                CHECK(child > 0);
+                CHECK_EQ(waitpid(child, &status, 0), child);
+                CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+                CHECK_EQ(chmod(tmpdir, 0700), 0);
+        }
 }
 
 TEST(test_creates_the_directory_0755)
@@ -165,7 +243,7 @@ TEST(test_creates_the_directory_0755)
         CHECK_EQ(stat(dir, &st), 0);
         CHECK_EQ(st.st_mode & 07777, 0755);
         CHECK_EQ(stat(path, &st), 0);
-        CHECK_EQ(st.st_mode & 07777, 0644);
+        CHECK_EQ(st.st_mode & 07777, 0600);
         port_lock_free(l);
 
         /* Existing directory: nothing created. */
@@ -233,10 +311,11 @@ int main(void)
                 perror("mkdtemp");
                 return 1;
         }
-        RUN(test_parse_pid);
+        RUN(test_find_holder_in_proc_locks);
         RUN(test_one_holder_named_by_pid);
         RUN(test_released_when_the_holder_dies);
-        RUN(test_empty_file_says_pid_not_recorded);
+        RUN(test_holder_named_from_the_kernel_not_the_file);
+        RUN(test_file_is_0600_so_others_cannot_lock_it);
         RUN(test_creates_the_directory_0755);
         RUN(test_refuses_what_is_not_a_plain_file);
 
