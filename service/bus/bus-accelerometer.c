@@ -913,6 +913,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         SD_BUS_METHOD("Release", "", "", method_release, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("AcquireStream", SD_BUS_NO_ARGS, SD_BUS_RESULT("h", fd, "u", record_size),
                                 method_acquire_stream, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("SubscribeSamples", "", "", method_subscribe_samples, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("UnsubscribeSamples", "", "", method_unsubscribe_samples, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Calibrate", "", "", method_calibrate, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("Diagnose", SD_BUS_ARGS("s", format), SD_BUS_RESULT("s", report),
                                 method_diagnose, SD_BUS_VTABLE_UNPRIVILEGED),

@@ -20,7 +20,7 @@ from gi.repository import GLib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fake_sysfs import FakeSysfs  # noqa: E402
-from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, PATH, TRACES,  # noqa: E402
+from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, NAME, PATH, TRACES,  # noqa: E402
                            TpaccelTestBase)
 
 SHOCK_HOLD_MS_DEFAULT = 1000     # MOTION_SHOCK_HOLD_MS_DEFAULT
@@ -73,6 +73,7 @@ class Recorder:
         self.matches.append(con.add_signal_receiver(
             lambda iface, changed, invalidated: self._add('changed', dict(changed)),
             signal_name='PropertiesChanged', dbus_interface=dbus.PROPERTIES_IFACE, path=PATH))
+        con.call_blocking(NAME, PATH, IFACE, 'SubscribeSamples', '', [])  # Sample is sent only then
 
     def _add(self, kind, payload):
         self.events.append((time.monotonic(), kind, payload))
