@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <glib-unix.h>
 
 #include "ctl.h"
 
@@ -121,4 +125,45 @@ ExitStatus ctl_usage_error(const char *format, ...)
         va_end(ap);
         fprintf(stderr, _("tpaccelctl: %s\nTry 'tpaccelctl --help' for more information.\n"), message);
         return EXIT_STATUS_USAGE;
+}
+
+int ctl_output_line(FILE *out, const char *format, ...)
+{
+        va_list ap;
+        int n;
+
+        clearerr(out); /* errno then comes from this write */
+        errno = 0;
+        va_start(ap, format);
+        n = vfprintf(out, format, ap);
+        va_end(ap);
+        if (n < 0 || fflush(out) != 0)
+                return -(errno ?: EIO);
+        return 0;
+}
+
+typedef struct OutputWatch {
+        GSourceFunc on_closed;
+        gpointer userdata;
+} OutputWatch;
+
+static gboolean on_output_error(int fd, GIOCondition condition, gpointer userdata)
+{
+        OutputWatch *w = userdata;
+
+        w->on_closed(w->userdata);
+        return G_SOURCE_REMOVE;
+}
+
+guint ctl_watch_output_closed(GSourceFunc on_closed, gpointer userdata)
+{
+        struct stat st;
+        OutputWatch *w;
+
+        if (fstat(STDOUT_FILENO, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+                return 0;
+        w = g_new(OutputWatch, 1);
+        *w = (OutputWatch){.on_closed = on_closed, .userdata = userdata};
+        /* No event asked for: poll() reports POLLERR on a pipe's write end once the reader closed it. */
+        return g_unix_fd_add_full(G_PRIORITY_DEFAULT, STDOUT_FILENO, G_IO_ERR, on_output_error, w, g_free);
 }

@@ -268,6 +268,34 @@ class CtlTest(ClientTestCase):
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+  shock\n")
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((jolt|drift|freefall)\)\n")
 
+    def pipe_to_head(self, *args, lines=3):
+        """Runs "tpaccelctl --session ARGS | head -LINES" in bash; returns (tpaccelctl's exit status, the
+        lines head printed, tpaccelctl's stderr, seconds taken). Fails if the pipeline does not end."""
+        err_path = os.path.join(self.tmpdir, "pipe-stderr.log")
+        script = ('"$0" --session "$@" 2>"%s" | head -%d; exit "${PIPESTATUS[0]}"' % (err_path, lines))
+        start = time.monotonic()
+        res = subprocess.run(["bash", "-c", script, TPACCELCTL] + list(args), capture_output=True, text=True,
+                             env=self.env, timeout=20)
+        with open(err_path) as f:
+            err = f.read()
+        return res.returncode, res.stdout, err, time.monotonic() - start
+
+    def test_output_loops_end_when_the_reader_goes(self):
+        # Issue 24: "monitor --samples | head -3" never ended; every write failed with EPIPE, ignored.
+        self.start_daemon("rest.csv", loop=True)
+        for args in (["monitor", "--samples"], ["monitor"], ["record", "-"]):
+            with self.subTest(args=args):
+                # monitor without --samples prints only events: the header line and an orientation/tilt
+                # line or two come quickly, so read fewer lines there.
+                n = 1 if args == ["monitor"] else 3
+                status, out, err, seconds = self.pipe_to_head(*args, lines=n)
+                self.assertEqual(status, 0, err)
+                self.assertEqual(len(out.splitlines()), n, out)
+                self.assertLess(seconds, 10, "the pipeline ended promptly")
+                self.assertNotIn("failed", err)
+                wait_until(lambda: self.bus.accel_property("Polling") is False,
+                           what="the claim to go with the process")
+
     def test_monitor_service_goes_away(self):
         self.start_daemon("rest.csv")
         proc = self.monitor()
