@@ -45,6 +45,26 @@ static void print_json(GVariant *props)
         fputs(out->str, stdout);
 }
 
+/* For a value that needs polling while nothing polls: " (not polled)" or " (polled N s ago)", so that
+ * an old value is never shown as a current one; "" otherwise. */
+static char *age_note(GVariant *props, const AccelProperty *prop)
+{
+        gboolean polling = FALSE;
+        guint64 last = 0;
+        double age;
+
+        if (!prop->polled)
+                return g_strdup("");
+        (void) g_variant_lookup(props, "Polling", "b", &polling);
+        if (polling)
+                return g_strdup("");
+        (void) g_variant_lookup(props, "LastPolled", "t", &last);
+        if (last == 0)
+                return g_strdup_printf(" (%s)", _("not polled"));
+        age = ((double) g_get_monotonic_time() - (double) last) / 1e6;
+        return g_strdup_printf(_(" (polled %.0f s ago)"), MAX(age, 0.0));
+}
+
 static void print_human(GVariant *props)
 {
         size_t n;
@@ -60,10 +80,12 @@ static void print_human(GVariant *props)
                                         : no_reading(props, &table[i])
                                                 ? g_strdup(_("no reading"))
                                                 : accel_property_format(&table[i], value, TRUE);
+                g_autofree char *note = value && !no_reading(props, &table[i]) ? age_note(props, &table[i])
+                                                                                 : g_strdup("");
                 const char *label = _(table[i].label);
                 /* printf pads by bytes; pad by characters so that translated labels align too. */
                 int pad = width - (int) g_utf8_strlen(label, -1);
-                printf("%*s%s: %s\n", pad, "", label, text);
+                printf("%*s%s: %s%s\n", pad, "", label, text, note);
         }
 }
 

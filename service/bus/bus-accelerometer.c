@@ -16,6 +16,7 @@
 #include "bus-face.h"
 #include "bus-polkit.h"
 #include "bus-stream.h"
+#include "readout.h"
 #include "diagnose.h"
 #include "input-devices.h"
 #include "ec-protocol.h"
@@ -158,24 +159,42 @@ static const MotionState *motion_state(Context *c)
         return c->motion ? motion_get_state(c->motion) : NULL;
 }
 
+/* Pitch, Roll and Orientation: the motion state while polling, else computed from a fresh readout
+ * (readout_current_angles()), as Position is: never a value from an earlier poll. */
 static int property_get_angle(sd_bus *bus, const char *path, const char *interface, const char *property,
                               sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        const MotionState *m = motion_state(userdata);
-        double v = 0;
+        double pitch, roll;
+        MotionOrientation o;
 
-        if (m)
-                v = strcmp(property, "Pitch") == 0 ? m->pitch : m->roll;
-        return sd_bus_message_append(reply, "d", v);
+        readout_current_angles(userdata, &pitch, &roll, &o);
+        return sd_bus_message_append(reply, "d", strcmp(property, "Pitch") == 0 ? pitch : roll);
 }
 
 static int property_get_orientation(sd_bus *bus, const char *path, const char *interface,
                                     const char *property, sd_bus_message *reply, void *userdata,
                                     sd_bus_error *error)
 {
+        double pitch, roll;
+        MotionOrientation o;
+
+        readout_current_angles(userdata, &pitch, &roll, &o);
+        return sd_bus_message_append(reply, "s", motion_orientation_to_string(o));
+}
+
+static int property_get_last_polled(sd_bus *bus, const char *path, const char *interface,
+                                    const char *property, sd_bus_message *reply, void *userdata,
+                                    sd_bus_error *error)
+{
         const MotionState *m = motion_state(userdata);
-        return sd_bus_message_append(
-                reply, "s", motion_orientation_to_string(m ? m->orientation : MOTION_ORIENTATION_UNDEFINED));
+        return sd_bus_message_append(reply, "t", m ? m->last_sample_usec : UINT64_C(0));
+}
+
+static int property_get_shock_min_rate(sd_bus *bus, const char *path, const char *interface,
+                                       const char *property, sd_bus_message *reply, void *userdata,
+                                       sd_bus_error *error)
+{
+        return sd_bus_message_append(reply, "u", (uint32_t) MOTION_SHOCK_MIN_RATE_HZ);
 }
 
 static int property_get_shock_active(sd_bus *bus, const char *path, const char *interface,
@@ -901,6 +920,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("ShockCount", "t", property_get_shock_count, CHANGE),
         PROP("LastShock", "(td)", property_get_last_shock, CHANGE),
         PROP("VibrationLevel", "d", property_get_vibration_level, 0),
+        PROP("LastPolled", "t", property_get_last_polled, 0),
+        PROP("ShockMinRate", "u", property_get_shock_min_rate, CONST),
         PROP("ProtectedDisks", "as", property_get_protected_disks, CHANGE),
         PROP("Parked", "b", property_get_parked, CHANGE),
         PROP("ParkCount", "t", property_get_park_count, CHANGE),

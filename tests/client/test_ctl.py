@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpaccelctl against the real tpacceld on the EC emulator, on a private bus."""
 import json
+import math
 import os
 import pty
 import pwd
@@ -20,7 +21,7 @@ KEYS = ["has-accelerometer", "backend", "backend-reason", "hardware-state", "las
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
         "filter-order", "fake-data-mode", "invert", "input-devices", "polling", "effective-rate", "effective-rate-reason", "suspended", "pitch", "roll", "orientation",
         "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
-        "vibration-level", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
+        "vibration-level", "last-polled", "shock-min-rate", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
 USAGE, DENIED, NO_SERVICE, INVALID, NO_ACCELEROMETER = 2, 3, 4, 5, 6
 READINGS = ["position", "rest-position", "temperature", "keyboard-activity", "mouse-activity", "pitch", "roll",
             "orientation", "vibration-level"]
@@ -71,6 +72,58 @@ class CtlTest(ClientTestCase):
         for key in ("polling", "claimed"):
             _, out, _ = self.ctl("get", key, check=0)
             self.assertEqual(out.strip(), "no", key)
+
+    def write_roll_trace(self, roll_deg, seconds=120):
+        """A machine standing still at roll_deg, calibrated level before (the rest position in the state
+        file, as after a Calibrate); returns the trace's path."""
+        path = os.path.join(self.tmpdir, "roll.csv")
+        rest_x, rest_y, counts_per_g = -498, -439, 157
+        os.makedirs(os.path.join(self.tmpdir, "state"), exist_ok=True)
+        with open(os.path.join(self.tmpdir, "state", "state"), "w") as f:
+            f.write(f"rest_position={rest_x},{rest_y}\n")
+        x = rest_x + round(counts_per_g * math.sin(math.radians(roll_deg)))
+        with open(path, "w") as f:
+            f.write("# test trace: a steady roll\ntime_ms,x,y,keyboard,mouse\n")
+            for t in range(0, seconds * 1000, 5):
+                f.write(f"{t},{x + (t // 5) % 3 - 1},{rest_y},0,0\n")
+        return path
+
+    def test_readings_current_without_polling(self):
+        # Issue 24: with nothing polling, get roll said 0.00 and get orientation "undefined" while the
+        # machine stood at a steady 30 degrees; status gave old angles as current ones.
+        self.start_daemon(self.write_roll_trace(30))
+        time.sleep(1.5)
+        self.assertIs(self.bus.accel_property("Polling"), False)
+        _, out, _ = self.ctl("get", "roll", check=0)
+        self.assertAlmostEqual(float(out), 30.0, delta=2.0)
+        _, out, _ = self.ctl("get", "pitch", check=0)
+        self.assertAlmostEqual(float(out), 0.0, delta=2.0)
+        _, out, _ = self.ctl("get", "orientation", check=0)
+        self.assertEqual(out, "normal\n")
+        _, out, _ = self.ctl("status", check=0)
+        self.assertRegex(out, r"\n *Roll: (29|30|31)\.\d\d°\n")
+        self.assertRegex(out, r"\n *Orientation: normal\n")
+        # Nothing polled yet: what needs polling says so.
+        self.assertRegex(out, r"\n *Vibration level: \d+\.\d\d g \(not polled\)\n")
+        self.assertRegex(out, r"\n *Shock active: no \(not polled\)\n")
+        self.assertRegex(out, r"\n *Last polled: not polled\n")
+        _, out, _ = self.ctl("get", "--help", bus=None, check=0)
+        self.assertIn("undefined", out)
+
+        # After a poll ended: the values that need polling carry their age.
+        proc = subprocess.Popen([TPACCELCTL, "--session", "monitor"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=self.env)
+        self.processes.append(proc)
+        wait_until(lambda: self.bus.accel_property("Polling"), what="polling")
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(10)
+        wait_until(lambda: self.bus.accel_property("Polling") is False, what="polling to stop")
+        time.sleep(2.2)
+        _, out, _ = self.ctl("status", check=0)
+        self.assertRegex(out, r"\n *Vibration level: \d+\.\d\d g \(polled [2-9] s ago\)\n")
+        self.assertRegex(out, r"\n *Last polled: [2-9]\.\d s ago\n")
+        self.assertRegex(out, r"\n *Roll: (29|30|31)\.\d\d°\n", "the angles are read afresh")
 
     def test_set_every_key(self):
         self.start_daemon("rest.csv")
