@@ -17,11 +17,10 @@ ExitStatus ctl_connect(Ctl *ctl)
 
         ctl->bus = accel_bus_connect(ctl->target, ctl->address, &error);
         if (!ctl->bus) {
-                g_autofree char *hint = accel_service_missing_hint(ctl->target, ctl->address);
+                g_autofree char *hint = accel_no_bus_hint(ctl->target, ctl->address);
                 fprintf(stderr, _("tpaccelctl: cannot connect to the %s: %s\n"), ctl->bus_description,
                         error->message);
-                if (ctl->target == BUS_TARGET_SYSTEM)
-                        fprintf(stderr, "tpaccelctl: %s\n", hint);
+                fprintf(stderr, "tpaccelctl: %s\n", hint);
                 return EXIT_STATUS_NO_SERVICE;
         }
         return EXIT_STATUS_OK;

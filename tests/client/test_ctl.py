@@ -221,6 +221,16 @@ class CtlTest(ClientTestCase):
         self.assertEqual(status, NO_SERVICE, err)
         self.assertIn("cannot connect to the bus at unix:path=", err)
 
+    def test_no_system_bus(self):
+        # Issue 24: with no system bus at all tpaccelctl said "start it with: systemctl start tpacceld".
+        env = dict(self.env, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={self.tmpdir}/no-system-bus")
+        status, out, err = self.ctl("status", bus="--system", env=env)
+        self.assertEqual(status, NO_SERVICE, err)
+        self.assertIn("cannot connect to the system bus", err)
+        self.assertIn("there is no D-Bus system bus on this machine", err)
+        self.assertNotIn("systemctl start tpacceld", err)
+        self.assertEqual(out, "")
+
     def test_permission_denied(self):
         # tpacceld on a bus of its own (not the session demo) asks polkit there: the dbusmock polkitd
         # template denies everything until SetAllowed.
