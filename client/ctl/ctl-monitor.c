@@ -8,6 +8,7 @@
 
 #include "accel-client.h"
 #include "accel-stream.h"
+#include "accel-words.h"
 #include "ctl.h"
 
 typedef struct Monitor {
@@ -93,7 +94,7 @@ static void on_tilt(TpaccelAccelerometer *proxy, double pitch, double roll, cons
 static void on_shock(TpaccelAccelerometer *proxy, double magnitude, guint64 time_usec, const char *reason,
                      gpointer userdata)
 {
-        print_event(userdata, "shock", "%.2f g (%s)", magnitude, reason);
+        print_event(userdata, "shock", "%.2f g (%s)", magnitude, accel_shock_reason_words(reason));
 }
 
 static void on_heads_parked(TpaccelAccelerometer *proxy, const char *const *disks, gboolean parked,

@@ -53,6 +53,19 @@ static int property_get_backend_reason(sd_bus *bus, const char *path, const char
         return sd_bus_message_append(reply, "s", c->backend_reason ?: "");
 }
 
+/* BackendReasonCode: "found" (Backend works), "not-initialized" (a backend, but the accelerometer did
+ * not answer at start), "no-accelerometer" (none found). */
+static int property_get_backend_reason_code(sd_bus *bus, const char *path, const char *interface,
+                                            const char *property, sd_bus_message *reply, void *userdata,
+                                            sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s",
+                                     c->has_accelerometer ? "found"
+                                     : c->backend         ? "not-initialized"
+                                                          : "no-accelerometer");
+}
+
 static int property_get_hardware_state(sd_bus *bus, const char *path, const char *interface,
                                        const char *property, sd_bus_message *reply, void *userdata,
                                        sd_bus_error *error)
@@ -318,6 +331,14 @@ static int property_get_effective_rate_reason(sd_bus *bus, const char *path, con
 {
         Context *c = userdata;
         return sd_bus_message_append(reply, "s", c->poller.poll_rate_reason ?: "not polling");
+}
+
+static int property_get_effective_rate_reason_code(sd_bus *bus, const char *path, const char *interface,
+                                                   const char *property, sd_bus_message *reply,
+                                                   void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s", c->poller.poll_rate_reason_code ?: "unclaimed");
 }
 
 static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -890,6 +911,7 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP_BOOL("HasAccelerometer", has_accelerometer, CHANGE),
         PROP("Backend", "s", property_get_backend, CHANGE),
         PROP("BackendReason", "s", property_get_backend_reason, CHANGE),
+        PROP("BackendReasonCode", "s", property_get_backend_reason_code, CHANGE),
         PROP("HardwareState", "s", property_get_hardware_state, CHANGE),
         PROP("LastError", "s", property_get_last_error, CHANGE),
         PROP("Model", "s", property_get_model, CONST),
@@ -909,6 +931,7 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP_BOOL("Claimed", poller.polling, CHANGE | SD_BUS_VTABLE_DEPRECATED), /* Polling's old name */
         PROP_FIELD("EffectiveRate", "u", poller.poll_rate, CHANGE),
         PROP("EffectiveRateReason", "s", property_get_effective_rate_reason, CHANGE),
+        PROP("EffectiveRateReasonCode", "s", property_get_effective_rate_reason_code, CHANGE),
         PROP_BOOL("Suspended", suspend.active, CHANGE),
         PROP("Pitch", "d", property_get_angle, CHANGE),
         PROP("Roll", "d", property_get_angle, CHANGE),

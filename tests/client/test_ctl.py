@@ -17,9 +17,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clienttest import ACCEL, PYTHON, TOP_BUILDDIR, TPACCELCTL, ClientTestCase, wait_until  # noqa: E402
 from gi.repository import GLib  # noqa: E402
 
-KEYS = ["has-accelerometer", "backend", "backend-reason", "hardware-state", "last-error", "model", "axis-code", "position", "rest-position",
+KEYS = ["has-accelerometer", "backend", "backend-reason", "backend-reason-code", "hardware-state", "last-error", "model", "axis-code", "position", "rest-position",
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
-        "filter-order", "fake-data-mode", "invert", "input-devices", "polling", "effective-rate", "effective-rate-reason", "suspended", "pitch", "roll", "orientation",
+        "filter-order", "fake-data-mode", "invert", "input-devices", "polling", "effective-rate", "effective-rate-reason", "effective-rate-reason-code", "suspended", "pitch", "roll", "orientation",
         "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
         "vibration-level", "last-polled", "shock-min-rate", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
 USAGE, DENIED, NO_SERVICE, INVALID, NO_ACCELEROMETER = 2, 3, 4, 5, 6
@@ -329,7 +329,7 @@ class CtlTest(ClientTestCase):
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+\n")
         # From the sample stream: the readouts while the shock is active carry its flag.
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+  shock\n")
-        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((jolt|drift|freefall)\)\n")
+        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((a knock|a sudden movement|a fall)\)\n")
 
     def pipe_to_head(self, *args, lines=3):
         """Runs "tpaccelctl --session ARGS | head -LINES" in bash; returns (tpaccelctl's exit status, the
@@ -477,6 +477,11 @@ class CtlTest(ClientTestCase):
         _, out, _ = self.ctl("status", check=0, env=env)
         self.assertIn("Beschleunigungssensor: nein", out)
         self.assertRegex(out, r"\n *Temperatur: kein Messwert\n")
+        # Issue 24: the service's reasons in German too (from their stable codes), not English.
+        self.assertRegex(out, r"\n *Grund für das Backend: der Beschleunigungssensor hat beim Start des Dienstes "
+                              r"nicht geantwortet")
+        self.assertIn("keine Messung: es gibt keinen Beschleunigungssensor", out)
+        self.assertRegex(out, r"\n *Schutz: aus\n")
         colons = {len(line.split(":")[0]) for line in out.splitlines()}
         self.assertEqual(len(colons), 1, "German labels are not aligned:\n" + out)
         _, out, _ = self.ctl("--help", bus=None, check=0, env=env)
