@@ -152,13 +152,6 @@ static GVariant *follow_service(Recorder *rec, ExitStatus *ret_status)
                 *ret_status = EXIT_STATUS_NO_SERVICE;
                 return NULL;
         }
-        /* tpacceld sends Sample only to subscribers; leaving the bus ends the subscription. */
-        g_autoptr(GVariant) reply = ctl_call(rec->ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "SubscribeSamples", NULL,
-                                             G_VARIANT_TYPE("()"), &error);
-        if (!reply) {
-                *ret_status = ctl_report_error(rec->ctl, _("cannot subscribe to the readouts"), error);
-                return NULL;
-        }
         return accel_client_dup_properties(rec->client);
 }
 
