@@ -72,6 +72,25 @@ void ctl_release(Ctl *ctl)
                         error->message);
 }
 
+/* Whether logind runs on the bus: without it there are no login sessions, and polkit does not ask
+ * the terminal's agent for a caller outside a session (it finds no session to ask in). */
+static gboolean have_logind(Ctl *ctl)
+{
+        g_autoptr(GVariant) reply = NULL;
+        gboolean has = FALSE;
+
+        if (!ctl->bus)
+                return TRUE; /* unknown: do not claim otherwise */
+        reply = g_dbus_connection_call_sync(ctl->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                            "org.freedesktop.DBus", "NameHasOwner",
+                                            g_variant_new("(s)", "org.freedesktop.login1"), G_VARIANT_TYPE("(b)"),
+                                            G_DBUS_CALL_FLAGS_NONE, 5000, NULL, NULL);
+        if (!reply)
+                return TRUE;
+        g_variant_get(reply, "(b)", &has);
+        return has;
+}
+
 /* How to get authorized, when polkit refused or had nobody to ask for a password. */
 static void print_polkit_hint(Ctl *ctl, const GError *error)
 {
@@ -80,11 +99,30 @@ static void print_polkit_hint(Ctl *ctl, const GError *error)
 
         if (!action || geteuid() == 0)
                 return;
+        if (ctl->polkit_agent_ran && !have_logind(ctl) &&
+            (g_strcmp0(name, "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired") == 0 ||
+             g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED))) {
+                /* pkttyagent ran, but polkit never asked it: there is no login session to ask in. */
+                fprintf(stderr,
+                        _("tpaccelctl: polkit cannot ask for a password here: there is no login session "
+                          "(logind is not running), so polkit does not use the terminal's agent. Run the "
+                          "command as root (e.g. su -c 'tpaccelctl ...'), or allow the action %s with a "
+                          "polkit rule (see tpaccelctl(1))\n"),
+                        action);
+                return;
+        }
         if (g_strcmp0(name, "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired") == 0) {
                 if (!ctl->ask_password)
                         fprintf(stderr,
                                 _("tpaccelctl: polkit wants a password; leave out --no-ask-password to "
                                   "be asked for it on the terminal\n"));
+                else if (isatty(STDIN_FILENO) && !ctl->polkit_agent_ran)
+                        fprintf(stderr,
+                                _("tpaccelctl: polkit wants a password and there is no agent to ask for it "
+                                  "(pkttyagent, polkit's terminal agent, is not installed); run the command "
+                                  "as root, or allow the action %s with a polkit rule (see "
+                                  "tpaccelctl(1))\n"),
+                                action);
                 else
                         fprintf(stderr,
                                 _("tpaccelctl: polkit wants a password and there is no agent to ask for it; "

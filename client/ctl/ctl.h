@@ -23,6 +23,7 @@ typedef struct Ctl {
         guint16 data_mask;
         const char *polkit_action; /* the action the current command needs, NULL for reads */
         pid_t polkit_agent;        /* pkttyagent started for this process, 0 if none */
+        gboolean polkit_agent_ran; /* pkttyagent was started for the last guarded call (kept after close) */
         guint seconds;             /* record --seconds; 0: until Ctrl-C */
 } Ctl;
 

@@ -469,6 +469,11 @@ class CtlTest(ClientTestCase):
         self.assertEqual(subjects[0][0], "unix-process")
         self.assertIn("pid", subjects[0][1])
         self.assertIn("org.thinkpad.accelerometer.calibrate", res.stderr)
+        # Issue 24: without logind (as on this bus) polkit never asks the agent; say so plainly instead of
+        # "run tpaccelctl in a terminal" to a user who is in one.
+        self.assertIn("polkit cannot ask for a password here: there is no login session (logind is not "
+                      "running)", res.stderr)
+        self.assertNotIn("in a terminal", res.stderr)
 
     def test_german(self):
         self.start_daemon(extra=["--sim-fault=absent"])
