@@ -367,6 +367,11 @@ static void apply_rate(Context *c)
                 set_backend_rate(c, poller_full_rate(c));
         if (changed) {
                 log_debug("Polling rate %u Hz: %s", rate, strna(reason));
+                if ((p->demand & DEMAND_PROTECTION) && rate > 0 && rate < MOTION_SHOCK_MIN_RATE_HZ)
+                        log_warning("Disk protection is armed, but polling runs at %u Hz, below the %u Hz "
+                                    "shock detection needs (ShockMinRate): no shock will park the heads; "
+                                    "set SamplingRate to %u or more",
+                                    rate, MOTION_SHOCK_MIN_RATE_HZ, MOTION_SHOCK_MIN_RATE_HZ);
                 p->poll_rate = rate;
                 if (p->poll_timer && rate > 0) {
                         uint64_t period = poll_period_usec(c);

@@ -462,6 +462,16 @@ class MotionTest(TpaccelTestBase):
         with open(state) as f:
             self.assertEqual(f.read(), saved)
 
+    def test_protection_below_the_minimum_rate_is_warned(self):
+        # Shocks need ShockMinRate: armed protection at a lower SamplingRate would park nothing.
+        self.start(claim=False)
+        self.protect(['sda'])
+        self.assertNotIn('no shock will park the heads', self.daemon_log())
+        self.accel.SetSamplingRate(dbus.UInt32(SHOCK_MIN_RATE_HZ - 1))
+        self.assertEqual(self.get('EffectiveRate'), SHOCK_MIN_RATE_HZ - 1)
+        self.assertEventually(lambda: 'Disk protection is armed, but polling runs at %d Hz, below the %d Hz'
+                              % (SHOCK_MIN_RATE_HZ - 1, SHOCK_MIN_RATE_HZ) in self.daemon_log())
+
     def test_protection_arms_polling_without_claim_and_off_stops_it(self):
         self.start(claim=False)
         self.assertFalse(self.get('Polling'))
