@@ -40,8 +40,8 @@ static void call_samples(AccelClient *client, const char *method)
         GDBusProxy *proxy = G_DBUS_PROXY(client->proxy);
 
         g_dbus_connection_call(g_dbus_proxy_get_connection(proxy), ACCEL_BUS_NAME, ACCEL_OBJECT,
-                               ACCEL_INTERFACE, method, NULL, NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, NULL,
-                               NULL, NULL);
+                               ACCEL_INTERFACE, method, NULL, NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1,
+                               NULL, NULL, NULL);
         g_debug("%s", method);
 }
 
@@ -137,7 +137,8 @@ static AccelClient *client_new(TpaccelAccelerometer *proxy, AccelSignals signals
                 };
         /* Claims and reads; Calibrate and the setters pass their own (polkit may prompt). */
         g_dbus_proxy_set_default_timeout(G_DBUS_PROXY(proxy), ACCEL_CALL_TIMEOUT_MS);
-        client->owner_handler = g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), client);
+        client->owner_handler =
+                g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), client);
         accel_client_set_signals(client, signals);
         return client;
 }

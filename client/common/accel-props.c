@@ -48,8 +48,8 @@ static const AccelProperty properties[] = {
          N_("the rate polling runs at now (0: not polling)")},
         {"effective-rate-reason", "EffectiveRateReason", N_("Effective rate reason"), NULL, NULL,
          N_("why polling runs at that rate")},
-        {"effective-rate-reason-code", "EffectiveRateReasonCode", N_("Effective rate reason code"), NULL, NULL,
-         N_("the same as a stable code (see tpaccelctl(1))")},
+        {"effective-rate-reason-code", "EffectiveRateReasonCode", N_("Effective rate reason code"), NULL,
+         NULL, N_("the same as a stable code (see tpaccelctl(1))")},
         {"suspended", "Suspended", N_("Suspended"), NULL, NULL, N_("the machine is asleep")},
         {"pitch", "Pitch", N_("Pitch"), "°", NULL, N_("degrees, front edge up is positive"), TRUE},
         {"roll", "Roll", N_("Roll"), "°", NULL, N_("degrees, right side up is positive"), TRUE},
@@ -151,7 +151,8 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
         }
         if (g_str_equal(prop->dbus_name, "LastPolled")) {
                 guint64 usec = g_variant_get_uint64(value);
-                return usec == 0 ? g_strdup(word(N_("not polled"), with_unit)) : format_monotonic(usec, with_unit);
+                return usec == 0 ? g_strdup(word(N_("not polled"), with_unit))
+                                 : format_monotonic(usec, with_unit);
         }
         if (g_str_equal(prop->dbus_name, "PausedUntil")) {
                 guint64 usec = g_variant_get_uint64(value);

@@ -83,8 +83,8 @@ static gboolean have_logind(Ctl *ctl)
                 return TRUE; /* unknown: do not claim otherwise */
         reply = g_dbus_connection_call_sync(ctl->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                             "org.freedesktop.DBus", "NameHasOwner",
-                                            g_variant_new("(s)", "org.freedesktop.login1"), G_VARIANT_TYPE("(b)"),
-                                            G_DBUS_CALL_FLAGS_NONE, 5000, NULL, NULL);
+                                            g_variant_new("(s)", "org.freedesktop.login1"),
+                                            G_VARIANT_TYPE("(b)"), G_DBUS_CALL_FLAGS_NONE, 5000, NULL, NULL);
         if (!reply)
                 return TRUE;
         g_variant_get(reply, "(b)", &has);

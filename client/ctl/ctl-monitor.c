@@ -18,7 +18,7 @@ typedef struct Monitor {
         ExitStatus status;
         char *orientation;
         gboolean claimed;
-        AccelStream *stream; /* --samples: every readout (AcquireStream) */
+        AccelStream *stream;    /* --samples: every readout (AcquireStream) */
         gboolean output_closed; /* writing to stdout failed: the loop ends, nothing more is printed */
         guint output_watch;     /* ctl_watch_output_closed(); 0: none or fired */
 } Monitor;
@@ -52,8 +52,8 @@ static void print_event(Monitor *m, const char *kind, const char *format, ...)
         va_start(ap, format);
         text = g_strdup_vprintf(format, ap);
         va_end(ap);
-        r = ctl_output_line(stdout, "%s.%03d  %-11s %s\n", stamp, g_date_time_get_microsecond(now) / 1000, kind,
-                            text);
+        r = ctl_output_line(stdout, "%s.%03d  %-11s %s\n", stamp, g_date_time_get_microsecond(now) / 1000,
+                            kind, text);
         if (r < 0)
                 monitor_output_failed(m, r);
 }
@@ -226,10 +226,11 @@ static void print_header(Monitor *m)
 
         if (!orientation)
                 orientation = "undefined";
-        int r = ctl_output_line(stdout, _("Monitoring %s (backend %s) at %u Hz, orientation %s. Press Ctrl-C to stop.\n"),
-                                model && model[0] ? model : _("an unknown model"),
-                                backend && backend[0] ? backend : _("none"),
-                                tpaccel_accelerometer_get_sampling_rate(proxy), orientation);
+        int r = ctl_output_line(
+                stdout, _("Monitoring %s (backend %s) at %u Hz, orientation %s. Press Ctrl-C to stop.\n"),
+                model && model[0] ? model : _("an unknown model"),
+                backend && backend[0] ? backend : _("none"), tpaccel_accelerometer_get_sampling_rate(proxy),
+                orientation);
         if (r < 0)
                 monitor_output_failed(m, r);
         m->orientation = g_strdup(orientation);

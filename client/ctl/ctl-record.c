@@ -97,7 +97,8 @@ static void on_sample(Recorder *rec, guint64 usec, int x, int y)
             (rec->to_stdout && fflush(rec->out) != 0)) {
                 rec->write_errno = errno ?: EIO;
                 /* To stdout, a reader that went away ("record - | head") ends the recording: exit 0. */
-                rec->status = rec->to_stdout && rec->write_errno == EPIPE ? EXIT_STATUS_OK : EXIT_STATUS_FAILURE;
+                rec->status =
+                        rec->to_stdout && rec->write_errno == EPIPE ? EXIT_STATUS_OK : EXIT_STATUS_FAILURE;
                 g_main_loop_quit(rec->loop);
                 return;
         }

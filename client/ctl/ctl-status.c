@@ -105,12 +105,11 @@ static void print_human(GVariant *props)
                 g_autoptr(GVariant) value = lookup(props, &table[i]);
                 g_autofree char *words = value ? translated_text(props, &table[i]) : NULL;
                 g_autofree char *text = !value ? g_strdup(_("(not provided by the service)"))
-                                        : no_reading(props, &table[i])
-                                                ? g_strdup(_("no reading"))
-                                        : words ? g_steal_pointer(&words)
+                                        : no_reading(props, &table[i]) ? g_strdup(_("no reading"))
+                                        : words                        ? g_steal_pointer(&words)
                                                 : accel_property_format(&table[i], value, TRUE);
-                g_autofree char *note = value && !no_reading(props, &table[i]) ? age_note(props, &table[i])
-                                                                                 : g_strdup("");
+                g_autofree char *note =
+                        value && !no_reading(props, &table[i]) ? age_note(props, &table[i]) : g_strdup("");
                 const char *label = _(table[i].label);
                 /* printf pads by bytes; pad by characters so that translated labels align too. */
                 int pad = width - (int) g_utf8_strlen(label, -1);

@@ -145,10 +145,11 @@ static char *status_detail(TrayApp *app)
         if (app->service_idle || no_accelerometer(app)) {
                 /* In the user's language when there is a translation (the service's reason is English). */
                 TpaccelAccelerometer *proxy = service(app);
-                const char *words = proxy && accel_words_translated()
-                                            ? accel_code_words("BackendReasonCode",
-                                                               tpaccel_accelerometer_get_backend_reason_code(proxy))
-                                            : NULL;
+                const char *words =
+                        proxy && accel_words_translated()
+                                ? accel_code_words("BackendReasonCode",
+                                                   tpaccel_accelerometer_get_backend_reason_code(proxy))
+                                : NULL;
                 if (words)
                         return g_strdup(words);
                 return without_headline(app->backend_reason ? app->backend_reason : "");

@@ -334,7 +334,8 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
                 if (r < 0)
                         return log_error_errno(r, "Failed to track Sample subscribers: %m");
         }
-        if (sd_bus_track_count_name(t->sample_subscribers, sender) >= (int) SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX)
+        if (sd_bus_track_count_name(t->sample_subscribers, sender) >=
+            (int) SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
                                          "SubscribeSamples: %s holds %u subscriptions already, the most one "
                                          "client may hold",

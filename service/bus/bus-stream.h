@@ -36,9 +36,9 @@ static_assert(sizeof(StreamRecord) == 24, "StreamRecord is 24 bytes on every ABI
  * (a poll tick without one), or this stream dropped records its client did not read in time. */
 #define STREAM_FLAG_MISSED (UINT32_C(1) << 3)
 
-#define STREAMS_PER_SENDER_MAX 4u   /* open streams of one bus connection */
-#define STREAMS_MAX            128u /* open streams of all clients */
-#define SAMPLE_SIGNAL_RATE_MAX 50u  /* Sample signals per second; above it every readout is not sent */
+#define STREAMS_PER_SENDER_MAX              4u   /* open streams of one bus connection */
+#define STREAMS_MAX                         128u /* open streams of all clients */
+#define SAMPLE_SIGNAL_RATE_MAX              50u /* Sample signals per second; above it every readout is not sent */
 #define SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX 64u /* SubscribeSamples() calls one connection may hold */
 
 /* The AcquireStream() method handler (userdata: the Context). Errors: NoAccelerometer; LimitsExceeded

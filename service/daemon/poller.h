@@ -56,7 +56,7 @@ typedef struct Poller {
          * "hardware-stopped", "disk-protection", "diagnosis", "input-devices", "screen-rotation",
          * "claim", "claim-full-rate"; NULL: not computed yet ("unclaimed") */
         const char *poll_rate_reason_code;
-        unsigned backend_rate;  /* the sampling rate the backend (EC) is set to; 0: the configured */
+        unsigned backend_rate; /* the sampling rate the backend (EC) is set to; 0: the configured */
         sd_event_source *poll_timer;
         sd_event_source *keep_stream; /* while polling: after each event loop iteration (a post source) */
         bool polling;                 /* the Claimed property */

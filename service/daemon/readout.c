@@ -95,7 +95,8 @@ void readout_process(Context *c, const HdapsReadout *ro)
         protection_tick(c, shock_active, now_usec());
 }
 
-void readout_current_angles(Context *c, double *ret_pitch, double *ret_roll, MotionOrientation *ret_orientation)
+void readout_current_angles(Context *c, double *ret_pitch, double *ret_roll,
+                            MotionOrientation *ret_orientation)
 {
         const MotionState *ms = c->motion ? motion_get_state(c->motion) : NULL;
 

@@ -110,8 +110,8 @@ typedef struct MotionState {
         uint64_t shock_count;
         uint64_t last_shock_usec;
         double last_shock_magnitude;
-        double vibration_level;  /* g, the background the detector adapts to */
-        double drift_x, drift_y; /* rest-drift correction currently applied, counts */
+        double vibration_level;    /* g, the background the detector adapts to */
+        double drift_x, drift_y;   /* rest-drift correction currently applied, counts */
         uint64_t last_sample_usec; /* the time of the last readout fed (motion_feed()); 0: none */
 } MotionState;
 
