@@ -142,6 +142,14 @@ static int listen_samples(const char *address, double seconds)
         if (r >= 0)
                 r = sd_bus_match_signal(bus, NULL, NULL, SAMPLE_PATH, SAMPLE_INTERFACE, "Sample", on_sample,
                                         &l);
+        if (r >= 0) {
+                /* tpacceld sends Sample only to subscribers; the reference sender has no such method. */
+                int k = sd_bus_call_method(bus, "org.thinkpad.Accelerometer", SAMPLE_PATH, SAMPLE_INTERFACE,
+                                           "SubscribeSamples", NULL, NULL, "");
+                if (k < 0)
+                        fprintf(stderr, "sample-latency: SubscribeSamples: %s (a reference run?)\n",
+                                strerror(-k));
+        }
         if (r < 0) {
                 free(l.v);
                 sd_bus_unref(bus);

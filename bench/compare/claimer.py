@@ -59,6 +59,8 @@ def main():
         name, path, iface = ACCEL
         con.signal_subscribe(name, iface, 'Tilt', path, None, Gio.DBusSignalFlags.NONE, on_tilt)
         con.signal_subscribe(name, iface, 'Sample', path, None, Gio.DBusSignalFlags.NONE, on_sample)
+        con.call_sync(name, path, iface, 'SubscribeSamples', None, None, Gio.DBusCallFlags.NONE,
+                      CALL_TIMEOUT_MS, None)
         claim = 'Claim'
     con.call_sync(name, path, iface, claim, None, None, Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, None)
     emit('ready')

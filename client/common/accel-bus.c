@@ -150,3 +150,23 @@ char *accel_service_missing_hint(BusTarget target, const char *address)
         }
         g_assert_not_reached();
 }
+
+char *accel_no_bus_hint(BusTarget target, const char *address)
+{
+        switch (target) {
+        case BUS_TARGET_SYSTEM:
+                return g_strdup(_("there is no D-Bus system bus on this machine (is dbus installed and "
+                                  "running? systemctl start dbus); tpacceld serves on it. Without one, try "
+                                  "the demo on a session bus: dbus-run-session sh -c 'tpacceld --session "
+                                  "--backend=sim & sleep 1; tpaccelctl --session status'"));
+        case BUS_TARGET_SESSION:
+                return g_strdup(_("there is no session bus here (DBUS_SESSION_BUS_ADDRESS); run the demo "
+                                  "inside one: dbus-run-session sh -c 'tpacceld --session --backend=sim & "
+                                  "sleep 1; tpaccelctl --session status'"));
+        case BUS_TARGET_ADDRESS:
+                return g_strdup_printf(_("nothing listens at %s: start a bus there (dbus-daemon "
+                                         "--address=%s) and tpacceld --address=%s on it"),
+                                       address, address, address);
+        }
+        g_assert_not_reached();
+}

@@ -52,3 +52,7 @@ ExitStatus accel_error_exit_status(const GError *error);
 
 /* What to tell a user when the service is missing: how to start it for this bus. */
 char *accel_service_missing_hint(BusTarget target, const char *address);
+
+/* What to tell a user when the bus itself cannot be reached (no dbus-daemon listening): there is no
+ * bus to start tpacceld on, so "systemctl start tpacceld" would not help. */
+char *accel_no_bus_hint(BusTarget target, const char *address);

@@ -28,7 +28,47 @@ typedef struct Subscription {
 struct AccelClient {
         TpaccelAccelerometer *proxy;
         Subscription subscriptions[G_N_ELEMENTS(signal_members)];
+        gboolean samples_subscribed; /* SubscribeSamples() sent to the current instance of the service */
+        gulong owner_handler;
 };
+
+/* tpacceld sends Sample only while someone subscribed (SubscribeSamples); the subscription ends when
+ * this connection leaves the bus or the service restarts. Fire and forget: a failure (an old service,
+ * or it is gone) only means no Sample. */
+static void call_samples(AccelClient *client, const char *method)
+{
+        GDBusProxy *proxy = G_DBUS_PROXY(client->proxy);
+
+        g_dbus_connection_call(g_dbus_proxy_get_connection(proxy), ACCEL_BUS_NAME, ACCEL_OBJECT,
+                               ACCEL_INTERFACE, method, NULL, NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1,
+                               NULL, NULL, NULL);
+        g_debug("%s", method);
+}
+
+/* Subscribes to Sample at the service while the client wants it and the service is there. */
+static void sync_samples(AccelClient *client)
+{
+        g_autofree char *owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(client->proxy));
+        gboolean want = FALSE;
+
+        for (size_t i = 0; i < G_N_ELEMENTS(signal_members); i++)
+                if (signal_members[i].bit == ACCEL_SIGNAL_SAMPLE)
+                        want = client->subscriptions[i].id != 0 && owner;
+
+        if (want == client->samples_subscribed)
+                return;
+        client->samples_subscribed = want;
+        if (owner)
+                call_samples(client, want ? "SubscribeSamples" : "UnsubscribeSamples");
+}
+
+static void on_name_owner(GObject *proxy, GParamSpec *pspec, gpointer userdata)
+{
+        AccelClient *client = userdata;
+
+        client->samples_subscribed = FALSE; /* a new instance (or none) knows no subscription of ours */
+        sync_samples(client);
+}
 
 static GVariantType *signal_type(const char *member)
 {
@@ -81,6 +121,7 @@ void accel_client_set_signals(AccelClient *client, AccelSignals signals)
                                                            G_DBUS_SIGNAL_FLAGS_NONE, on_signal, s, NULL);
                 g_debug("Subscribed to %s", s->member);
         }
+        sync_samples(client);
 }
 
 static AccelClient *client_new(TpaccelAccelerometer *proxy, AccelSignals signals)
@@ -96,6 +137,8 @@ static AccelClient *client_new(TpaccelAccelerometer *proxy, AccelSignals signals
                 };
         /* Claims and reads; Calibrate and the setters pass their own (polkit may prompt). */
         g_dbus_proxy_set_default_timeout(G_DBUS_PROXY(proxy), ACCEL_CALL_TIMEOUT_MS);
+        client->owner_handler =
+                g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), client);
         accel_client_set_signals(client, signals);
         return client;
 }
@@ -142,6 +185,7 @@ void accel_client_free(AccelClient *client)
         if (!client)
                 return;
         accel_client_set_signals(client, 0);
+        g_signal_handler_disconnect(client->proxy, client->owner_handler);
         for (size_t i = 0; i < G_N_ELEMENTS(signal_members); i++)
                 g_variant_type_free(client->subscriptions[i].type);
         g_clear_object(&client->proxy);

@@ -10,7 +10,9 @@
  * the service is missing. The service's signals arrive as the proxy's typed GObject signals ("sample",
  * "tilt", "shock", "heads-parked"), checked against the XML's signature first; only the ones the
  * client asked for are subscribed to, one match rule each, so that neither the bus daemon nor the
- * client wakes up for Sample unless it is shown. */
+ * client wakes up for Sample unless it is shown. For Sample the client also calls SubscribeSamples on
+ * the service (tpacceld sends Sample only then), again after the service restarted, and
+ * UnsubscribeSamples when Sample is no longer wanted. */
 
 #include <gio/gio.h>
 

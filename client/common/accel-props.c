@@ -17,6 +17,8 @@ static const AccelProperty properties[] = {
         {"backend", "Backend", N_("Backend"), NULL, NULL, N_("how the EC is reached")},
         {"backend-reason", "BackendReason", N_("Backend reason"), NULL, NULL,
          N_("why this backend was chosen")},
+        {"backend-reason-code", "BackendReasonCode", N_("Backend reason code"), NULL, NULL,
+         N_("found, not-initialized, no-accelerometer")},
         {"hardware-state", "HardwareState", N_("Hardware state"), NULL, NULL,
          N_("ok, failing, or stopped (re-initializing with a back-off)")},
         {"last-error", "LastError", N_("Last error"), NULL, NULL, N_("the poll path's last hard error")},
@@ -46,22 +48,29 @@ static const AccelProperty properties[] = {
          N_("the rate polling runs at now (0: not polling)")},
         {"effective-rate-reason", "EffectiveRateReason", N_("Effective rate reason"), NULL, NULL,
          N_("why polling runs at that rate")},
+        {"effective-rate-reason-code", "EffectiveRateReasonCode", N_("Effective rate reason code"), NULL,
+         NULL, N_("the same as a stable code (see tpaccelctl(1))")},
         {"suspended", "Suspended", N_("Suspended"), NULL, NULL, N_("the machine is asleep")},
         {"pitch", "Pitch", N_("Pitch"), "°", NULL, N_("degrees, front edge up is positive"), TRUE},
         {"roll", "Roll", N_("Roll"), "°", NULL, N_("degrees, right side up is positive"), TRUE},
         {"orientation", "Orientation", N_("Orientation"), NULL, NULL,
-         N_("normal, bottom-up, left-up, right-up"), TRUE},
+         N_("normal, bottom-up, left-up, right-up; undefined: no reading yet"), TRUE},
         {"tilt-step", "TiltStep", N_("Tilt step"), "°", "SetTiltStep",
          N_("Tilt signal granularity, 0.1..45")},
         {"shock-sensitivity", "ShockSensitivity", N_("Shock sensitivity"), NULL, "SetShockSensitivity",
          N_("0.1 (hard shocks only) .. 10")},
-        {"shock-active", "ShockActive", N_("Shock active"), NULL, NULL, N_("a shock is in progress")},
+        {"shock-active", "ShockActive", N_("Shock active"), NULL, NULL, N_("a shock is in progress"), FALSE,
+         TRUE},
         {"shock-hold-ms", "ShockHoldMs", N_("Shock hold"), "ms", NULL, N_("quiet time that ends a shock")},
         {"shock-count", "ShockCount", N_("Shocks"), NULL, NULL, N_("shocks since the daemon started")},
         {"last-shock", "LastShock", N_("Last shock"), NULL, NULL,
          N_("time and magnitude of the last shock")},
         {"vibration-level", "VibrationLevel", N_("Vibration level"), "g", NULL, N_("background motion"),
-         TRUE},
+         TRUE, TRUE},
+        {"last-polled", "LastPolled", N_("Last polled"), NULL, NULL,
+         N_("when motion processing last saw a readout")},
+        {"shock-min-rate", "ShockMinRate", N_("Shock minimum rate"), "Hz", NULL,
+         N_("shocks are detected only when polling this fast")},
         {"protected-disks", "ProtectedDisks", N_("Protected disks"), NULL, "SetProtectedDisks",
          N_("disks parked on a shock")},
         {"parked", "Parked", N_("Heads parked"), NULL, NULL, N_("the protected disks are parked now")},
@@ -139,6 +148,11 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
                         return g_strdup(word(N_("never"), with_unit));
                 g_autofree char *when = format_monotonic(usec, with_unit);
                 return g_strdup_printf("%.2f g, %s", magnitude, when);
+        }
+        if (g_str_equal(prop->dbus_name, "LastPolled")) {
+                guint64 usec = g_variant_get_uint64(value);
+                return usec == 0 ? g_strdup(word(N_("not polled"), with_unit))
+                                 : format_monotonic(usec, with_unit);
         }
         if (g_str_equal(prop->dbus_name, "PausedUntil")) {
                 guint64 usec = g_variant_get_uint64(value);

@@ -16,6 +16,7 @@ typedef struct AccelProperty {
         const char *set_method; /* the method that sets it, NULL if read-only */
         const char *help;       /* one line for --help and the man page */
         gboolean reading;       /* a readout of the sensor: there is none without an accelerometer */
+        gboolean polled;        /* needs polling: while not polling it is as old as LastPolled */
 } AccelProperty;
 
 /* label and help are marked with N_(): show them through _(). */

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <glib-unix.h>
 
 #include "ctl.h"
 
@@ -13,11 +17,10 @@ ExitStatus ctl_connect(Ctl *ctl)
 
         ctl->bus = accel_bus_connect(ctl->target, ctl->address, &error);
         if (!ctl->bus) {
-                g_autofree char *hint = accel_service_missing_hint(ctl->target, ctl->address);
+                g_autofree char *hint = accel_no_bus_hint(ctl->target, ctl->address);
                 fprintf(stderr, _("tpaccelctl: cannot connect to the %s: %s\n"), ctl->bus_description,
                         error->message);
-                if (ctl->target == BUS_TARGET_SYSTEM)
-                        fprintf(stderr, "tpaccelctl: %s\n", hint);
+                fprintf(stderr, "tpaccelctl: %s\n", hint);
                 return EXIT_STATUS_NO_SERVICE;
         }
         return EXIT_STATUS_OK;
@@ -69,6 +72,25 @@ void ctl_release(Ctl *ctl)
                         error->message);
 }
 
+/* Whether logind runs on the bus: without it there are no login sessions, and polkit does not ask
+ * the terminal's agent for a caller outside a session (it finds no session to ask in). */
+static gboolean have_logind(Ctl *ctl)
+{
+        g_autoptr(GVariant) reply = NULL;
+        gboolean has = FALSE;
+
+        if (!ctl->bus)
+                return TRUE; /* unknown: do not claim otherwise */
+        reply = g_dbus_connection_call_sync(ctl->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                            "org.freedesktop.DBus", "NameHasOwner",
+                                            g_variant_new("(s)", "org.freedesktop.login1"),
+                                            G_VARIANT_TYPE("(b)"), G_DBUS_CALL_FLAGS_NONE, 5000, NULL, NULL);
+        if (!reply)
+                return TRUE;
+        g_variant_get(reply, "(b)", &has);
+        return has;
+}
+
 /* How to get authorized, when polkit refused or had nobody to ask for a password. */
 static void print_polkit_hint(Ctl *ctl, const GError *error)
 {
@@ -77,11 +99,30 @@ static void print_polkit_hint(Ctl *ctl, const GError *error)
 
         if (!action || geteuid() == 0)
                 return;
+        if (ctl->polkit_agent_ran && !have_logind(ctl) &&
+            (g_strcmp0(name, "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired") == 0 ||
+             g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED))) {
+                /* pkttyagent ran, but polkit never asked it: there is no login session to ask in. */
+                fprintf(stderr,
+                        _("tpaccelctl: polkit cannot ask for a password here: there is no login session "
+                          "(logind is not running), so polkit does not use the terminal's agent. Run the "
+                          "command as root (e.g. su -c 'tpaccelctl ...'), or allow the action %s with a "
+                          "polkit rule (see tpaccelctl(1))\n"),
+                        action);
+                return;
+        }
         if (g_strcmp0(name, "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired") == 0) {
                 if (!ctl->ask_password)
                         fprintf(stderr,
                                 _("tpaccelctl: polkit wants a password; leave out --no-ask-password to "
                                   "be asked for it on the terminal\n"));
+                else if (isatty(STDIN_FILENO) && !ctl->polkit_agent_ran)
+                        fprintf(stderr,
+                                _("tpaccelctl: polkit wants a password and there is no agent to ask for it "
+                                  "(pkttyagent, polkit's terminal agent, is not installed); run the command "
+                                  "as root, or allow the action %s with a polkit rule (see "
+                                  "tpaccelctl(1))\n"),
+                                action);
                 else
                         fprintf(stderr,
                                 _("tpaccelctl: polkit wants a password and there is no agent to ask for it; "
@@ -121,4 +162,45 @@ ExitStatus ctl_usage_error(const char *format, ...)
         va_end(ap);
         fprintf(stderr, _("tpaccelctl: %s\nTry 'tpaccelctl --help' for more information.\n"), message);
         return EXIT_STATUS_USAGE;
+}
+
+int ctl_output_line(FILE *out, const char *format, ...)
+{
+        va_list ap;
+        int n;
+
+        clearerr(out); /* errno then comes from this write */
+        errno = 0;
+        va_start(ap, format);
+        n = vfprintf(out, format, ap);
+        va_end(ap);
+        if (n < 0 || fflush(out) != 0)
+                return -(errno ?: EIO);
+        return 0;
+}
+
+typedef struct OutputWatch {
+        GSourceFunc on_closed;
+        gpointer userdata;
+} OutputWatch;
+
+static gboolean on_output_error(int fd, GIOCondition condition, gpointer userdata)
+{
+        OutputWatch *w = userdata;
+
+        w->on_closed(w->userdata);
+        return G_SOURCE_REMOVE;
+}
+
+guint ctl_watch_output_closed(GSourceFunc on_closed, gpointer userdata)
+{
+        struct stat st;
+        OutputWatch *w;
+
+        if (fstat(STDOUT_FILENO, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+                return 0;
+        w = g_new(OutputWatch, 1);
+        *w = (OutputWatch){.on_closed = on_closed, .userdata = userdata};
+        /* No event asked for: poll() reports POLLERR on a pipe's write end once the reader closed it. */
+        return g_unix_fd_add_full(G_PRIORITY_DEFAULT, STDOUT_FILENO, G_IO_ERR, on_output_error, w, g_free);
 }

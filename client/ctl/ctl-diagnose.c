@@ -40,6 +40,27 @@ static ExitStatus no_service(Ctl *ctl, const char *why)
         return EXIT_STATUS_NO_SERVICE;
 }
 
+/* Whether the report lists a problem: a "PROBLEM: " line in the text, a non-empty "problems" array
+ * in JSON (tpacceld writes "[]" for none). The exit status then says so to scripts. */
+static gboolean report_names_a_problem(const char *report, gboolean json)
+{
+        const char *p;
+
+        if (!json)
+                return g_str_has_prefix(report, "PROBLEM: ") || strstr(report, "\nPROBLEM: ");
+        p = strstr(report, "\"problems\":");
+        if (!p)
+                return FALSE;
+        p += strlen("\"problems\":");
+        while (g_ascii_isspace(*p))
+                p++;
+        if (*p++ != '[')
+                return FALSE;
+        while (g_ascii_isspace(*p))
+                p++;
+        return *p != ']';
+}
+
 ExitStatus ctl_diagnose(Ctl *ctl, char **args, int n_args)
 {
         g_autoptr(GError) error = NULL;
@@ -67,5 +88,5 @@ ExitStatus ctl_diagnose(Ctl *ctl, char **args, int n_args)
         }
         g_variant_get(reply, "(&s)", &report);
         fputs(report, stdout);
-        return EXIT_STATUS_OK;
+        return report_names_a_problem(report, ctl->json) ? EXIT_STATUS_FAILURE : EXIT_STATUS_OK;
 }

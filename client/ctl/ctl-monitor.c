@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tpaccelctl monitor: claim the accelerometer and print its signals, one line each, until Ctrl-C or
  * until the service leaves the bus. */
+#include <errno.h>
 #include <stdio.h>
 
 #include <glib-unix.h>
 
 #include "accel-client.h"
 #include "accel-stream.h"
+#include "accel-words.h"
 #include "ctl.h"
 
 typedef struct Monitor {
@@ -16,22 +18,44 @@ typedef struct Monitor {
         ExitStatus status;
         char *orientation;
         gboolean claimed;
-        AccelStream *stream; /* --samples: every readout (AcquireStream) */
+        AccelStream *stream;    /* --samples: every readout (AcquireStream) */
+        gboolean output_closed; /* writing to stdout failed: the loop ends, nothing more is printed */
+        guint output_watch;     /* ctl_watch_output_closed(); 0: none or fired */
 } Monitor;
 
-static void print_event(const char *kind, const char *format, ...) G_GNUC_PRINTF(2, 3);
+static void monitor_output_failed(Monitor *m, int r)
+{
+        m->output_closed = TRUE;
+        if (r != -EPIPE) {
+                fprintf(stderr, _("tpaccelctl: writing the output failed: %s\n"), g_strerror(-r));
+                m->status = EXIT_STATUS_FAILURE;
+        } else
+                m->status = EXIT_STATUS_OK; /* the reader has what it wanted */
+        if (m->loop)
+                g_main_loop_quit(m->loop);
+}
 
-static void print_event(const char *kind, const char *format, ...)
+static void print_event(Monitor *m, const char *kind, const char *format, ...) G_GNUC_PRINTF(3, 4);
+
+/* One line; when stdout fails the loop ends: quietly with EXIT_STATUS_OK when the reader went away
+ * (EPIPE: "monitor | head -3"), with an error otherwise. Nothing more is written then. */
+static void print_event(Monitor *m, const char *kind, const char *format, ...)
 {
         g_autoptr(GDateTime) now = g_date_time_new_now_local();
         g_autofree char *stamp = g_date_time_format(now, "%H:%M:%S");
         g_autofree char *text = NULL;
         va_list ap;
+        int r;
 
+        if (m->output_closed)
+                return;
         va_start(ap, format);
         text = g_strdup_vprintf(format, ap);
         va_end(ap);
-        printf("%s.%03d  %-11s %s\n", stamp, g_date_time_get_microsecond(now) / 1000, kind, text);
+        r = ctl_output_line(stdout, "%s.%03d  %-11s %s\n", stamp, g_date_time_get_microsecond(now) / 1000,
+                            kind, text);
+        if (r < 0)
+                monitor_output_failed(m, r);
 }
 
 static void note_orientation(Monitor *m, const char *orientation)
@@ -40,7 +64,7 @@ static void note_orientation(Monitor *m, const char *orientation)
                 return;
         g_free(m->orientation);
         m->orientation = g_strdup(orientation);
-        print_event("orientation", "%s", orientation);
+        print_event(m, "orientation", "%s", orientation);
 }
 
 static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const char *const *invalidated,
@@ -53,24 +77,24 @@ static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const ch
         if (g_variant_lookup(changed, "Orientation", "&s", &orientation))
                 note_orientation(m, orientation);
         if (g_variant_lookup(changed, "ShockActive", "b", &b))
-                print_event("shock", "%s", b ? _("active") : _("over"));
+                print_event(m, "shock", "%s", b ? _("active") : _("over"));
         if (g_variant_lookup(changed, "HasAccelerometer", "b", &b))
-                print_event("device", "%s", b ? _("accelerometer appeared") : _("accelerometer gone"));
+                print_event(m, "device", "%s", b ? _("accelerometer appeared") : _("accelerometer gone"));
         if (g_variant_lookup(changed, "Suspended", "b", &b))
-                print_event("power", "%s", b ? _("suspended") : _("resumed"));
+                print_event(m, "power", "%s", b ? _("suspended") : _("resumed"));
 }
 
 static void on_tilt(TpaccelAccelerometer *proxy, double pitch, double roll, const char *orientation,
                     gpointer userdata)
 {
-        print_event("tilt", _("pitch %+6.1f°  roll %+6.1f°  %s"), pitch, roll, orientation);
+        print_event(userdata, "tilt", _("pitch %+6.1f°  roll %+6.1f°  %s"), pitch, roll, orientation);
         note_orientation(userdata, orientation);
 }
 
 static void on_shock(TpaccelAccelerometer *proxy, double magnitude, guint64 time_usec, const char *reason,
                      gpointer userdata)
 {
-        print_event("shock", "%.2f g (%s)", magnitude, reason);
+        print_event(userdata, "shock", "%.2f g (%s)", magnitude, accel_shock_reason_words(reason));
 }
 
 static void on_heads_parked(TpaccelAccelerometer *proxy, const char *const *disks, gboolean parked,
@@ -78,7 +102,7 @@ static void on_heads_parked(TpaccelAccelerometer *proxy, const char *const *disk
 {
         g_autofree char *list = disks[0] ? g_strjoinv(",", (char **) disks) : g_strdup(_("none"));
 
-        print_event(parked ? "parked" : "unparked", "%s", list);
+        print_event(userdata, parked ? "parked" : "unparked", "%s", list);
 }
 
 /* --samples: every readout, from the sample stream (AcquireStream; the Sample signal is decimated to 50
@@ -93,7 +117,7 @@ static void on_record(const AccelStreamRecord *r, gpointer userdata)
                 g_main_loop_quit(m->loop);
                 return;
         }
-        print_event("sample", "x %5d  y %5d%s%s%s%s", r->x, r->y,
+        print_event(m, "sample", "x %5d  y %5d%s%s%s%s", r->x, r->y,
                     r->flags & ACCEL_STREAM_FLAG_KEYBOARD ? "  keyboard" : "",
                     r->flags & ACCEL_STREAM_FLAG_MOUSE ? "  mouse" : "",
                     r->flags & ACCEL_STREAM_FLAG_SHOCK_ACTIVE ? "  shock" : "",
@@ -126,6 +150,15 @@ static void on_name_owner(GObject *proxy, GParamSpec *pspec, gpointer userdata)
         m->claimed = FALSE;
         m->status = EXIT_STATUS_NO_SERVICE;
         g_main_loop_quit(m->loop);
+}
+
+static gboolean on_output_closed(gpointer userdata)
+{
+        Monitor *m = userdata;
+
+        m->output_watch = 0;
+        monitor_output_failed(m, -EPIPE);
+        return G_SOURCE_REMOVE;
 }
 
 static gboolean on_interrupt(gpointer userdata)
@@ -193,10 +226,13 @@ static void print_header(Monitor *m)
 
         if (!orientation)
                 orientation = "undefined";
-        printf(_("Monitoring %s (backend %s) at %u Hz, orientation %s. Press Ctrl-C to stop.\n"),
-               model && model[0] ? model : _("an unknown model"),
-               backend && backend[0] ? backend : _("none"), tpaccel_accelerometer_get_sampling_rate(proxy),
-               orientation);
+        int r = ctl_output_line(
+                stdout, _("Monitoring %s (backend %s) at %u Hz, orientation %s. Press Ctrl-C to stop.\n"),
+                model && model[0] ? model : _("an unknown model"),
+                backend && backend[0] ? backend : _("none"), tpaccel_accelerometer_get_sampling_rate(proxy),
+                orientation);
+        if (r < 0)
+                monitor_output_failed(m, r);
         m->orientation = g_strdup(orientation);
 }
 
@@ -240,17 +276,21 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
         m.loop = loop;
         sigint = g_unix_signal_add(SIGINT, on_interrupt, &m);
         sigterm = g_unix_signal_add(SIGTERM, on_interrupt, &m);
+        m.output_watch = ctl_watch_output_closed(on_output_closed, &m);
 
-        g_main_loop_run(loop);
+        if (!m.output_closed)
+                g_main_loop_run(loop);
 
         g_source_remove(sigint);
         g_source_remove(sigterm);
+        if (m.output_watch)
+                g_source_remove(m.output_watch);
         stop_following(&m);
 
         if (m.claimed)
                 ctl_release(ctl);
-        if (m.status == EXIT_STATUS_OK)
-                printf(_("Released the accelerometer.\n"));
+        if (m.status == EXIT_STATUS_OK && !m.output_closed)
+                (void) ctl_output_line(stdout, _("Released the accelerometer.\n"));
         g_free(m.orientation);
         return m.status;
 }

@@ -23,6 +23,7 @@ void ctl_polkit_agent_open(Ctl *ctl, const char *action)
         pid_t pid;
 
         ctl->polkit_action = action;
+        ctl->polkit_agent_ran = FALSE;
         /* root needs no password; without a terminal there is nobody to ask. */
         if (ctl->polkit_agent > 0 || !ctl->ask_password || geteuid() == 0 || !isatty(STDIN_FILENO))
                 return;
@@ -52,6 +53,7 @@ void ctl_polkit_agent_open(Ctl *ctl, const char *action)
         }
         close(fds[1]);
         ctl->polkit_agent = pid;
+        ctl->polkit_agent_ran = TRUE;
 
         /* pkttyagent writes to (or closes) the pipe once it is registered with polkit. */
         ready = (struct pollfd){.fd = fds[0], .events = POLLIN};

@@ -37,7 +37,9 @@ typedef struct Recorder {
         gboolean have_first;
         guint64 first_usec, last_usec;
         guint64 rows;
-        gboolean live; /* stdout is a terminal: one line kept up to date */
+        gboolean live;      /* stdout is a terminal: one line kept up to date */
+        gboolean to_stdout; /* FILE is "-": the trace goes to stdout, the messages to stderr */
+        guint output_watch; /* ctl_watch_output_closed() while recording to stdout; 0: none or fired */
         int write_errno;
 } Recorder;
 
@@ -87,11 +89,16 @@ static void on_sample(Recorder *rec, guint64 usec, int x, int y)
                 return; /* the trace format needs increasing times */
         rec->last_usec = usec;
         axes_untransform(rec->axis_code, x, y, &hw_x, &hw_y);
+        if (rec->write_errno)
+                return;
+        errno = 0;
         if (fprintf(rec->out, "%.3f,%d,%d,%d,%d\n", (double) (usec - rec->first_usec) / 1000.0, hw_x, hw_y,
-                    rec->keyboard ? 1 : 0, rec->mouse ? 1 : 0) < 0 &&
-            !rec->write_errno) {
+                    rec->keyboard ? 1 : 0, rec->mouse ? 1 : 0) < 0 ||
+            (rec->to_stdout && fflush(rec->out) != 0)) {
                 rec->write_errno = errno ?: EIO;
-                rec->status = EXIT_STATUS_FAILURE;
+                /* To stdout, a reader that went away ("record - | head") ends the recording: exit 0. */
+                rec->status =
+                        rec->to_stdout && rec->write_errno == EPIPE ? EXIT_STATUS_OK : EXIT_STATUS_FAILURE;
                 g_main_loop_quit(rec->loop);
                 return;
         }
@@ -157,6 +164,16 @@ static void stop_following(Recorder *rec)
         g_clear_pointer(&rec->client, accel_client_free);
 }
 
+static gboolean on_output_closed(gpointer userdata)
+{
+        Recorder *rec = userdata;
+
+        rec->output_watch = 0;
+        rec->write_errno = EPIPE; /* the reader of "record -" went away: the recording ends, exit 0 */
+        g_main_loop_quit(rec->loop);
+        return G_SOURCE_REMOVE;
+}
+
 static gboolean on_stop(gpointer userdata)
 {
         Recorder *rec = userdata;
@@ -214,8 +231,14 @@ static ExitStatus parse_args(Ctl *ctl, char **args, int n_args, const char **ret
 /* Creates path for writing; an existing file is never overwritten. */
 static ExitStatus open_output(const char *path, FILE **ret)
 {
-        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        int fd;
         FILE *f;
+
+        if (g_str_equal(path, "-")) {
+                *ret = stdout;
+                return EXIT_STATUS_OK;
+        }
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 
         if (fd < 0) {
                 fprintf(stderr, _("tpaccelctl: cannot create %s: %s%s\n"), path, g_strerror(errno),
@@ -239,14 +262,19 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         g_autoptr(GError) error = NULL;
         g_autoptr(GVariant) props = NULL;
         g_autoptr(GMainLoop) loop = NULL;
-        Recorder rec = {.ctl = ctl, .status = EXIT_STATUS_OK, .live = isatty(STDOUT_FILENO)};
+        Recorder rec = {.ctl = ctl, .status = EXIT_STATUS_OK};
         guint sigint, sigterm, timer = 0;
-        const char *path = NULL;
+        const char *path = NULL, *shown;
+        FILE *msg;
         ExitStatus status;
 
         status = parse_args(ctl, args, n_args, &path);
         if (status != EXIT_STATUS_OK)
                 return status;
+        rec.to_stdout = g_str_equal(path, "-");
+        rec.live = !rec.to_stdout && isatty(STDOUT_FILENO);
+        msg = rec.to_stdout ? stderr : stdout;
+        shown = rec.to_stdout ? _("standard output") : path;
         status = ctl_connect(ctl);
         if (status != EXIT_STATUS_OK)
                 return status;
@@ -276,7 +304,7 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
                 status = ctl_claim(ctl);
         if (status != EXIT_STATUS_OK) {
                 stop_following(&rec);
-                if (rec.out) {
+                if (rec.out && !rec.to_stdout) {
                         fclose(rec.out);
                         (void) unlink(path);
                 }
@@ -284,9 +312,9 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         }
 
         if (ctl->seconds > 0)
-                printf(_("Recording to %s for %u s.\n"), path, ctl->seconds);
+                fprintf(msg, _("Recording to %s for %u s.\n"), shown, ctl->seconds);
         else
-                printf(_("Recording to %s. Press Ctrl-C to stop.\n"), path);
+                fprintf(msg, _("Recording to %s. Press Ctrl-C to stop.\n"), shown);
 
         loop = g_main_loop_new(NULL, FALSE);
         rec.loop = loop;
@@ -294,6 +322,8 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
         sigterm = g_unix_signal_add(SIGTERM, on_stop, &rec);
         if (ctl->seconds > 0)
                 timer = g_timeout_add_seconds(ctl->seconds, on_stop, &rec);
+        if (rec.to_stdout)
+                rec.output_watch = ctl_watch_output_closed(on_output_closed, &rec);
 
         g_main_loop_run(loop);
 
@@ -301,20 +331,26 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
                 g_source_remove(timer);
         g_source_remove(sigint);
         g_source_remove(sigterm);
+        if (rec.output_watch)
+                g_source_remove(rec.output_watch);
         stop_following(&rec);
 
         if (rec.status != EXIT_STATUS_NO_SERVICE)
                 ctl_release(ctl);
         if (rec.live)
                 printf("\n");
-        if (fclose(rec.out) != 0 && !rec.write_errno)
+        if (rec.to_stdout && rec.write_errno == EPIPE)
+                return EXIT_STATUS_OK; /* the reader has what it wanted */
+        if ((rec.to_stdout ? fflush(rec.out) : fclose(rec.out)) != 0 && !rec.write_errno)
                 rec.write_errno = errno ?: EIO;
+        if (rec.to_stdout && rec.write_errno == EPIPE)
+                return EXIT_STATUS_OK;
         if (rec.write_errno) {
-                fprintf(stderr, _("tpaccelctl: writing %s failed: %s; the recording is incomplete\n"), path,
+                fprintf(stderr, _("tpaccelctl: writing %s failed: %s; the recording is incomplete\n"), shown,
                         g_strerror(rec.write_errno));
                 return EXIT_STATUS_FAILURE;
         }
-        printf(_("Recorded %llu readouts over %.1f s into %s.\n"), (unsigned long long) rec.rows,
-               rec.rows ? (double) (rec.last_usec - rec.first_usec) / 1e6 : 0.0, path);
+        fprintf(msg, _("Recorded %llu readouts over %.1f s into %s.\n"), (unsigned long long) rec.rows,
+                rec.rows ? (double) (rec.last_usec - rec.first_usec) / 1e6 : 0.0, shown);
         return rec.status;
 }

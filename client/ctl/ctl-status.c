@@ -4,6 +4,7 @@
 
 #include "accel-json.h"
 #include "accel-props.h"
+#include "accel-words.h"
 #include "ctl.h"
 
 static GVariant *lookup(GVariant *props, const AccelProperty *prop)
@@ -47,6 +48,52 @@ static void print_json(GVariant *props)
         printf("%s\n", text);
 }
 
+/* For a value that needs polling while nothing polls: " (not polled)" or " (polled N s ago)", so that
+ * an old value is never shown as a current one; "" otherwise. */
+static char *age_note(GVariant *props, const AccelProperty *prop)
+{
+        gboolean polling = FALSE;
+        guint64 last = 0;
+        double age;
+
+        if (!prop->polled)
+                return g_strdup("");
+        (void) g_variant_lookup(props, "Polling", "b", &polling);
+        if (polling)
+                return g_strdup("");
+        (void) g_variant_lookup(props, "LastPolled", "t", &last);
+        if (last == 0)
+                return g_strdup_printf(" (%s)", _("not polled"));
+        age = ((double) g_get_monotonic_time() - (double) last) / 1e6;
+        return g_strdup_printf(_(" (polled %.0f s ago)"), MAX(age, 0.0));
+}
+
+/* For people reading another language than English: the service's English reason sentences and state
+ * codes in their words (from the stable codes beside them); NULL to show the value as it is. */
+static char *translated_text(GVariant *props, const AccelProperty *prop)
+{
+        static const struct {
+                const char *property, *code_property;
+        } from_code[] = {
+                {"BackendReason", "BackendReasonCode"},
+                {"EffectiveRateReason", "EffectiveRateReasonCode"},
+                {"ProtectionState", "ProtectionState"},
+                {"HardwareState", "HardwareState"},
+        };
+        const char *code = NULL, *words;
+
+        if (!accel_words_translated())
+                return NULL;
+        for (size_t i = 0; i < G_N_ELEMENTS(from_code); i++)
+                if (g_str_equal(prop->dbus_name, from_code[i].property)) {
+                        if (!g_variant_lookup(props, from_code[i].code_property, "&s", &code))
+                                return NULL;
+                        words = accel_code_words(from_code[i].code_property, code);
+                        return words ? g_strdup(words) : NULL;
+                }
+        return NULL;
+}
+
 static void print_human(GVariant *props)
 {
         size_t n;
@@ -58,14 +105,17 @@ static void print_human(GVariant *props)
 
         for (size_t i = 0; i < n; i++) {
                 g_autoptr(GVariant) value = lookup(props, &table[i]);
+                g_autofree char *words = value ? translated_text(props, &table[i]) : NULL;
                 g_autofree char *text = !value ? g_strdup(_("(not provided by the service)"))
-                                        : no_reading(props, &table[i])
-                                                ? g_strdup(_("no reading"))
+                                        : no_reading(props, &table[i]) ? g_strdup(_("no reading"))
+                                        : words                        ? g_steal_pointer(&words)
                                                 : accel_property_format(&table[i], value, TRUE);
+                g_autofree char *note =
+                        value && !no_reading(props, &table[i]) ? age_note(props, &table[i]) : g_strdup("");
                 const char *label = _(table[i].label);
                 /* printf pads by bytes; pad by characters so that translated labels align too. */
                 int pad = width - (int) g_utf8_strlen(label, -1);
-                printf("%*s%s: %s\n", pad, "", label, text);
+                printf("%*s%s: %s%s\n", pad, "", label, text, note);
         }
 }
 

@@ -4,6 +4,7 @@
 /* tpaccelctl's context and the helpers its commands share. Every command returns an ExitStatus and
  * prints its own errors (to stderr, once, with context). */
 
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <gio/gio.h>
@@ -22,6 +23,7 @@ typedef struct Ctl {
         guint16 data_mask;
         const char *polkit_action; /* the action the current command needs, NULL for reads */
         pid_t polkit_agent;        /* pkttyagent started for this process, 0 if none */
+        gboolean polkit_agent_ran; /* pkttyagent was started for the last guarded call (kept after close) */
         guint seconds;             /* record --seconds; 0: until Ctrl-C */
 } Ctl;
 
@@ -51,6 +53,16 @@ void ctl_release(Ctl *ctl);
 /* Prints "tpaccelctl: CONTEXT: words: message" (plus how to start the service if it is missing, or how
  * to get authorized when polkit refused) and returns the exit status that goes with the error. */
 ExitStatus ctl_report_error(Ctl *ctl, const char *context, const GError *error);
+
+/* Writes one formatted line (or more) to out and flushes it. Returns 0, or a negative errno when the
+ * write failed: -EPIPE when the reader went away (e.g. "tpaccelctl monitor | head -3"; SIGPIPE is
+ * ignored), which every output loop takes as its end with EXIT_STATUS_OK. */
+int ctl_output_line(FILE *out, const char *format, ...) G_GNUC_PRINTF(2, 3);
+
+/* When stdout is a pipe or a socket: calls on_closed(userdata) once its reader went away (POLLERR on
+ * our end), so that an output loop with nothing to print ends too ("monitor | head -1"). Returns the
+ * source id to remove, 0 when stdout is something else. */
+guint ctl_watch_output_closed(GSourceFunc on_closed, gpointer userdata);
 
 /* Prints a usage error and returns EXIT_STATUS_USAGE. */
 ExitStatus ctl_usage_error(const char *format, ...) G_GNUC_PRINTF(1, 2);

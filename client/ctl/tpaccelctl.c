@@ -2,6 +2,7 @@
 /* tpaccelctl: command line client of tpacceld (org.thinkpad.Accelerometer). Option parsing and
  * command dispatch; the commands live in ctl-*.c. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -159,6 +160,8 @@ int main(int argc, char *argv[])
 
         client_i18n_init();
         setvbuf(stdout, NULL, _IOLBF, 0);
+        /* A reader that went away (| head) shows as EPIPE, which the output loops take as their end. */
+        (void) signal(SIGPIPE, SIG_IGN);
         opterr = 0;
 
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {

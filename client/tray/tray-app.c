@@ -4,6 +4,7 @@
 #include <libayatana-appindicator/app-indicator.h>
 
 #include "accel-client.h"
+#include "accel-words.h"
 #include "client-i18n.h"
 #include "tray-app.h"
 #include "tray-icon.h"
@@ -141,8 +142,18 @@ static char *without_headline(const char *reason)
 
 static char *status_detail(TrayApp *app)
 {
-        if (app->service_idle || no_accelerometer(app))
+        if (app->service_idle || no_accelerometer(app)) {
+                /* In the user's language when there is a translation (the service's reason is English). */
+                TpaccelAccelerometer *proxy = service(app);
+                const char *words =
+                        proxy && accel_words_translated()
+                                ? accel_code_words("BackendReasonCode",
+                                                   tpaccel_accelerometer_get_backend_reason_code(proxy))
+                                : NULL;
+                if (words)
+                        return g_strdup(words);
                 return without_headline(app->backend_reason ? app->backend_reason : "");
+        }
         if (!app->service_present)
                 return g_strdup_printf(_("tpacceld is not running on the %s."), app->bus_description);
         return g_strdup("");

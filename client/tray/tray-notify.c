@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <libnotify/notify.h>
 
+#include "accel-words.h"
 #include "client-i18n.h"
 #include "tray-icon.h"
 #include "tray-notify.h"
@@ -56,9 +57,9 @@ void tray_notifier_shock(TrayNotifier *n, double magnitude, const char *reason)
                 body = g_strdup_printf(ngettext("%.2f g (%s), and %u more since the last alert.",
                                                 "%.2f g (%s), and %u more since the last alert.",
                                                 n->suppressed_shocks),
-                                       magnitude, reason, n->suppressed_shocks);
+                                       magnitude, accel_shock_reason_words(reason), n->suppressed_shocks);
         else
-                body = g_strdup_printf("%.2f g (%s).", magnitude, reason);
+                body = g_strdup_printf("%.2f g (%s).", magnitude, accel_shock_reason_words(reason));
         n->suppressed_shocks = 0;
         n->last_shock_shown_usec = now;
 

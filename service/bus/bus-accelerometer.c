@@ -16,6 +16,7 @@
 #include "bus-face.h"
 #include "bus-polkit.h"
 #include "bus-stream.h"
+#include "readout.h"
 #include "diagnose.h"
 #include "input-devices.h"
 #include "ec-protocol.h"
@@ -50,6 +51,19 @@ static int property_get_backend_reason(sd_bus *bus, const char *path, const char
 {
         Context *c = userdata;
         return sd_bus_message_append(reply, "s", c->backend_reason ?: "");
+}
+
+/* BackendReasonCode: "found" (Backend works), "not-initialized" (a backend, but the accelerometer did
+ * not answer at start), "no-accelerometer" (none found). */
+static int property_get_backend_reason_code(sd_bus *bus, const char *path, const char *interface,
+                                            const char *property, sd_bus_message *reply, void *userdata,
+                                            sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s",
+                                     c->has_accelerometer ? "found"
+                                     : c->backend         ? "not-initialized"
+                                                          : "no-accelerometer");
 }
 
 static int property_get_hardware_state(sd_bus *bus, const char *path, const char *interface,
@@ -158,24 +172,42 @@ static const MotionState *motion_state(Context *c)
         return c->motion ? motion_get_state(c->motion) : NULL;
 }
 
+/* Pitch, Roll and Orientation: the motion state while polling, else computed from a fresh readout
+ * (readout_current_angles()), as Position is: never a value from an earlier poll. */
 static int property_get_angle(sd_bus *bus, const char *path, const char *interface, const char *property,
                               sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        const MotionState *m = motion_state(userdata);
-        double v = 0;
+        double pitch, roll;
+        MotionOrientation o;
 
-        if (m)
-                v = strcmp(property, "Pitch") == 0 ? m->pitch : m->roll;
-        return sd_bus_message_append(reply, "d", v);
+        readout_current_angles(userdata, &pitch, &roll, &o);
+        return sd_bus_message_append(reply, "d", strcmp(property, "Pitch") == 0 ? pitch : roll);
 }
 
 static int property_get_orientation(sd_bus *bus, const char *path, const char *interface,
                                     const char *property, sd_bus_message *reply, void *userdata,
                                     sd_bus_error *error)
 {
+        double pitch, roll;
+        MotionOrientation o;
+
+        readout_current_angles(userdata, &pitch, &roll, &o);
+        return sd_bus_message_append(reply, "s", motion_orientation_to_string(o));
+}
+
+static int property_get_last_polled(sd_bus *bus, const char *path, const char *interface,
+                                    const char *property, sd_bus_message *reply, void *userdata,
+                                    sd_bus_error *error)
+{
         const MotionState *m = motion_state(userdata);
-        return sd_bus_message_append(
-                reply, "s", motion_orientation_to_string(m ? m->orientation : MOTION_ORIENTATION_UNDEFINED));
+        return sd_bus_message_append(reply, "t", m ? m->last_sample_usec : UINT64_C(0));
+}
+
+static int property_get_shock_min_rate(sd_bus *bus, const char *path, const char *interface,
+                                       const char *property, sd_bus_message *reply, void *userdata,
+                                       sd_bus_error *error)
+{
+        return sd_bus_message_append(reply, "u", (uint32_t) MOTION_SHOCK_MIN_RATE_HZ);
 }
 
 static int property_get_shock_active(sd_bus *bus, const char *path, const char *interface,
@@ -299,6 +331,14 @@ static int property_get_effective_rate_reason(sd_bus *bus, const char *path, con
 {
         Context *c = userdata;
         return sd_bus_message_append(reply, "s", c->poller.poll_rate_reason ?: "not polling");
+}
+
+static int property_get_effective_rate_reason_code(sd_bus *bus, const char *path, const char *interface,
+                                                   const char *property, sd_bus_message *reply,
+                                                   void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        return sd_bus_message_append(reply, "s", c->poller.poll_rate_reason_code ?: "unclaimed");
 }
 
 static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -876,6 +916,7 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP_BOOL("HasAccelerometer", has_accelerometer, CHANGE),
         PROP("Backend", "s", property_get_backend, CHANGE),
         PROP("BackendReason", "s", property_get_backend_reason, CHANGE),
+        PROP("BackendReasonCode", "s", property_get_backend_reason_code, CHANGE),
         PROP("HardwareState", "s", property_get_hardware_state, CHANGE),
         PROP("LastError", "s", property_get_last_error, CHANGE),
         PROP("Model", "s", property_get_model, CONST),
@@ -895,6 +936,7 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP_BOOL("Claimed", poller.polling, CHANGE | SD_BUS_VTABLE_DEPRECATED), /* Polling's old name */
         PROP_FIELD("EffectiveRate", "u", poller.poll_rate, CHANGE),
         PROP("EffectiveRateReason", "s", property_get_effective_rate_reason, CHANGE),
+        PROP("EffectiveRateReasonCode", "s", property_get_effective_rate_reason_code, CHANGE),
         PROP_BOOL("Suspended", suspend.active, CHANGE),
         PROP("Pitch", "d", property_get_angle, CHANGE),
         PROP("Roll", "d", property_get_angle, CHANGE),
@@ -906,6 +948,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("ShockCount", "t", property_get_shock_count, CHANGE),
         PROP("LastShock", "(td)", property_get_last_shock, CHANGE),
         PROP("VibrationLevel", "d", property_get_vibration_level, 0),
+        PROP("LastPolled", "t", property_get_last_polled, 0),
+        PROP("ShockMinRate", "u", property_get_shock_min_rate, CONST),
         PROP("ProtectedDisks", "as", property_get_protected_disks, CHANGE),
         PROP("Parked", "b", property_get_parked, CHANGE),
         PROP("ParkCount", "t", property_get_park_count, CHANGE),
@@ -918,6 +962,8 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         SD_BUS_METHOD("Release", "", "", method_release, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("AcquireStream", SD_BUS_NO_ARGS, SD_BUS_RESULT("h", fd, "u", record_size),
                                 method_acquire_stream, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("SubscribeSamples", "", "", method_subscribe_samples, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("UnsubscribeSamples", "", "", method_unsubscribe_samples, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Calibrate", "", "", method_calibrate, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("Diagnose", SD_BUS_ARGS("s", format), SD_BUS_RESULT("s", report),
                                 method_diagnose, SD_BUS_VTABLE_UNPRIVILEGED),

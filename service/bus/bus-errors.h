@@ -7,4 +7,5 @@
 #define ACCEL_ERROR_NOT_SUPPORTED    "org.thinkpad.Accelerometer.Error.NotSupported"
 #define ACCEL_ERROR_NO_ACCELEROMETER "org.thinkpad.Accelerometer.Error.NoAccelerometer"
 #define ACCEL_ERROR_NOT_CLAIMED      "org.thinkpad.Accelerometer.Error.NotClaimed"
+#define ACCEL_ERROR_NOT_SUBSCRIBED   "org.thinkpad.Accelerometer.Error.NotSubscribed"
 #define ACCEL_ERROR_NOT_SAVED        "org.thinkpad.Accelerometer.Error.NotSaved"

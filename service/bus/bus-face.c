@@ -48,8 +48,11 @@ static const char *const change_properties[_CHANGE_BIT_MAX] = {
         [CHANGE_PROTECTION_STATE] = "ProtectionState",
         [CHANGE_PAUSED_UNTIL] = "PausedUntil",
 };
+/* A second property sent with the same change: an old name, or a reason's stable code. */
 static const char *const change_aliases[_CHANGE_BIT_MAX] = {
         [CHANGE_POLLING] = "Claimed", /* Polling's old name */
+        [CHANGE_BACKEND_REASON] = "BackendReasonCode",
+        [CHANGE_EFFECTIVE_RATE_REASON] = "EffectiveRateReasonCode",
 };
 
 static void emit_properties_changed(Context *c, const char *const *properties)

@@ -130,6 +130,17 @@ static int add_pending(SensorProxy *p, sd_bus_message *m)
 
 /* Claims */
 
+/* A claim polls only in tablet mode: in laptop mode the screen's orientation is "normal" whatever the
+ * base does (screen-orientation.h), so polling for it would cost wakeups for nothing (issue 24: 20 Hz
+ * all day on a convertible used as a laptop, because desktops claim whenever rotation is unlocked).
+ * Folding into tablet mode starts polling, unfolding stops it. */
+static void update_demand(SensorProxy *p)
+{
+        bool claimed = p->claims && sd_bus_track_count(p->claims) > 0;
+
+        poller_set_demand(&p->context->poller, DEMAND_SENSOR_PROXY, claimed && p->screen.tablet_mode);
+}
+
 static int on_claims_empty(sd_bus_track *t, void *userdata)
 {
         SensorProxy *p = userdata;
@@ -168,9 +179,15 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
         log_debug("%s: ClaimAccelerometer by %s", SENSOR_PROXY_BUS_NAME,
                   strna(sd_bus_message_get_sender(m)));
 
+        if (!p->screen.tablet_mode) {
+                /* Laptop mode: "normal" needs no readout (the base's angles are not used). */
+                SCREEN_CHANGE(p, screen_orientation_feed(&p->screen, now_usec(), 0, 0, true));
+                update_demand(p);
+                return sd_bus_reply_method_return(m, NULL);
+        }
         if (!was_polling)
                 screen_orientation_reset(&p->screen); /* the values are old: wait for a fresh readout */
-        poller_set_demand(&c->poller, DEMAND_SENSOR_PROXY, true);
+        update_demand(p);
 
         if (c->poller.polling && p->screen.have_readout && p->n_pending == 0)
                 return sd_bus_reply_method_return(m, NULL);
@@ -293,7 +310,14 @@ static const sd_bus_vtable compass_vtable[] = {
 static void on_tablet_mode(TabletMode *t, bool tablet_mode, void *userdata)
 {
         SensorProxy *p = userdata;
+        bool was_polling = p->context->poller.polling;
+
         SCREEN_CHANGE(p, screen_orientation_set_tablet_mode(&p->screen, tablet_mode));
+        update_demand(p);
+        if (tablet_mode && !was_polling && p->context->poller.polling)
+                log_debug("Folded into a tablet: polling for the screen's rotation");
+        else if (!tablet_mode && was_polling && !p->context->poller.polling)
+                log_debug("Back in laptop mode: the screen's rotation needs no polling");
 }
 
 void sensor_proxy_open_tablet_mode(const char *input_dir, TabletMode **ret)

@@ -40,6 +40,8 @@ struct BusStreams {
         uint64_t last_readout_usec; /* the time of the last readout; 0: none yet */
         unsigned
                 sample_credit; /* Sample decimation: SAMPLE_SIGNAL_RATE_MAX per readout, a signal per rate */
+        /* SubscribeSamples(): one recursive track, a reference per subscription; NULL: none yet. */
+        sd_bus_track *sample_subscribers;
 };
 
 static Stream *stream_free(Stream *s)
@@ -62,6 +64,7 @@ BusStreams *bus_streams_free(BusStreams *s)
         for (size_t i = 0; i < s->n; i++)
                 stream_free(s->v[i]);
         free(s->v);
+        sd_bus_track_unref(s->sample_subscribers);
         free(s);
         return NULL;
 }
@@ -287,9 +290,77 @@ void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active)
         }
         if (streams)
                 streams->last_readout_usec = t;
-        if (streams && !sample_signal_due(streams, c->poller.poll_rate))
+        if (!streams || !bus_sample_subscribed(c) || !sample_signal_due(streams, c->poller.poll_rate))
                 return;
         r = sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Sample", "tii", t, ro->x, ro->y);
         if (r < 0)
                 log_debug_errno(r, "Failed to emit Sample: %m");
+}
+
+/* The track is empty (the last subscriber unsubscribed or left the bus): dropped, made again by the
+ * next SubscribeSamples() (an empty track would be dispatched again on every iteration). */
+static int on_subscriber_gone(sd_bus_track *track, void *userdata)
+{
+        BusStreams *t = userdata;
+
+        log_debug("No Sample subscription left");
+        t->sample_subscribers = sd_bus_track_unref(t->sample_subscribers);
+        return 0;
+}
+
+bool bus_sample_subscribed(Context *c)
+{
+        return c->streams && c->streams->sample_subscribers &&
+               sd_bus_track_count(c->streams->sample_subscribers) > 0;
+}
+
+int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        const char *sender = sd_bus_message_get_sender(m);
+        BusStreams *t = streams_get(c);
+        int r;
+
+        if (!sender)
+                return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
+                                        "SubscribeSamples: a call without a sender");
+        if (!t)
+                return log_error_errno(-ENOMEM, "Failed to record a Sample subscription: %m");
+        if (!t->sample_subscribers) {
+                r = sd_bus_track_new(c->bus, &t->sample_subscribers, on_subscriber_gone, t);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to track Sample subscribers: %m");
+                r = sd_bus_track_set_recursive(t->sample_subscribers, true);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to track Sample subscribers: %m");
+        }
+        if (sd_bus_track_count_name(t->sample_subscribers, sender) >=
+            (int) SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+                                         "SubscribeSamples: %s holds %u subscriptions already, the most one "
+                                         "client may hold",
+                                         sender, SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX);
+        r = sd_bus_track_add_name(t->sample_subscribers, sender);
+        if (r == -ENXIO)
+                return log_debug_errno(r, "%s left before its Sample subscription was tracked", sender);
+        if (r < 0)
+                return log_error_errno(r, "Failed to track the Sample subscription of %s: %m", sender);
+        log_debug("Sample subscription by %s (%u subscribers)", sender,
+                  sd_bus_track_count(t->sample_subscribers));
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+int method_unsubscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        Context *c = userdata;
+        const char *sender = sd_bus_message_get_sender(m);
+        BusStreams *t = c->streams;
+
+        if (!sender || !t || !t->sample_subscribers ||
+            sd_bus_track_count_name(t->sample_subscribers, sender) <= 0)
+                return sd_bus_error_set(error, ACCEL_ERROR_NOT_SUBSCRIBED,
+                                        "UnsubscribeSamples: this connection holds no Sample subscription");
+        (void) sd_bus_track_remove_name(t->sample_subscribers, sender);
+        log_debug("Sample subscription of %s released", sender);
+        return sd_bus_reply_method_return(m, NULL);
 }

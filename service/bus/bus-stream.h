@@ -10,6 +10,7 @@
  * at most SAMPLE_SIGNAL_RATE_MAX per second. */
 
 #include <assert.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 
@@ -35,16 +36,29 @@ static_assert(sizeof(StreamRecord) == 24, "StreamRecord is 24 bytes on every ABI
  * (a poll tick without one), or this stream dropped records its client did not read in time. */
 #define STREAM_FLAG_MISSED (UINT32_C(1) << 3)
 
-#define STREAMS_PER_SENDER_MAX 4u   /* open streams of one bus connection */
-#define STREAMS_MAX            128u /* open streams of all clients */
-#define SAMPLE_SIGNAL_RATE_MAX 50u  /* Sample signals per second; above it every readout is not sent */
+#define STREAMS_PER_SENDER_MAX              4u   /* open streams of one bus connection */
+#define STREAMS_MAX                         128u /* open streams of all clients */
+#define SAMPLE_SIGNAL_RATE_MAX              50u /* Sample signals per second; above it every readout is not sent */
+#define SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX 64u /* SubscribeSamples() calls one connection may hold */
 
 /* The AcquireStream() method handler (userdata: the Context). Errors: NoAccelerometer; LimitsExceeded
  * naming the limit when the caller or everyone holds the most streams allowed. */
 int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error);
 
-/* Per readout (poller.c): one record to every stream, and the Sample signal, decimated to at most
- * SAMPLE_SIGNAL_RATE_MAX per second at the poll rate in force. shock_active: after this readout. */
+/* SubscribeSamples()/UnsubscribeSamples() (userdata: the Context): the Sample signal is emitted only
+ * while at least one subscription exists. One sd_bus_track for all subscribers, recursive: each
+ * SubscribeSamples() adds a reference to the caller's name, UnsubscribeSamples() drops one
+ * (Error.NotSubscribed when the caller holds none), and leaving the bus drops all of a caller's.
+ * Subscribing claims nothing: Sample comes only while something else makes the daemon poll.
+ * LimitsExceeded above SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX subscriptions of one connection. */
+int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_unsubscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error);
+/* Whether a Sample subscription exists now. */
+bool bus_sample_subscribed(Context *c);
+
+/* Per readout (poller.c): one record to every stream, and, while someone subscribed to it, the Sample
+ * signal, decimated to at most SAMPLE_SIGNAL_RATE_MAX per second at the poll rate in force.
+ * shock_active: after this readout. */
 void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active);
 
 /* Closes every stream without touching the claims (context_free(), before claims_free()). */

@@ -313,33 +313,41 @@ static bool poller_wanted(const Context *c)
 }
 
 /* The rate polling needs now and why (a new string); 0 when nothing polls. */
-static unsigned wanted_rate(const Context *c, char **ret_reason)
+static unsigned wanted_rate(const Context *c, char **ret_reason, const char **ret_code)
 {
         unsigned full = poller_full_rate(c), rate = 0, claimed;
         const char *claimer = NULL;
 
         if (!poller_wanted(c)) {
-                if (!c->has_accelerometer)
+                if (!c->has_accelerometer) {
                         *ret_reason = strdup("not polling: there is no accelerometer");
-                else if (c->suspend.active)
+                        *ret_code = "no-accelerometer";
+                } else if (c->suspend.active) {
                         *ret_reason = strdup("not polling: suspended");
-                else if (c->poller.hardware_state == HARDWARE_STOPPED)
+                        *ret_code = "suspended";
+                } else if (c->poller.hardware_state == HARDWARE_STOPPED) {
                         *ret_reason = strdup("not polling: the hardware failed (HardwareState stopped)");
-                else
+                        *ret_code = "hardware-stopped";
+                } else {
                         *ret_reason = strdup("not polling: nothing claims the accelerometer");
+                        *ret_code = "unclaimed";
+                }
                 return 0;
         }
         if (c->poller.demand & DEMAND_PROTECTION) {
                 *ret_reason = strprintf("disk protection is armed (the full SamplingRate, %u Hz)", full);
+                *ret_code = "disk-protection";
                 return full;
         }
         if (c->poller.demand & DEMAND_DIAGNOSIS) {
                 *ret_reason = strprintf("a diagnosis is running (the full SamplingRate, %u Hz)", full);
+                *ret_code = "diagnosis";
                 return full;
         }
         if (c->poller.demand & DEMAND_INPUT_DEVICES) {
                 *ret_reason =
                         strprintf("the input devices are enabled (the full SamplingRate, %u Hz)", full);
+                *ret_code = "input-devices";
                 return full;
         }
         claimed = c->poller.demand & DEMAND_CLAIM ? MIN(c->poller.claim_rate, full) : 0;
@@ -348,10 +356,12 @@ static unsigned wanted_rate(const Context *c, char **ret_reason)
             MIN((unsigned) SENSOR_PROXY_RATE_HZ, full) > claimed) {
                 rate = MIN((unsigned) SENSOR_PROXY_RATE_HZ, full);
                 *ret_reason = strprintf("a net.hadess.SensorProxy claim (screen rotation, %u Hz)", rate);
+                *ret_code = "screen-rotation";
                 return rate;
         }
         *ret_reason = strprintf("a claim by %s at %u Hz%s", strna(claimer), claimed,
                                 claimed == full ? " (the full SamplingRate)" : "");
+        *ret_code = claimed == full ? "claim-full-rate" : "claim";
         return claimed;
 }
 
@@ -382,7 +392,8 @@ static void apply_rate(Context *c)
 {
         Poller *p = &c->poller;
         _cleanup_free_ char *reason = NULL;
-        unsigned rate = wanted_rate(c, &reason);
+        const char *code = NULL;
+        unsigned rate = wanted_rate(c, &reason, &code);
         bool changed = rate != p->poll_rate;
 
         if (rate > 0)
@@ -393,6 +404,11 @@ static void apply_rate(Context *c)
                 set_backend_rate(c, poller_full_rate(c));
         if (changed) {
                 log_debug("Polling rate %u Hz: %s", rate, strna(reason));
+                if ((p->demand & DEMAND_PROTECTION) && rate > 0 && rate < MOTION_SHOCK_MIN_RATE_HZ)
+                        log_warning("Disk protection is armed, but polling runs at %u Hz, below the %u Hz "
+                                    "shock detection needs (ShockMinRate): no shock will park the heads; "
+                                    "set SamplingRate to %u or more",
+                                    rate, MOTION_SHOCK_MIN_RATE_HZ, MOTION_SHOCK_MIN_RATE_HZ);
                 p->poll_rate = rate;
                 if (p->poll_timer && rate > 0) {
                         uint64_t period = poll_period_usec(c);
@@ -406,6 +422,7 @@ static void apply_rate(Context *c)
         if (reason && (!p->poll_rate_reason || strcmp(reason, p->poll_rate_reason) != 0)) {
                 free(p->poll_rate_reason);
                 p->poll_rate_reason = TAKE_PTR(reason);
+                p->poll_rate_reason_code = code;
                 context_changed(c, CHANGE_MASK(CHANGE_EFFECTIVE_RATE_REASON));
         }
 }

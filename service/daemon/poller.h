@@ -61,7 +61,11 @@ typedef struct Poller {
 
         unsigned poll_rate;     /* the EffectiveRate property: the poll timer's rate; 0: not polling */
         char *poll_rate_reason; /* the EffectiveRateReason property */
-        unsigned backend_rate;  /* the sampling rate the backend (EC) is set to; 0: the configured */
+        /* EffectiveRateReasonCode (static): "unclaimed", "no-accelerometer", "suspended",
+         * "hardware-stopped", "disk-protection", "diagnosis", "input-devices", "screen-rotation",
+         * "claim", "claim-full-rate"; NULL: not computed yet ("unclaimed") */
+        const char *poll_rate_reason_code;
+        unsigned backend_rate; /* the sampling rate the backend (EC) is set to; 0: the configured */
         sd_event_source *poll_timer;
         sd_event_source *keep_stream; /* while polling: after each event loop iteration (a post source) */
         bool polling;                 /* the Claimed property */

@@ -77,6 +77,7 @@ void readout_process(Context *c, const HdapsReadout *ro)
                         .new_readouts = ro->readouts,
                         .keyboard = ro->keyboard,
                         .mouse = ro->mouse,
+                        .rate_hz = c->poller.poll_rate,
                 };
                 MotionEvents ev = {};
 
@@ -92,4 +93,23 @@ void readout_process(Context *c, const HdapsReadout *ro)
                 c->observer->readout(c, &e, c->observer_userdata);
         }
         protection_tick(c, shock_active, now_usec());
+}
+
+void readout_current_angles(Context *c, double *ret_pitch, double *ret_roll,
+                            MotionOrientation *ret_orientation)
+{
+        const MotionState *ms = c->motion ? motion_get_state(c->motion) : NULL;
+
+        *ret_pitch = ms ? ms->pitch : 0;
+        *ret_roll = ms ? ms->roll : 0;
+        *ret_orientation = ms ? ms->orientation : MOTION_ORIENTATION_UNDEFINED;
+        if (!ms || c->poller.polling || !c->has_accelerometer || !c->backend)
+                return;
+
+        poller_refresh_on_demand(c);
+        const HdapsState *s = backend_get_state(c->backend);
+        if (!s || !s->valid)
+                return;
+        MotionSample sample = {.x = s->x, .y = s->y, .rest_x = s->rest_x, .rest_y = s->rest_y};
+        motion_angles_of(c->motion, &sample, ret_pitch, ret_roll, ret_orientation);
 }

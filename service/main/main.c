@@ -264,7 +264,7 @@ static int run(const Options *o)
                         log_error_errno(r, "tpacceld: cannot make the diagnosis report: %m");
                         return EXIT_FAILURE;
                 }
-                return EXIT_SUCCESS; /* the report names any problem */
+                return r > 0 ? EXIT_FAILURE : EXIT_SUCCESS; /* 1: the report names a problem */
         }
 
         if (setup_signals(c) < 0)

@@ -125,9 +125,19 @@ void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret)
 
         *ret = (MotionEvents){};
 
-        ShockResult shock;
-        shock_feed(&m->shock, s->time_usec, x / m->config.counts_per_g, y / m->config.counts_per_g, new_data,
-                   activity, &shock);
+        ShockResult shock = {};
+        if (s->rate_hz == 0 || s->rate_hz >= MOTION_SHOCK_MIN_RATE_HZ)
+                shock_feed(&m->shock, s->time_usec, x / m->config.counts_per_g, y / m->config.counts_per_g,
+                           new_data, activity, &shock);
+        else {
+                /* Too slow for the detector: its history means nothing at the next fast readout, and
+                 * a shock in progress is over (nothing watches it any more). */
+                shock_reset(&m->shock);
+                if (m->shock.active) {
+                        m->shock.active = false;
+                        shock.active_changed = true;
+                }
+        }
 
         if (new_data) {
                 tilt_update(&m->tilt, s->time_usec, x, y, !activity && !m->shock.active);
@@ -137,6 +147,7 @@ void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret)
                 orientation_update(&m->orientation, s->time_usec, m->state.pitch, m->state.roll, new_data);
 
         m->state.orientation = m->orientation.current;
+        m->state.last_sample_usec = s->time_usec;
         m->state.drift_x = m->tilt.drift_x;
         m->state.drift_y = m->tilt.drift_y;
         m->state.shock_active = m->shock.active;
@@ -162,6 +173,17 @@ void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret)
         ret->roll = m->state.roll;
         ret->orientation = m->state.orientation;
         ret->shock_active = m->state.shock_active;
+}
+
+void motion_angles_of(const Motion *m, const MotionSample *s, double *ret_pitch, double *ret_roll,
+                      MotionOrientation *ret_orientation)
+{
+        double pitch, roll;
+
+        tilt_angles(&m->tilt, s->x - s->rest_x, s->y - s->rest_y, m->config.counts_per_g, &pitch, &roll);
+        *ret_pitch = pitch;
+        *ret_roll = roll;
+        *ret_orientation = orientation_classify(m->state.orientation, pitch, roll);
 }
 
 void motion_reset(Motion *m)

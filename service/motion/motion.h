@@ -20,6 +20,9 @@
 #define MOTION_SHOCK_HOLD_MS_DEFAULT 1000
 #define MOTION_SHOCK_HOLD_MS_MIN     100   /* ms */
 #define MOTION_SHOCK_HOLD_MS_MAX     60000 /* ms */
+/* Shock detection runs only on readouts polled at this rate or faster (docs/MOTION.md, "Minimum
+ * rate"): below it no Shock is raised and ShockActive stays false. */
+#define MOTION_SHOCK_MIN_RATE_HZ 50
 
 typedef enum MotionOrientation {
         MOTION_ORIENTATION_UNDEFINED,
@@ -48,6 +51,8 @@ typedef struct MotionSample {
         int rest_x, rest_y;    /* calibrated rest position */
         unsigned new_readouts; /* 0: nothing new (a repeat, not zero motion); 1; 2: one was missed */
         bool keyboard, mouse;  /* activity flags of this readout */
+        unsigned rate_hz;      /* the rate polling runs at; below MOTION_SHOCK_MIN_RATE_HZ no shock
+                                * detection (0: unknown, taken as fast enough) */
 } MotionSample;
 
 /* What one sample changed; flags in mask say which fields are meaningful. */
@@ -82,6 +87,13 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(Motion *, motion_free);
 /* Feeds one readout; fills *ret (mask 0 if nothing to report). At most one Tilt per call. */
 void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret);
 
+/* The pitch, roll and orientation of one readout on its own, for readers while nothing polls (the
+ * history is left alone): the angles with the learnt rest-drift correction, the orientation from the
+ * angles with the hysteresis of the last orientation but without debounce or stillness (one readout
+ * has no time). Never UNDEFINED. */
+void motion_angles_of(const Motion *m, const MotionSample *s, double *ret_pitch, double *ret_roll,
+                      MotionOrientation *ret_orientation);
+
 /* Forgets history (after a gap: resume, polling restarted, recalibration). Keeps counters. */
 void motion_reset(Motion *m);
 
@@ -98,8 +110,9 @@ typedef struct MotionState {
         uint64_t shock_count;
         uint64_t last_shock_usec;
         double last_shock_magnitude;
-        double vibration_level;  /* g, the background the detector adapts to */
-        double drift_x, drift_y; /* rest-drift correction currently applied, counts */
+        double vibration_level;    /* g, the background the detector adapts to */
+        double drift_x, drift_y;   /* rest-drift correction currently applied, counts */
+        uint64_t last_sample_usec; /* the time of the last readout fed (motion_feed()); 0: none */
 } MotionState;
 
 const MotionState *motion_get_state(const Motion *m);

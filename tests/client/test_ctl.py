@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpaccelctl against the real tpacceld on the EC emulator, on a private bus."""
 import json
+import math
 import os
 import pty
 import pwd
@@ -16,11 +17,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clienttest import ACCEL, PYTHON, TOP_BUILDDIR, TPACCELCTL, ClientTestCase, wait_until  # noqa: E402
 from gi.repository import GLib  # noqa: E402
 
-KEYS = ["has-accelerometer", "backend", "backend-reason", "hardware-state", "last-error", "model", "axis-code", "position", "rest-position",
+KEYS = ["has-accelerometer", "backend", "backend-reason", "backend-reason-code", "hardware-state", "last-error", "model", "axis-code", "position", "rest-position",
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
-        "filter-order", "fake-data-mode", "invert", "input-devices", "polling", "effective-rate", "effective-rate-reason", "suspended", "pitch", "roll", "orientation",
+        "filter-order", "fake-data-mode", "invert", "input-devices", "polling", "effective-rate", "effective-rate-reason", "effective-rate-reason-code", "suspended", "pitch", "roll", "orientation",
         "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
-        "vibration-level", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
+        "vibration-level", "last-polled", "shock-min-rate", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
 USAGE, DENIED, NO_SERVICE, INVALID, NO_ACCELEROMETER = 2, 3, 4, 5, 6
 READINGS = ["position", "rest-position", "temperature", "keyboard-activity", "mouse-activity", "pitch", "roll",
             "orientation", "vibration-level"]
@@ -71,6 +72,58 @@ class CtlTest(ClientTestCase):
         for key in ("polling", "claimed"):
             _, out, _ = self.ctl("get", key, check=0)
             self.assertEqual(out.strip(), "no", key)
+
+    def write_roll_trace(self, roll_deg, seconds=120):
+        """A machine standing still at roll_deg, calibrated level before (the rest position in the state
+        file, as after a Calibrate); returns the trace's path."""
+        path = os.path.join(self.tmpdir, "roll.csv")
+        rest_x, rest_y, counts_per_g = -498, -439, 157
+        os.makedirs(os.path.join(self.tmpdir, "state"), exist_ok=True)
+        with open(os.path.join(self.tmpdir, "state", "state"), "w") as f:
+            f.write(f"rest_position={rest_x},{rest_y}\n")
+        x = rest_x + round(counts_per_g * math.sin(math.radians(roll_deg)))
+        with open(path, "w") as f:
+            f.write("# test trace: a steady roll\ntime_ms,x,y,keyboard,mouse\n")
+            for t in range(0, seconds * 1000, 5):
+                f.write(f"{t},{x + (t // 5) % 3 - 1},{rest_y},0,0\n")
+        return path
+
+    def test_readings_current_without_polling(self):
+        # Issue 24: with nothing polling, get roll said 0.00 and get orientation "undefined" while the
+        # machine stood at a steady 30 degrees; status gave old angles as current ones.
+        self.start_daemon(self.write_roll_trace(30))
+        time.sleep(1.5)
+        self.assertIs(self.bus.accel_property("Polling"), False)
+        _, out, _ = self.ctl("get", "roll", check=0)
+        self.assertAlmostEqual(float(out), 30.0, delta=2.0)
+        _, out, _ = self.ctl("get", "pitch", check=0)
+        self.assertAlmostEqual(float(out), 0.0, delta=2.0)
+        _, out, _ = self.ctl("get", "orientation", check=0)
+        self.assertEqual(out, "normal\n")
+        _, out, _ = self.ctl("status", check=0)
+        self.assertRegex(out, r"\n *Roll: (29|30|31)\.\d\d°\n")
+        self.assertRegex(out, r"\n *Orientation: normal\n")
+        # Nothing polled yet: what needs polling says so.
+        self.assertRegex(out, r"\n *Vibration level: \d+\.\d\d g \(not polled\)\n")
+        self.assertRegex(out, r"\n *Shock active: no \(not polled\)\n")
+        self.assertRegex(out, r"\n *Last polled: not polled\n")
+        _, out, _ = self.ctl("get", "--help", bus=None, check=0)
+        self.assertIn("undefined", out)
+
+        # After a poll ended: the values that need polling carry their age.
+        proc = subprocess.Popen([TPACCELCTL, "--session", "monitor"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=self.env)
+        self.processes.append(proc)
+        wait_until(lambda: self.bus.accel_property("Polling"), what="polling")
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(10)
+        wait_until(lambda: self.bus.accel_property("Polling") is False, what="polling to stop")
+        time.sleep(2.2)
+        _, out, _ = self.ctl("status", check=0)
+        self.assertRegex(out, r"\n *Vibration level: \d+\.\d\d g \(polled [2-9] s ago\)\n")
+        self.assertRegex(out, r"\n *Last polled: [2-9]\.\d s ago\n")
+        self.assertRegex(out, r"\n *Roll: (29|30|31)\.\d\d°\n", "the angles are read afresh")
 
     def test_set_every_key(self):
         self.start_daemon("rest.csv")
@@ -167,6 +220,16 @@ class CtlTest(ClientTestCase):
         status, _, err = self.ctl("status", bus=f"--address=unix:path={self.tmpdir}/nothing-here")
         self.assertEqual(status, NO_SERVICE, err)
         self.assertIn("cannot connect to the bus at unix:path=", err)
+
+    def test_no_system_bus(self):
+        # Issue 24: with no system bus at all tpaccelctl said "start it with: systemctl start tpacceld".
+        env = dict(self.env, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={self.tmpdir}/no-system-bus")
+        status, out, err = self.ctl("status", bus="--system", env=env)
+        self.assertEqual(status, NO_SERVICE, err)
+        self.assertIn("cannot connect to the system bus", err)
+        self.assertIn("there is no D-Bus system bus on this machine", err)
+        self.assertNotIn("systemctl start tpacceld", err)
+        self.assertEqual(out, "")
 
     def test_permission_denied(self):
         # tpacceld on a bus of its own (not the session demo) asks polkit there: the dbusmock polkitd
@@ -266,7 +329,35 @@ class CtlTest(ClientTestCase):
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+\n")
         # From the sample stream: the readouts while the shock is active carry its flag.
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+  shock\n")
-        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((jolt|drift|freefall)\)\n")
+        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((a knock|a sudden movement|a fall)\)\n")
+
+    def pipe_to_head(self, *args, lines=3):
+        """Runs "tpaccelctl --session ARGS | head -LINES" in bash; returns (tpaccelctl's exit status, the
+        lines head printed, tpaccelctl's stderr, seconds taken). Fails if the pipeline does not end."""
+        err_path = os.path.join(self.tmpdir, "pipe-stderr.log")
+        script = ('"$0" --session "$@" 2>"%s" | head -%d; exit "${PIPESTATUS[0]}"' % (err_path, lines))
+        start = time.monotonic()
+        res = subprocess.run(["bash", "-c", script, TPACCELCTL] + list(args), capture_output=True, text=True,
+                             env=self.env, timeout=20)
+        with open(err_path) as f:
+            err = f.read()
+        return res.returncode, res.stdout, err, time.monotonic() - start
+
+    def test_output_loops_end_when_the_reader_goes(self):
+        # Issue 24: "monitor --samples | head -3" never ended; every write failed with EPIPE, ignored.
+        self.start_daemon("rest.csv", loop=True)
+        for args in (["monitor", "--samples"], ["monitor"], ["record", "-"]):
+            with self.subTest(args=args):
+                # monitor without --samples prints only events: the header line and an orientation/tilt
+                # line or two come quickly, so read fewer lines there.
+                n = 1 if args == ["monitor"] else 3
+                status, out, err, seconds = self.pipe_to_head(*args, lines=n)
+                self.assertEqual(status, 0, err)
+                self.assertEqual(len(out.splitlines()), n, out)
+                self.assertLess(seconds, 10, "the pipeline ended promptly")
+                self.assertNotIn("failed", err)
+                wait_until(lambda: self.bus.accel_property("Polling") is False,
+                           what="the claim to go with the process")
 
     def test_monitor_service_goes_away(self):
         self.start_daemon("rest.csv")
@@ -378,6 +469,11 @@ class CtlTest(ClientTestCase):
         self.assertEqual(subjects[0][0], "unix-process")
         self.assertIn("pid", subjects[0][1])
         self.assertIn("org.thinkpad.accelerometer.calibrate", res.stderr)
+        # Issue 24: without logind (as on this bus) polkit never asks the agent; say so plainly instead of
+        # "run tpaccelctl in a terminal" to a user who is in one.
+        self.assertIn("polkit cannot ask for a password here: there is no login session (logind is not "
+                      "running)", res.stderr)
+        self.assertNotIn("in a terminal", res.stderr)
 
     def test_german(self):
         self.start_daemon(extra=["--sim-fault=absent"])
@@ -386,6 +482,11 @@ class CtlTest(ClientTestCase):
         _, out, _ = self.ctl("status", check=0, env=env)
         self.assertIn("Beschleunigungssensor: nein", out)
         self.assertRegex(out, r"\n *Temperatur: kein Messwert\n")
+        # Issue 24: the service's reasons in German too (from their stable codes), not English.
+        self.assertRegex(out, r"\n *Grund für das Backend: der Beschleunigungssensor hat beim Start des Dienstes "
+                              r"nicht geantwortet")
+        self.assertIn("keine Messung: es gibt keinen Beschleunigungssensor", out)
+        self.assertRegex(out, r"\n *Schutz: aus\n")
         colons = {len(line.split(":")[0]) for line in out.splitlines()}
         self.assertEqual(len(colons), 1, "German labels are not aligned:\n" + out)
         _, out, _ = self.ctl("--help", bus=None, check=0, env=env)

@@ -24,12 +24,13 @@ def problems_text(report):
 
 
 class DiagnoseTest(ClientTestCase):
-    def standalone(self, *args, fmt="json"):
-        """tpacceld --diagnose on the emulator; returns the parsed JSON report (or the text)."""
+    def standalone(self, *args, fmt="json", status=0):
+        """tpacceld --diagnose on the emulator; returns the parsed JSON report (or the text). status: the
+        exit status expected, 1 when the report names a problem."""
         state = os.path.join(self.tmpdir, "state")
         argv = [TPACCELD, f"--diagnose={fmt}", f"--state-dir={state}", f"--input-dir={self.tmpdir}"] + list(args)
         res = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-        self.assertEqual(res.returncode, 0, f"{argv}: {res.stderr}")
+        self.assertEqual(res.returncode, status, f"{argv}: {res.stderr}")
         return json.loads(res.stdout) if fmt == "json" else res.stdout
 
     def check_healthy(self, report):
@@ -73,11 +74,12 @@ class DiagnoseTest(ClientTestCase):
         }
         for fault, expected in cases.items():
             with self.subTest(fault=fault):
-                report = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", f"--sim-fault={fault}")
+                report = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", f"--sim-fault={fault}",
+                                         status=1)
                 self.assertIn(f"injected faults: {fault}", report["backend"]["reason"])
                 self.assertRegex(problems_text(report), expected)
                 self.assertTrue(all(p["next"] for p in report["problems"]), "a problem without a next step")
-        report = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", "--sim-fault=absent")
+        report = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", "--sim-fault=absent", status=1)
         self.assertEqual(report["ec"]["mode-latch"], "0 (no accelerometer)")
         self.assertIs(report["backend"]["has-accelerometer"], False)
 
@@ -91,7 +93,7 @@ class DiagnoseTest(ClientTestCase):
             with open(os.path.join(root, rel), "w") as f:
                 f.write(text)
         os.makedirs(os.path.join(root, "sys/module/thinkpad_acpi"))
-        report = self.standalone(f"--sysroot={root}")
+        report = self.standalone(f"--sysroot={root}", status=1)
         self.assertEqual(report["system"]["board-vendor"], "Dell Inc.")
         self.assertIn("none for \"Latitude 7490\"", report["system"]["model-table"])
         self.assertEqual(report["system"]["kernel-modules"], "thinkpad_acpi")
@@ -112,11 +114,14 @@ class DiagnoseTest(ClientTestCase):
 
     def test_daemon_fault(self):
         self.start_daemon("rest.csv", loop=True, extra=["--sim-fault=retval:0.3"])
-        _, out, _ = self.ctl("diagnose", "--json", check=0)
+        # Issue 24: a report listing a PROBLEM exited 0; scripts could not tell it from a healthy one.
+        _, out, _ = self.ctl("diagnose", "--json", check=1)
         report = json.loads(out)
         self.assertIn("injected faults: retval:0.3", report["backend"]["reason"])
         self.assertRegex(problems_text(report), r"\d+ of \d+ readout transactions failed")
         self.assertGreater(report["readouts"]["failed-EIO"], 0)
+        _, out, _ = self.ctl("diagnose", check=1)
+        self.assertIn("\nPROBLEM: ", out)
 
     def test_daemon_callers_join_one_run(self):
         self.start_daemon("rest.csv", loop=True)

@@ -239,7 +239,7 @@ class TrayTest(ClientTestCase):
         time.sleep(3)
         shocks = [n for n in self.notifications() if n[0] == "Shock detected"]
         self.assertEqual(len(shocks), 1, self.notifications())
-        self.assertRegex(shocks[0][1], r"^\d+\.\d\d g \((jolt|drift|freefall)\)")
+        self.assertRegex(shocks[0][1], r"^\d+\.\d\d g \((a knock|a sudden movement|a fall)\)")
 
     def test_window_renders(self):
         self.start_tray("--show-window")

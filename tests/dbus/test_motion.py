@@ -20,10 +20,11 @@ from gi.repository import GLib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fake_sysfs import FakeSysfs  # noqa: E402
-from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, PATH, TRACES,  # noqa: E402
+from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, NAME, PATH, TRACES,  # noqa: E402
                            TpaccelTestBase)
 
 SHOCK_HOLD_MS_DEFAULT = 1000     # MOTION_SHOCK_HOLD_MS_DEFAULT
+SHOCK_MIN_RATE_HZ = 50           # MOTION_SHOCK_MIN_RATE_HZ
 DISK_PARK_TIMEOUT_MS = '2000'    # DISK_PARK_TIMEOUT_MS: what a park writes to unload_heads
 POLKIT_PENDING_PER_SENDER = 4    # bus-polkit.h: checks in flight per connection
 DROP_AT_S = 5.0                  # drop-*.csv: '# expect: shock at_ms=5000'
@@ -72,6 +73,7 @@ class Recorder:
         self.matches.append(con.add_signal_receiver(
             lambda iface, changed, invalidated: self._add('changed', dict(changed)),
             signal_name='PropertiesChanged', dbus_interface=dbus.PROPERTIES_IFACE, path=PATH))
+        con.call_blocking(NAME, PATH, IFACE, 'SubscribeSamples', '', [])  # Sample is sent only then
 
     def _add(self, kind, payload):
         self.events.append((time.monotonic(), kind, payload))
@@ -130,6 +132,21 @@ class MotionTest(TpaccelTestBase):
 
     # Shock (vibration, a car ride, the flat drop at two sensitivities and the drop at every tick phase
     # are the daemon core's: tests/daemon/test-readout.c, in virtual time)
+
+    def test_no_shock_below_the_minimum_rate(self):
+        # Issue 24: at the tray's default 4 Hz claim the lift and the put-down raised Shock ("drift")
+        # although the detector is made for 50 Hz readouts (docs/MOTION.md, "Minimum rate").
+        self.start(trace('lift-and-carry.csv'), claim=False)
+        self.accel.ClaimAtRate(dbus.UInt32(4))
+        self.assertEqual(self.get('EffectiveRate'), 4)
+        self.pump_until(self.t0_max + 10.0)  # lifted at 2 s, carried, put down at 7 s
+        self.assertEqual(self.rec.of('Shock'), [], 'no Shock below MOTION_SHOCK_MIN_RATE_HZ')
+        self.assertEqual(self.get('ShockCount'), 0)
+        self.assertFalse(self.get('ShockActive'))
+        self.assertEqual(self.rec.changes('ShockActive'), [])
+        self.assertEqual(self.get('ShockMinRate'), SHOCK_MIN_RATE_HZ)
+        self.assertGreater(len(self.rec.of('Tilt')), 0, 'the tilt is followed at 4 Hz all the same')
+        self.stop_recording()
 
     def test_drop_raises_one_shock(self):
         t0 = self.start(trace('drop-30cm.csv'))
@@ -390,6 +407,16 @@ class MotionTest(TpaccelTestBase):
                          'the state file was not written')
         with open(state) as f:
             self.assertEqual(f.read(), saved)
+
+    def test_protection_below_the_minimum_rate_is_warned(self):
+        # Shocks need ShockMinRate: armed protection at a lower SamplingRate would park nothing.
+        self.start(claim=False)
+        self.protect(['sda'])
+        self.assertNotIn('no shock will park the heads', self.daemon_log())
+        self.accel.SetSamplingRate(dbus.UInt32(SHOCK_MIN_RATE_HZ - 1))
+        self.assertEqual(self.get('EffectiveRate'), SHOCK_MIN_RATE_HZ - 1)
+        self.assertEventually(lambda: 'Disk protection is armed, but polling runs at %d Hz, below the %d Hz'
+                              % (SHOCK_MIN_RATE_HZ - 1, SHOCK_MIN_RATE_HZ) in self.daemon_log())
 
     def test_protection_arms_polling_without_claim_and_off_stops_it(self):
         self.start(claim=False)

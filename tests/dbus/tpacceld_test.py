@@ -207,15 +207,29 @@ class TpaccelTestBase(dbusmock.DBusTestCase):
                     n += int(line.split()[1])
         return n
 
-    def collect_samples(self, seconds):
+    def subscribe_samples(self, con=None):
+        """SubscribeSamples() on con (default: the test's connection): Sample is sent only then."""
+        con = con or self.dbus_con
+        con.call_blocking(NAME, PATH, IFACE, 'SubscribeSamples', '', [])
+
+    def unsubscribe_samples(self, con=None):
+        con = con or self.dbus_con
+        con.call_blocking(NAME, PATH, IFACE, 'UnsubscribeSamples', '', [])
+
+    def collect_samples(self, seconds, subscribe=True):
+        """The Sample signals of `seconds`, subscribed to for that time (unless subscribe is False)."""
         samples = []
         m = self.dbus_con.add_signal_receiver(lambda t, x, y: samples.append((int(t), int(x), int(y))),
                                               signal_name='Sample', dbus_interface=IFACE, path=PATH)
+        if subscribe:
+            self.subscribe_samples()
         deadline = time.monotonic() + seconds
         ctx = GLib.main_context_default()
         while time.monotonic() < deadline:
             ctx.iteration(False) or time.sleep(0.001)
         m.remove()
+        if subscribe:
+            self.unsubscribe_samples()
         return samples
 
 
@@ -370,6 +384,42 @@ time.sleep(600)
             now_us = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
             self.assertLess(abs(now_us - samples[-1][0]), 2_000_000, 'time_usec is CLOCK_MONOTONIC')
         self.accel.Release()
+
+    def test_sample_only_while_subscribed(self):
+        # Issue 24: Sample was broadcast for every readout, waking the bus daemon although nobody asked.
+        self.start_polkit()
+        self.start_daemon()
+        self.accel.Claim()
+        self.assertEqual(self.collect_samples(0.6, subscribe=False), [], 'no Sample without a subscription')
+        self.assertGreater(len(self.collect_samples(0.6)), 10, 'Sample while subscribed')
+        self.collect_samples(0.3, subscribe=False)  # those sent before the Unsubscribe arrived
+        self.assertEqual(self.collect_samples(0.6, subscribe=False), [], 'none after UnsubscribeSamples')
+        self.assertDBusError('org.thinkpad.Accelerometer.Error.NotSubscribed', self.accel.UnsubscribeSamples)
+
+        # Two subscriptions of one connection: one Unsubscribe leaves the other.
+        self.subscribe_samples()
+        self.subscribe_samples()
+        self.unsubscribe_samples()
+        self.assertGreater(len(self.collect_samples(0.6, subscribe=False)), 10, 'one subscription left')
+        self.unsubscribe_samples()
+
+        # A subscriber leaving the bus ends its subscription.
+        other = self.new_connection()
+        self.subscribe_samples(other)
+        self.assertGreater(len(self.collect_samples(0.6, subscribe=False)), 10, "another's subscription")
+        other.close()
+        time.sleep(0.2)
+        self.collect_samples(0.3, subscribe=False)  # those sent before it left
+        self.assertEqual(self.collect_samples(0.6, subscribe=False), [], 'the subscriber left the bus')
+        self.accel.Release()
+
+        # Subscribing claims nothing.
+        self.assertEventually(lambda: not self.get('Polling'))
+        self.subscribe_samples()
+        time.sleep(0.5)
+        self.assertFalse(self.get('Polling'), 'a subscription alone does not poll')
+        self.assertEqual(self.collect_samples(0.5, subscribe=False), [])
+        self.unsubscribe_samples()
 
     def test_claim_at_rate_polls_at_the_highest_claim(self):
         self.start_polkit()

@@ -165,6 +165,38 @@ class SensorProxyTest(TpaccelTestBase):
         self.assertEqual(self.orientations(out), tour_expectation('laptop'), out)
         self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerTilt'), 'undefined')
 
+    def test_laptop_mode_claim_does_not_poll(self):
+        # Issue 24: in laptop mode the screen's orientation is pinned to "normal", yet a desktop's
+        # rotation claim (mutter claims whenever rotation is unlocked) kept polling at 20 Hz all day.
+        self.start_proxy_daemon(switch='laptop')
+        con = self.new_connection()
+        sp = dbus.Interface(con.get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE)
+        sp.ClaimAccelerometer()
+        self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerOrientation'), 'normal',
+                         'valid right after the claim, without a readout')
+        time.sleep(0.5)
+        self.assertFalse(self.accel_props.Get(ACCEL_IFACE, 'Polling'), 'a laptop-mode claim polls nothing')
+        self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'EffectiveRate'), 0)
+        self.assertEqual(self.sp_props.Get(SP_IFACE, 'HasAccelerometer'), True)
+        sp.ReleaseAccelerometer()
+        con.close()
+
+    def test_fold_starts_and_unfold_stops_rotation_polling(self):
+        # The switch folds into tablet mode 0.5 s after it is opened and back 4 s later
+        # (fold-and-unfold.events); the claim is held throughout.
+        self.start_proxy_daemon(switch='laptop', events='fold-and-unfold.events')
+        con = self.new_connection()
+        sp = dbus.Interface(con.get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE)
+        sp.ClaimAccelerometer()
+        polling = lambda: bool(self.accel_props.Get(ACCEL_IFACE, 'Polling'))
+        self.assertEventually(polling, message='folded into a tablet: polling for rotation')
+        self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'EffectiveRate'), 20)
+        self.assertEventually(lambda: not polling(), message='back in laptop mode: no polling')
+        self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerOrientation'), 'normal')
+        self.assertIn('Folded into a tablet: polling for the screen', self.daemon_log())
+        self.assertIn('Back in laptop mode: the screen', self.daemon_log())
+        con.close()
+
     def test_without_switch_device_has_no_accelerometer(self):
         # No tablet-mode switch: the screen never rotates, so there is no accelerometer to rotate by and
         # nothing polls for rotation (a claim at 20 Hz all day for an orientation that is always
