@@ -260,6 +260,9 @@ int bus_start(Context *c, const BusOptions *o, const ContextOptions *co)
         (void) sd_bus_set_exit_on_disconnect(c->bus, true);
 
         /* Objects first, the name last, so that clients never see a half-built service. */
+        r = claims_start(c);
+        if (r < 0)
+                return r;
         r = bus_accelerometer_register(c);
         if (r < 0)
                 return r;

@@ -44,7 +44,7 @@ typedef struct InputDevices InputDevices;
 typedef struct sd_bus sd_bus;
 typedef struct EcQueue EcQueue;
 typedef struct PolkitPending PolkitPending;
-typedef struct Claimer Claimer;
+typedef struct Claims Claims;
 typedef struct BusStreams BusStreams;
 typedef struct SensorProxy SensorProxy;
 typedef struct DiagnoseCalls DiagnoseCalls;
@@ -105,9 +105,8 @@ typedef struct Context {
         uid_t own_uid;
         EcQueue *ec_queue;
         PolkitPending *polkit_pending; /* bus-polkit.c: authorizations in flight; NULL until the first */
-        Claimer **claimers;            /* claims.c: one per unique name holding claims */
+        Claims *claims;                /* claims.c: the clients holding claims or streams; NULL until the first */
         BusStreams *streams;           /* bus-stream.c: AcquireStream()'s streams */
-        size_t n_claimers;
         SensorProxy *sensor_proxy;     /* NULL: not serving net.hadess.SensorProxy */
         DiagnoseCalls *diagnose_calls; /* diagnose-bus.c: the callers waiting for the diagnosis */
         BusLogind *logind;             /* bus-logind.c: PrepareForSleep and the inhibitor */
