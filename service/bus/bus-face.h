@@ -87,6 +87,9 @@ void claims_remove_stream(Context *c, const char *sender);
 /* Drops the sender's most recent claim made by Claim or ClaimAtRate; 0 if the caller held none. */
 int claims_remove(Context *c, sd_bus_message *m);
 void claims_free(Context *c);
+/* Whether uid may use the reserves (claims, streams, sensor-proxy claims): root, the daemon's own uid,
+ * the user of seat0's active session (logind; nobody without it). */
+bool bus_uid_privileged(const Context *c, uid_t uid);
 
 /* diagnose-bus.c */
 /* The Diagnose(s) -> s method handler (in the vtable of bus-accelerometer.c). */

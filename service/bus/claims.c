@@ -139,8 +139,7 @@ int claims_start(Context *c)
         return 0;
 }
 
-/* Root, the daemon's own uid and the user of seat0's active session (logind; none without it). */
-static bool uid_reserved(const Context *c, uid_t uid)
+bool bus_uid_privileged(const Context *c, uid_t uid)
 {
         _cleanup_free_ char *session = NULL;
         uid_t active = (uid_t) -1;
@@ -180,7 +179,7 @@ static int find_or_identify(Context *c, sd_bus_message *m, Claimer **ret, uid_t 
                                          sender, strerror(-r));
         }
         *ret = NULL;
-        *ret_reserved = uid_reserved(c, *ret_uid);
+        *ret_reserved = bus_uid_privileged(c, *ret_uid);
         return 0;
 }
 
