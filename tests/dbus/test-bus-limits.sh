@@ -14,6 +14,8 @@
 #   streams        (25.2) nobody with 32 connections x 4 AcquireStream holds at most the per-user bound;
 #                  uid 1 and root still get a stream.
 #   release-log    (25.8) 16 unread streams of one uid at 1000 Hz, closed: at most one log line per uid.
+#   bus-lost       (25.1) the bus goes: tpacceld exits with a failure saying what is lost, and the unit
+#                  restarts it (Restart=).
 #   polkit-reserve (25.7) 4 uids (1..4) flood SetFilterOrder on 8 connections each; nobody, allowed by a
 #                  polkit rule, gets each of its calls through (no Busy).
 # Installs the project's .policy and a rule (allowing nobody to configure) and maybe the tpaccel user;
@@ -218,6 +220,23 @@ polkit-reserve)
         echo "nobody (allowed by a rule) during the flood: $ok answered, $busy Busy"
         [ "$busy" -eq 0 ] || fail "the allowed user got Busy $busy times of 10"
         alive
+        ;;
+bus-lost)
+        # The bus goes (as when dbus-daemon closes the connection past a limit): tpacceld exits with a
+        # failure and says what is lost, so that the unit's Restart= brings it back, which re-arms disk
+        # protection from the state file (test_protection_arms_polling_without_claim_and_off_stops_it).
+        case "$(unit_get Restart)" in
+        on-failure | on-abnormal | always) ;;
+        *) fail "the unit does not restart tpacceld after a failure (Restart=$(unit_get Restart))" ;;
+        esac
+        kill "${pids[0]}" # dbus-daemon
+        rc=0
+        for _ in $(seq 100); do kill -0 "$daemon_pid" 2>/dev/null || break; sleep 0.05; done
+        kill -0 "$daemon_pid" 2>/dev/null && fail "tpacceld still runs without its bus"
+        wait "$daemon_pid" || rc=$?
+        [ "$rc" -ne 0 ] || fail "tpacceld exited with status 0 after losing the bus: Restart=on-failure would not restart it"
+        grep -q "bus connection lost.*disk protection is off" "$tmp/daemon-unit.log" ||
+                fail "tpacceld did not say what losing the bus costs"
         ;;
 *) fail "unknown check '$check'" ;;
 esac
