@@ -63,10 +63,10 @@
 
 typedef struct Stats {
         uint64_t sent, replied, errors, abandoned, unanswered, connects, connect_failures;
-        uint64_t set_succeeded;    /* Properties.Set must never succeed: nothing is writable */
-        uint64_t limits_exceeded;  /* LimitsExceeded answers (the claim and stream bounds) */
-        uint64_t busy;             /* Error.Busy answers (polkit checks in flight) */
-        uint64_t streams, claims;  /* AcquireStream and Claim/ClaimAtRate calls that succeeded */
+        uint64_t set_succeeded;   /* Properties.Set must never succeed: nothing is writable */
+        uint64_t limits_exceeded; /* LimitsExceeded answers (the claim and stream bounds) */
+        uint64_t busy;            /* Error.Busy answers (polkit checks in flight) */
+        uint64_t streams, claims; /* AcquireStream and Claim/ClaimAtRate calls that succeeded */
         char finding[256];
 } Stats;
 
@@ -792,7 +792,8 @@ static void check_daemon(const char *address, pid_t pid, const char *state_file)
                 if (get_b(bus, "Polling", &polling) < 0 || !polling || strv_length(disks) > 0)
                         break;
                 if (i == 49)
-                        finding("still polling 5 s after every client left: a claim outlived its connection");
+                        finding("still polling 5 s after every client left: a claim outlived its "
+                                "connection");
                 usleep(100000);
         }
         printf("busfuzz: daemon: SamplingRate %u, OversamplingRatio %u, FilterOrder %u, Invert %d, TiltStep "
@@ -888,8 +889,9 @@ int main(int argc, char *argv[])
                         return 2;
                 }
         if (!address || pid <= 0 || !state_file || workers == 0 || workers > 64) {
-                fprintf(stderr, "usage: busfuzz --address=ADDR --pid=PID --state-file=PATH [--seconds=N] "
-                                "[--seed=S] [--workers=1..64] [--rss-growth-max=KB] [--polkit-rules=PATH]\n");
+                fprintf(stderr,
+                        "usage: busfuzz --address=ADDR --pid=PID --state-file=PATH [--seconds=N] "
+                        "[--seed=S] [--workers=1..64] [--rss-growth-max=KB] [--polkit-rules=PATH]\n");
                 return 2;
         }
         if (!seed_given)
@@ -965,8 +967,8 @@ int main(int argc, char *argv[])
                " connections failed\n",
                total.sent, total.connects, total.replied, total.errors, total.abandoned, total.unanswered,
                total.connect_failures);
-        printf("busfuzz: %" PRIu64 " claims and %" PRIu64 " streams granted, %" PRIu64 " LimitsExceeded, %" PRIu64
-               " Busy\n",
+        printf("busfuzz: %" PRIu64 " claims and %" PRIu64 " streams granted, %" PRIu64
+               " LimitsExceeded, %" PRIu64 " Busy\n",
                total.claims, total.streams, total.limits_exceeded, total.busy);
         if (total.sent == 0 || total.replied == 0)
                 finding("no call got through at all");
