@@ -370,7 +370,8 @@ static void setup_disk_protect(Context *c, const char *sysfs_root)
                 c->config.protected_disks = strv_free(c->config.protected_disks);
                 return;
         }
-        log_info("Disk protection armed from the state file (%zu disk(s))", strv_length(c->config.protected_disks));
+        log_info("Disk protection armed from the state file (%zu disk(s))",
+                 strv_length(c->config.protected_disks));
 }
 
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret)

@@ -105,7 +105,7 @@ typedef struct Context {
         uid_t own_uid;
         EcQueue *ec_queue;
         PolkitPending *polkit_pending; /* bus-polkit.c: authorizations in flight; NULL until the first */
-        Claims *claims;                /* claims.c: the clients holding claims or streams; NULL until the first */
+        Claims *claims;                /* claims.c: claimers and stream owners; NULL until started */
         BusStreams *streams;           /* bus-stream.c: AcquireStream()'s streams */
         SensorProxy *sensor_proxy;     /* NULL: not serving net.hadess.SensorProxy */
         DiagnoseCalls *diagnose_calls; /* diagnose-bus.c: the callers waiting for the diagnosis */

@@ -283,8 +283,9 @@ static int run(const Options *o)
         else if (r == 0)
                 log_info("Exiting (signal)");
         else
-                log_error("Exiting (bus connection lost): every claim and stream is gone and disk protection is "
-                          "off until tpacceld starts again (the unit restarts it, Restart=on-failure)");
+                log_error("Exiting (bus connection lost): every claim and stream is gone and disk "
+                          "protection is off until tpacceld starts again (the unit restarts it, "
+                          "Restart=on-failure)");
 
         context_shutdown(c); /* normally done already by the exit handler */
         return r == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
