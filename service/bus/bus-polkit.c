@@ -223,7 +223,7 @@ static int pending_admit(Context *c, sd_bus_message *call, const char *sender, u
         }
 
         /* Root, and a user polkit authorized when it last answered about it, may use the reserve; a user
-         * it last refused gets a check at a time, no more. */
+         * it last refused gets POLKIT_PENDING_PER_DENIED_UID checks in flight, no more. */
         known = refusal_log(p, uid);
         privileged = uid == 0 || known->verdict == VERDICT_ALLOWED;
         per_uid = known->verdict == VERDICT_DENIED ? POLKIT_PENDING_PER_DENIED_UID : POLKIT_PENDING_PER_UID;
