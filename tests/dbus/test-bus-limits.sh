@@ -13,7 +13,8 @@
 #                  naming it and root is still served.
 #   streams        (25.2) nobody with 32 connections x 4 AcquireStream holds at most the per-user bound;
 #                  uid 1 and root still get a stream.
-#   release-log    (25.8) 16 unread streams of one uid at 1000 Hz, closed: at most one log line per uid.
+#   release-log    (25.8) 16 unread streams of one uid at 1000 Hz, closed: one log line for the uid; the
+#                  next, 10 s later, counts the 15 not logged.
 #   bus-lost       (25.1) the bus goes: tpacceld exits with a failure saying what is lost, and the unit
 #                  restarts it (Restart=).
 #   polkit-reserve (25.7) 4 uids (1..4) flood SetFilterOrder on 8 connections each; nobody, allowed by a
@@ -193,6 +194,15 @@ release-log)
         echo "release lines of 16 streams with drops: $lines"
         [ "$lines" -eq 1 ] || fail "expected one release line for uid 65534 within 10 s, got $lines"
         # The next line of the uid, after the interval, carries the count of those not logged.
+        sleep 10
+        client 65534 nobody-again AcquireStream 1 1
+        expect_bounded nobody-again 1 ""
+        sleep 2
+        end_clients
+        for _ in $(seq 100); do [ "$(get Polling)" = "b false" ] && break; sleep 0.05; done
+        grep "^Stream [0-9]* of .* released .*dropped" "$tmp/daemon-unit.log" | tail -1
+        grep -q "15 more stream(s) of uid 65534 released with drops since the last message" \
+                "$tmp/daemon-unit.log" || fail "the next release line does not count the 15 not logged"
         ;;
 polkit-reserve)
         flood_pids=()
