@@ -296,7 +296,7 @@ static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
         if (!c->has_accelerometer) /* the reason says "no accelerometer: why" already */
                 return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
                                          c->backend_reason ?: "there is no accelerometer to claim");
-        r = claims_add(c, m, 0);
+        r = claims_add(c, m, 0, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
@@ -319,7 +319,7 @@ static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error 
         if (!c->has_accelerometer)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
                                          c->backend_reason ?: "there is no accelerometer to claim");
-        r = claims_add(c, m, rate);
+        r = claims_add(c, m, rate, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);

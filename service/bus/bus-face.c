@@ -267,6 +267,9 @@ int bus_start(Context *c, const BusOptions *o, const ContextOptions *co)
                 return r;
 
         /* Objects first, the name last, so that clients never see a half-built service. */
+        r = claims_start(c);
+        if (r < 0)
+                return r;
         r = bus_accelerometer_register(c);
         if (r < 0)
                 return r;

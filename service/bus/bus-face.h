@@ -11,7 +11,7 @@
  *   bus-polkit.c         the central method -> polkit action table and async CheckAuthorization
  *   bus-errors.c         the D-Bus errors and errno mapping
  *   bus-bounds.c         a filter bounding what sd-bus echoes of a caller's arguments by itself
- *   claims.c             Claim/Release tracking with sd_bus_track (the poller's DEMAND_CLAIM)
+ *   claims.c             Claim/Release and the streams' claims, bounded, one match for leaving clients
  *   diagnose-bus.c       Diagnose(): the callers waiting for a run
  *   bus-logind.c         logind's PrepareForSleep with a delay inhibitor (suspend.h does the work)
  *   bus-sensorproxy.c    net.hadess.SensorProxy for desktops
@@ -71,18 +71,31 @@ int bus_error_from_errno(sd_bus_error *error, int r, const char *what);
 int bus_error_from_backend(sd_bus_error *error, Backend *b, int r, const char *what);
 int bus_errors_register(void);
 
-/* claims.c */
+/* claims.c (the model and its bounds: claims.c's head comment). Refusals are LimitsExceeded naming the
+ * bound; the last CLAIMS_RESERVED of CLAIMS_MAX are kept for privileged callers (root, the daemon's uid,
+ * the user of seat0's active session). The same scheme bounds the streams (bus-stream.h, STREAMS_*). */
+#define CLAIMS_PER_CONNECTION_MAX 16u  /* Claim/ClaimAtRate claims one connection holds */
+#define CLAIMS_PER_UID_MAX        32u  /* ... all connections of one user hold */
+#define CLAIMS_MAX                256u /* ... everyone holds */
+#define CLAIMS_RESERVED           64u  /* ... of which only privileged callers may hold the last ones */
+/* Watches clients leaving the bus (one NameOwnerChanged match, for every claimer and stream); before
+ * the name is taken. Returns 0 or a negative errno (logged). */
+int claims_start(Context *c);
 /* Records a claim of the message's sender at rate Hz (0: the configured SamplingRate, validated by the
- * caller), tracks the sender's name, updates the poller's claim. */
-int claims_add(Context *c, sd_bus_message *m, unsigned rate);
-/* Records a claim of sender's sample stream (bus-stream.c) at the configured SamplingRate, tracks the
- * sender's name, updates the poller's claim. Release does not drop it; claims_remove_stream() does (a
- * no-op once the sender left the bus: its claims went with it). */
-int claims_add_stream(Context *c, const char *sender);
+ * caller) and updates the poller's claim; or sets error (LimitsExceeded naming the bound) and returns a
+ * negative errno. */
+int claims_add(Context *c, sd_bus_message *m, unsigned rate, sd_bus_error *error);
+/* Records a claim of the sender's new sample stream (bus-stream.c) at the configured SamplingRate after
+ * the STREAMS_* bounds, *ret_uid the sender's uid; or sets error as claims_add(). Release does not drop
+ * it; claims_remove_stream() does (a no-op once the sender left the bus: its claims went with it). */
+int claims_add_stream(Context *c, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error);
 void claims_remove_stream(Context *c, const char *sender);
 /* Drops the sender's most recent claim made by Claim or ClaimAtRate; 0 if the caller held none. */
 int claims_remove(Context *c, sd_bus_message *m);
 void claims_free(Context *c);
+/* Whether uid may use the reserves (claims, streams, sensor-proxy claims): root, the daemon's own uid,
+ * the user of seat0's active session (logind; nobody without it). */
+bool bus_uid_privileged(const Context *c, uid_t uid);
 
 /* diagnose-bus.c */
 /* The Diagnose(s) -> s method handler (in the vtable of bus-accelerometer.c). */

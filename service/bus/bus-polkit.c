@@ -58,16 +58,25 @@ typedef struct PendingSlot {
         unsigned pending;
 } PendingSlot;
 
+typedef enum Verdict {
+        VERDICT_NONE,    /* polkit has not answered about the uid (since its record was made) */
+        VERDICT_ALLOWED, /* its last answer authorized the uid: it may use the reserve */
+        VERDICT_DENIED,  /* its last answer did not: POLKIT_PENDING_PER_DENIED_UID */
+} Verdict;
+
 typedef struct LogLimit {
         unsigned count;         /* events since the last line */
         uint64_t last_log_usec; /* 0: never logged */
 } LogLimit;
 
+/* What is known of one uid: its log limits and polkit's last verdict about it. */
 typedef struct RefusalLog {
         bool used;
         uid_t uid;
         LogLimit busy;          /* Error.Busy refusals */
         LogLimit polkit_failed; /* polkit checks that failed (no polkitd, a timeout, an error) */
+        Verdict verdict;
+        uint64_t verdict_usec; /* when polkit answered last; 0: never */
 } RefusalLog;
 
 typedef struct AuthQuery AuthQuery;
@@ -75,7 +84,7 @@ typedef struct AuthQuery AuthQuery;
 struct PolkitPending {
         PendingSlot slots[PENDING_SLOTS];
         RefusalLog logs[LOG_SLOTS];
-        unsigned total, total_root;
+        unsigned total, total_privileged; /* checks in flight; those of callers with the reserve */
         AuthQuery *queries; /* the registry: one per call polkit was asked about, keyed by the message */
 };
 
@@ -133,10 +142,11 @@ static int sender_uid(sd_bus_message *call, uid_t *ret)
 
 static uint64_t refusal_log_last_usec(const RefusalLog *l)
 {
-        return MAX(l->busy.last_log_usec, l->polkit_failed.last_log_usec);
+        return MAX(MAX(l->busy.last_log_usec, l->polkit_failed.last_log_usec), l->verdict_usec);
 }
 
-/* The uid's record, or a reused one: a free one, else the one logged longest ago (its counts are lost). */
+/* The uid's record, or a reused one: a free one, else the one used longest ago (its counts and verdict
+ * are lost). */
 static RefusalLog *refusal_log(PolkitPending *p, uid_t uid)
 {
         RefusalLog *oldest = &p->logs[0];
@@ -180,9 +190,14 @@ static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const c
 }
 
 /* Admits one more check for the caller, or sets error to Error.Busy naming the bound. Returns 0 or
- * a negative errno. Every admission is paired with pending_release(). */
-static int pending_admit(Context *c, sd_bus_message *call, const char *sender, sd_bus_error *error)
+ * a negative errno; *ret_uid the caller's uid and *ret_privileged whether it took the reserve. Every
+ * admission is paired with pending_release(). */
+static int pending_admit(Context *c, sd_bus_message *call, const char *sender, uid_t *ret_uid,
+                         bool *ret_privileged, sd_bus_error *error)
 {
+        RefusalLog *known;
+        bool privileged;
+        unsigned per_uid;
         PolkitPending *p;
         PendingSlot *s;
         const char *limit = NULL;
@@ -207,11 +222,17 @@ static int pending_admit(Context *c, sd_bus_message *call, const char *sender, s
                                                  strerror(-r));
         }
 
+        /* Root, and a user polkit authorized when it last answered about it, may use the reserve; a user
+         * it last refused gets POLKIT_PENDING_PER_DENIED_UID checks in flight, no more. */
+        known = refusal_log(p, uid);
+        privileged = uid == 0 || known->verdict == VERDICT_ALLOWED;
+        per_uid = known->verdict == VERDICT_DENIED ? POLKIT_PENDING_PER_DENIED_UID : POLKIT_PENDING_PER_UID;
         if (s && s->pending >= POLKIT_PENDING_PER_SENDER)
                 limit = "per connection", bound = POLKIT_PENDING_PER_SENDER;
-        else if (uid != 0 && pending_of_uid(p, uid) >= POLKIT_PENDING_PER_UID)
-                limit = "per user", bound = POLKIT_PENDING_PER_UID;
-        else if (uid != 0 && p->total - p->total_root >= POLKIT_PENDING_TOTAL)
+        else if (uid != 0 && pending_of_uid(p, uid) >= per_uid)
+                limit = known->verdict == VERDICT_DENIED ? "per user refused by polkit" : "per user",
+                bound = per_uid;
+        else if (!privileged && p->total - p->total_privileged >= POLKIT_PENDING_TOTAL)
                 limit = "for all users", bound = POLKIT_PENDING_TOTAL;
         else if (p->total >= POLKIT_PENDING_MAX)
                 limit = "in all", bound = POLKIT_PENDING_MAX;
@@ -233,12 +254,14 @@ static int pending_admit(Context *c, sd_bus_message *call, const char *sender, s
         }
         s->pending++;
         p->total++;
-        if (uid == 0)
-                p->total_root++;
+        if (privileged)
+                p->total_privileged++;
+        *ret_uid = uid;
+        *ret_privileged = privileged;
         return 0;
 }
 
-static void pending_release(PolkitPending *p, const char *sender)
+static void pending_release(PolkitPending *p, const char *sender, bool privileged)
 {
         PendingSlot *s;
 
@@ -249,8 +272,8 @@ static void pending_release(PolkitPending *p, const char *sender)
                 return;
         s->pending--;
         p->total--;
-        if (s->uid == 0)
-                p->total_root--;
+        if (privileged)
+                p->total_privileged--;
         if (s->pending == 0) {
                 free(s->sender);
                 s->sender = NULL;
@@ -263,6 +286,8 @@ struct AuthQuery {
         PolkitPending *registry;
         sd_bus_message *call; /* the key */
         const char *action;
+        uid_t uid;             /* the caller's */
+        bool privileged;       /* admitted to the reserve (pending_admit()) */
         sd_bus_slot *slot;     /* CheckAuthorization in flight; NULL once answered */
         sd_event_source *drop; /* once answered: drops the verdict if no re-run took it */
         bool answered, authorized;
@@ -279,7 +304,7 @@ static AuthQuery *auth_query_free(AuthQuery *q)
                         *i = q->next;
                         break;
                 }
-        pending_release(q->registry, sd_bus_message_get_sender(q->call));
+        pending_release(q->registry, sd_bus_message_get_sender(q->call), q->privileged);
         sd_bus_slot_unref(q->slot); /* cancels a question still in flight */
         sd_event_source_disable_unref(q->drop);
         sd_bus_error_free(&q->denial);
@@ -316,6 +341,7 @@ static void log_polkit_failed(AuthQuery *q, const sd_bus_error *e)
 /* Keeps polkit's answer as the query's verdict: authorized, or the denial to reply with. */
 static void take_answer(AuthQuery *q, sd_bus_message *reply)
 {
+        RefusalLog *known;
         const sd_bus_error *e;
         int authorized = 0, challenge = 0, r;
 
@@ -338,6 +364,9 @@ static void take_answer(AuthQuery *q, sd_bus_message *reply)
                 sd_bus_error_setf(&q->denial, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: %s", q->action);
                 return;
         }
+        known = refusal_log(q->registry, q->uid);
+        known->verdict = authorized ? VERDICT_ALLOWED : VERDICT_DENIED;
+        known->verdict_usec = now_usec();
         if (authorized)
                 q->authorized = true;
         else if (challenge)
@@ -411,22 +440,26 @@ static int ask_polkit(Context *c, sd_bus_message *call, const char *action, sd_b
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
         const char *sender = sd_bus_message_get_sender(call);
         AuthQuery *q;
+        uid_t uid = (uid_t) -1;
+        bool privileged = false;
         int r;
 
         if (!sender)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: no sender");
-        r = pending_admit(c, call, sender, error);
+        r = pending_admit(c, call, sender, &uid, &privileged, error);
         if (r < 0)
                 return r;
         q = calloc(1, sizeof(*q));
         if (!q) {
-                pending_release(c->polkit_pending, sender);
+                pending_release(c->polkit_pending, sender, privileged);
                 return -ENOMEM;
         }
         *q = (AuthQuery){
                 .registry = c->polkit_pending,
                 .call = sd_bus_message_ref(call),
                 .action = action,
+                .uid = uid,
+                .privileged = privileged,
                 .denial = SD_BUS_ERROR_NULL,
                 .next = c->polkit_pending->queries,
         };

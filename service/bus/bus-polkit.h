@@ -15,10 +15,15 @@
  *
  * Checks in flight are bounded, so that a flood of calls by some users can neither exhaust the
  * daemon's pending replies on the bus (dbus-daemon's max_replies_per_connection, 128 on the system
- * bus) nor deny anyone else: POLKIT_PENDING_PER_SENDER per connection, POLKIT_PENDING_PER_UID per
- * user, POLKIT_PENDING_TOTAL for all users but root, and POLKIT_PENDING_MAX including root (the rest is
- * kept for root, whom polkit authorizes). A check counts from the question until its verdict is taken or
- * dropped. The excess is answered at once with Error.Busy ("too many pending authorizations"), logged
+ * bus) nor deny anyone polkit authorizes: POLKIT_PENDING_PER_SENDER per connection,
+ * POLKIT_PENDING_PER_UID per user (POLKIT_PENDING_PER_DENIED_UID for a user polkit refused when it last
+ * answered about it), POLKIT_PENDING_TOTAL for all users without the reserve, and POLKIT_PENDING_MAX
+ * with it. The reserve is root's and that of every user polkit authorized when it last answered about
+ * it (remembered for the last 16 users seen). So users polkit refuses hold at most
+ * POLKIT_PENDING_PER_DENIED_UID checks each once their first ones are answered, and a user allowed by
+ * a rule is answered during their flood (tests/dbus/test-bus-limits.sh: 4 flooding uids). A check
+ * counts from the question until its verdict is taken or dropped. The excess is answered at once with
+ * Error.Busy ("too many pending authorizations"), logged
  * at most once per user (uid) per POLKIT_BUSY_LOG_INTERVAL_USEC with a count: a client can open
  * connections at will, not change its uid. A failed polkit check (no polkitd, a timeout, an error) is
  * logged the same way, its own line per uid per interval. */
@@ -35,6 +40,7 @@
 
 #define POLKIT_PENDING_PER_SENDER     4
 #define POLKIT_PENDING_PER_UID        16
+#define POLKIT_PENDING_PER_DENIED_UID 2
 #define POLKIT_PENDING_TOTAL          64
 #define POLKIT_PENDING_MAX            96
 #define POLKIT_BUSY_LOG_INTERVAL_USEC (10 * USEC_PER_SEC)

@@ -153,6 +153,38 @@ static int on_claims_empty(sd_bus_track *t, void *userdata)
         return 0;
 }
 
+/* A new claimer past SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED must be privileged, and
+ * none past SENSOR_PROXY_CLAIMERS_MAX (bus-sensorproxy.h); sets error to LimitsExceeded otherwise. */
+static int admit_claimer(Context *c, SensorProxy *p, sd_bus_message *m, sd_bus_error *error)
+{
+        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
+        const char *sender = sd_bus_message_get_sender(m);
+        unsigned n = p->claims ? sd_bus_track_count(p->claims) : 0;
+        uid_t uid;
+        int r;
+
+        if (!sender || n < SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED ||
+            sd_bus_track_count_name(p->claims, sender) > 0)
+                return 0;
+        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
+        if (r >= 0)
+                r = sd_bus_creds_get_euid(creds, &uid);
+        if (r < 0)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
+                                         sender, strerror(-r));
+        if (n < SENSOR_PROXY_CLAIMERS_MAX && bus_uid_privileged(c, uid))
+                return 0;
+        log_debug("%s: ClaimAccelerometer of %s (uid %u) refused: %u claimers", SENSOR_PROXY_BUS_NAME,
+                  sender, (unsigned) uid, n);
+        return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+                                 "ClaimAccelerometer: the bound of %u claiming connections is reached (%u "
+                                 "of them only for privileged users); release one first",
+                                 n >= SENSOR_PROXY_CLAIMERS_MAX
+                                         ? SENSOR_PROXY_CLAIMERS_MAX
+                                         : SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED,
+                                 SENSOR_PROXY_CLAIMERS_RESERVED);
+}
+
 static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         Context *c = userdata;
@@ -163,6 +195,9 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
         if (!sensor_proxy_has_accelerometer(c))
                 return sd_bus_reply_method_return(m, NULL); /* like iio-sensor-proxy: no sensor, no error */
 
+        r = admit_claimer(c, p, m, error);
+        if (r < 0)
+                return r;
         if (!p->claims) {
                 r = sd_bus_track_new(p->bus, &p->claims, on_claims_empty, p);
                 if (r < 0)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The sample stream (bus-stream.h): a table of streams, each our end of a SOCK_SEQPACKET pair, an
- * EPOLLHUP watch on it (the client closed its end: released) and an sd_bus_track on its owner (the
- * owner left the bus: released, as its claims are). The claim itself lives in claims.c. */
+/* The sample stream (bus-stream.h): a table of streams, each our end of a SOCK_SEQPACKET pair and an
+ * EPOLLHUP watch on it (the client closed its end: released). The claim, its bounds and the watch on
+ * the owner leaving the bus live in claims.c (bus_streams_owner_gone()). */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,16 +24,27 @@ typedef struct Stream {
         BusStreams *streams;
         uint64_t id; /* for the log: streams are numbered from 1 in the order they were acquired */
         char *owner; /* the unique bus name that acquired it */
+        uid_t uid;   /* the owner's */
         int fd;      /* our end */
         sd_event_source *hangup;
-        sd_bus_track *track;
         uint64_t sent, dropped;
         bool missed;  /* records were dropped since the last one sent: the next one says so */
         bool started; /* a record was offered: the gap before the first one is no miss */
 } Stream;
 
+/* The release lines of one user (bus-stream.h): STREAM_LOG_SLOTS users, the one logged longest ago is
+ * reused. */
+#define STREAM_LOG_SLOTS 16
+typedef struct ReleaseLog {
+        bool used;
+        uid_t uid;
+        unsigned suppressed;    /* releases with drops not logged since the last line */
+        uint64_t last_log_usec; /* 0: never */
+} ReleaseLog;
+
 struct BusStreams {
         Context *context;
+        ReleaseLog logs[STREAM_LOG_SLOTS];
         Stream **v;
         size_t n;
         uint64_t next_id;
@@ -49,7 +60,6 @@ static Stream *stream_free(Stream *s)
         if (!s)
                 return NULL;
         sd_event_source_disable_unref(s->hangup);
-        sd_bus_track_unref(s->track);
         if (s->fd >= 0)
                 close(s->fd);
         free(s->owner);
@@ -69,6 +79,58 @@ BusStreams *bus_streams_free(BusStreams *s)
         return NULL;
 }
 
+static ReleaseLog *release_log(BusStreams *t, uid_t uid)
+{
+        ReleaseLog *oldest = &t->logs[0];
+
+        for (size_t i = 0; i < ELEMENTSOF(t->logs); i++) {
+                ReleaseLog *l = &t->logs[i];
+                if (l->used && l->uid == uid)
+                        return l;
+                if (!l->used || (oldest->used && l->last_log_usec < oldest->last_log_usec))
+                        oldest = l;
+        }
+        *oldest = (ReleaseLog){.used = true, .uid = uid};
+        return oldest;
+}
+
+/* A stream that dropped records is worth a line, but at most one per user per interval. */
+static void log_release(BusStreams *t, const Stream *s, const char *owner, const char *why)
+{
+        ReleaseLog *l;
+        uint64_t now;
+        int level = LOG_DEBUG;
+        unsigned others = 0;
+
+        if (s->dropped > 0) {
+                l = release_log(t, s->uid);
+                now = now_usec();
+                if (l->last_log_usec == 0 || now - l->last_log_usec >= STREAM_LOG_INTERVAL_USEC) {
+                        level = LOG_INFO;
+                        others = l->suppressed;
+                        l->suppressed = 0;
+                        l->last_log_usec = now;
+                } else
+                        l->suppressed++;
+        }
+        if (others > 0)
+                log_full_errno(
+                        level, 0,
+                        "Stream %llu of %s released (%s): %llu records sent, %llu dropped (not read in "
+                        "time); %u more stream(s) of uid %u released with drops since the last message "
+                        "(at most one per %llu s)",
+                        (unsigned long long) s->id, owner, why, (unsigned long long) s->sent,
+                        (unsigned long long) s->dropped, others, (unsigned) s->uid,
+                        (unsigned long long) (STREAM_LOG_INTERVAL_USEC / USEC_PER_SEC));
+        else
+                log_full_errno(
+                        level, 0,
+                        "Stream %llu of %s released (%s): %llu records sent, %llu dropped (not read in "
+                        "time; uid %u)",
+                        (unsigned long long) s->id, owner, why, (unsigned long long) s->sent,
+                        (unsigned long long) s->dropped, (unsigned) s->uid);
+}
+
 /* Ends a stream: drops it from the table, logs its counts, releases its claim. */
 static void stream_release(Stream *s, const char *why)
 {
@@ -82,10 +144,7 @@ static void stream_release(Stream *s, const char *why)
                         t->n--;
                         break;
                 }
-        log_full_errno(s->dropped ? LOG_INFO : LOG_DEBUG, 0,
-                       "Stream %llu of %s released (%s): %llu records sent, %llu dropped (not read in time)",
-                       (unsigned long long) s->id, owner, why, (unsigned long long) s->sent,
-                       (unsigned long long) s->dropped);
+        log_release(t, s, owner, why);
         stream_free(s);
         claims_remove_stream(c, owner);
 }
@@ -96,10 +155,13 @@ static int on_stream_hangup(sd_event_source *source, int fd, uint32_t revents, v
         return 0;
 }
 
-static int on_stream_owner_gone(sd_bus_track *track, void *userdata)
+void bus_streams_owner_gone(Context *c, const char *owner)
 {
-        stream_release(userdata, "the client left the bus");
-        return 0;
+        BusStreams *t = c->streams;
+
+        for (size_t i = t ? t->n : 0; i > 0; i--) /* from the end: a release moves the later ones */
+                if (strcmp(t->v[i - 1]->owner, owner) == 0)
+                        stream_release(t->v[i - 1], "the client left the bus");
 }
 
 /* The table, made at the first use (NULL: out of memory). */
@@ -111,15 +173,6 @@ static BusStreams *streams_get(Context *c)
                         c->streams->context = c;
         }
         return c->streams;
-}
-
-static size_t streams_of(const BusStreams *t, const char *owner)
-{
-        size_t n = 0;
-
-        for (size_t i = 0; i < t->n; i++)
-                n += strcmp(t->v[i]->owner, owner) == 0;
-        return n;
 }
 
 /* Makes the socket pair: ours (the daemon only sends; SHUT_RD makes a client's write fail with EPIPE)
@@ -141,7 +194,7 @@ static int make_socket_pair(int ret_fds[2])
         return 0;
 }
 
-static int stream_new(Context *c, const char *owner, int fd, Stream **ret)
+static int stream_new(Context *c, const char *owner, uid_t uid, int fd, Stream **ret)
 {
         BusStreams *t = c->streams;
         Stream **a, *s;
@@ -156,6 +209,7 @@ static int stream_new(Context *c, const char *owner, int fd, Stream **ret)
                 return -ENOMEM;
         s->streams = t;
         s->fd = fd;
+        s->uid = uid;
         s->owner = strdup(owner);
         if (!s->owner) {
                 s->fd = -1;
@@ -165,10 +219,6 @@ static int stream_new(Context *c, const char *owner, int fd, Stream **ret)
         r = sd_event_add_io(c->event, &s->hangup, fd, EPOLLHUP, on_stream_hangup, s);
         if (r >= 0)
                 (void) sd_event_source_set_description(s->hangup, "stream-hangup");
-        if (r >= 0)
-                r = sd_bus_track_new(c->bus, &s->track, on_stream_owner_gone, s);
-        if (r >= 0)
-                r = sd_bus_track_add_name(s->track, owner);
         if (r < 0) {
                 s->fd = -1; /* the caller's to close */
                 stream_free(s);
@@ -186,6 +236,7 @@ int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error
         const char *sender = sd_bus_message_get_sender(m);
         _cleanup_close_ int ours = -1, theirs = -1;
         Stream *s;
+        uid_t uid;
         int fds[2] = {-1, -1}, r;
 
         if (!c->has_accelerometer) /* the reason says "no accelerometer: why" already */
@@ -196,33 +247,25 @@ int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error
                                         "AcquireStream: a call without a sender");
         if (!streams_get(c))
                 return log_error_errno(-ENOMEM, "Failed to make a stream: %m");
-        if (streams_of(c->streams, sender) >= STREAMS_PER_SENDER_MAX)
-                return sd_bus_error_setf(
-                        error, SD_BUS_ERROR_LIMITS_EXCEEDED,
-                        "AcquireStream: %s holds %u streams already, the most one client may "
-                        "hold; close one first",
-                        sender, STREAMS_PER_SENDER_MAX);
-        if (c->streams->n >= STREAMS_MAX)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
-                                         "AcquireStream: %u streams are open, the most all clients together "
-                                         "may hold",
-                                         STREAMS_MAX);
-
-        r = make_socket_pair(fds);
+        /* The claim first: it applies the bounds (claims.c). */
+        r = claims_add_stream(c, m, &uid, error);
         if (r < 0)
+                return r;
+        r = make_socket_pair(fds);
+        if (r < 0) {
+                claims_remove_stream(c, sender);
                 return log_error_errno(r, "Failed to make a stream socket pair for %s: %m", sender);
+        }
         ours = fds[0];
         theirs = fds[1];
-        r = stream_new(c, sender, ours, &s);
-        if (r == -ENXIO) /* the client is already gone */
-                return log_debug_errno(r, "%s left before its stream was tracked", sender);
-        if (r < 0)
+        r = stream_new(c, sender, uid, ours, &s);
+        if (r < 0) {
+                claims_remove_stream(c, sender);
                 return log_error_errno(r, "Failed to make a stream for %s: %m", sender);
+        }
         TAKE_FD(ours); /* the stream's now */
 
-        r = claims_add_stream(c, sender);
-        if (r >= 0)
-                r = sd_bus_reply_method_return(m, "hu", theirs, (uint32_t) sizeof(StreamRecord));
+        r = sd_bus_reply_method_return(m, "hu", theirs, (uint32_t) sizeof(StreamRecord));
         if (r < 0) {
                 stream_release(s, "it could not be handed over");
                 return r;

@@ -6,8 +6,11 @@
  * readout then goes to every stream as one StreamRecord, sent without blocking (a client that does not
  * read loses records, counted per stream, and the next record it gets has STREAM_FLAG_MISSED). A stream
  * is a claim at the full SamplingRate (claims.c) for as long as the caller holds its end: closing it
- * (EPOLLHUP on ours) or leaving the bus releases it. The broadcast Sample signal is decimated here to
- * at most SAMPLE_SIGNAL_RATE_MAX per second. */
+ * (EPOLLHUP on ours) or leaving the bus (claims.c's one NameOwnerChanged match) releases it. Streams are
+ * bounded per connection, per user and in all, the last STREAMS_RESERVED kept for privileged callers
+ * (claims.c). A released stream that dropped records is logged at most once per user per
+ * STREAM_LOG_INTERVAL_USEC, with the count of the others (a client can open streams at will, not change
+ * its uid). The broadcast Sample signal is decimated here to at most SAMPLE_SIGNAL_RATE_MAX per second. */
 
 #include <assert.h>
 #include <stdbool.h>
@@ -36,13 +39,16 @@ static_assert(sizeof(StreamRecord) == 24, "StreamRecord is 24 bytes on every ABI
  * (a poll tick without one), or this stream dropped records its client did not read in time. */
 #define STREAM_FLAG_MISSED (UINT32_C(1) << 3)
 
-#define STREAMS_PER_SENDER_MAX              4u   /* open streams of one bus connection */
-#define STREAMS_MAX                         128u /* open streams of all clients */
-#define SAMPLE_SIGNAL_RATE_MAX              50u /* Sample signals per second; above it every readout is not sent */
+#define STREAMS_PER_SENDER_MAX   4u   /* open streams of one bus connection */
+#define STREAMS_PER_UID_MAX      16u  /* open streams of all connections of one user */
+#define STREAMS_MAX              128u /* open streams of all clients */
+#define STREAMS_RESERVED         32u  /* of STREAMS_MAX, the last ones only privileged callers may open */
+#define STREAM_LOG_INTERVAL_USEC (10 * USEC_PER_SEC) /* release lines of one user: at most one per */
+#define SAMPLE_SIGNAL_RATE_MAX   50u /* Sample signals per second; above it every readout is not sent */
 #define SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX 64u /* SubscribeSamples() calls one connection may hold */
 
 /* The AcquireStream() method handler (userdata: the Context). Errors: NoAccelerometer; LimitsExceeded
- * naming the limit when the caller or everyone holds the most streams allowed. */
+ * naming the bound when the caller's connection, its user or everyone holds the most streams allowed. */
 int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error);
 
 /* SubscribeSamples()/UnsubscribeSamples() (userdata: the Context): the Sample signal is emitted only
@@ -60,6 +66,9 @@ bool bus_sample_subscribed(Context *c);
  * signal, decimated to at most SAMPLE_SIGNAL_RATE_MAX per second at the poll rate in force.
  * shock_active: after this readout. */
 void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active);
+
+/* owner left the bus: releases its streams (claims.c, before it drops the owner's claims). */
+void bus_streams_owner_gone(Context *c, const char *owner);
 
 /* Closes every stream without touching the claims (context_free(), before claims_free()). */
 BusStreams *bus_streams_free(BusStreams *s);

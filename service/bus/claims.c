@@ -1,54 +1,80 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Claim/ClaimAtRate/Release: a small table of claimers keyed by unique name. Each claimer has its own
- * sd_bus_track on its name (its handler fires when the name leaves the bus: all its claims go) and a
- * stack of the rates its claims asked for (0: the configured SamplingRate); Release drops the caller's
- * most recent claim. A claimer's open sample streams (bus-stream.c) are claims at the full rate that
- * Release does not drop: closing the stream does. The poller polls at the highest rate any claim needs
- * (poller_set_claim()). */
+/* Claim/ClaimAtRate/Release and the sample streams' claims: a table of claimers, one per unique name
+ * holding a claim or a stream, each with its uid, the rates its claims asked for (0: the configured
+ * SamplingRate; Release drops the most recent) and its count of open streams (bus-stream.c: claims at
+ * the full rate that Release does not drop, closing the stream does). The poller polls at the highest
+ * rate any claim needs (poller_set_claim()).
+ *
+ * Leaving the bus is seen through ONE match on the bus driver's NameOwnerChanged, made at start, not an
+ * sd_bus_track (a match rule each) per claimer or stream: dbus-daemon allows 512 match rules per
+ * connection and closes the connection at the next AddMatch past them, which ended the daemon. The
+ * bus delivers a client's calls before the NameOwnerChanged of its leaving, so a claim is never
+ * recorded after its client was seen to go.
+ *
+ * Everything is bounded (bus-face.h: CLAIMS_*, STREAMS_* in bus-stream.h): per connection, per user
+ * (but root) and in all, with the last part of the total kept for privileged callers (root, the daemon's
+ * own uid and the user of seat0's active session), so that no set of other users can lock them out. Each
+ * claimer caches the highest rate it needs; a claim costs O(claimers), never O(all claims). */
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <systemd/sd-login.h>
 
 #include "bus-face.h"
+#include "bus-stream.h"
 #include "log.h"
 
-struct Claimer {
-        Context *context;
+typedef struct Claimer {
         char *name;
-        sd_bus_track *track; /* on name; its handler removes the claimer when the name leaves the bus */
-        unsigned *rates;     /* the claims' rates, most recent last; 0: the configured SamplingRate */
+        uid_t uid;
+        bool reserved;                             /* may use the privileged reserve */
+        unsigned rates[CLAIMS_PER_CONNECTION_MAX]; /* the claims' rates, most recent last; 0: SamplingRate */
         size_t n_rates;
         size_t n_streams; /* open sample streams: claims at the configured SamplingRate */
+        unsigned need;    /* the highest rate its claims need (POLLER_RATE_FULL: the configured one) */
+} Claimer;
+
+struct Claims {
+        Claimer **v;
+        size_t n;
+        size_t n_claims, n_streams;             /* held by everyone */
+        size_t n_claims_other, n_streams_other; /* held by callers without the reserve */
+        sd_bus_slot *gone;                      /* the NameOwnerChanged match */
 };
 
 static Claimer *claimer_free(Claimer *k)
 {
         if (!k)
                 return NULL;
-        sd_bus_track_unref(k->track);
-        free(k->rates);
         free(k->name);
         free(k);
         return NULL;
 }
 
-static void remove_claimer(Context *c, size_t i)
+static void claimer_update_need(Claimer *k)
 {
-        claimer_free(c->claimers[i]);
-        memmove(c->claimers + i, c->claimers + i + 1, (c->n_claimers - i - 1) * sizeof(Claimer *));
-        c->n_claimers--;
-        if (c->n_claimers == 0) {
-                free(c->claimers);
-                c->claimers = NULL;
+        k->need = k->n_streams > 0 ? POLLER_RATE_FULL : 0;
+        for (size_t j = 0; j < k->n_rates; j++)
+                k->need = MAX(k->need, k->rates[j] ?: POLLER_RATE_FULL);
+}
+
+static void remove_claimer(Claims *t, size_t i)
+{
+        claimer_free(t->v[i]);
+        memmove(t->v + i, t->v + i + 1, (t->n - i - 1) * sizeof(Claimer *));
+        t->n--;
+        if (t->n == 0) {
+                free(t->v);
+                t->v = NULL;
                 log_debug("Last claim released");
         }
 }
 
-static ssize_t find_claimer(const Context *c, const char *name)
+static ssize_t find_claimer(const Claims *t, const char *name)
 {
-        for (size_t i = 0; i < c->n_claimers; i++)
-                if (strcmp(c->claimers[i]->name, name) == 0)
+        for (size_t i = 0; t && i < t->n; i++)
+                if (strcmp(t->v[i]->name, name) == 0)
                         return (ssize_t) i;
         return -1;
 }
@@ -56,139 +82,250 @@ static ssize_t find_claimer(const Context *c, const char *name)
 /* Tells the poller the highest rate any claim needs now (0: no claim) and a claimer needing it. */
 static void claims_changed(Context *c)
 {
+        Claims *t = c->claims;
         unsigned max = 0;
         const char *claimer = NULL;
 
-        for (size_t i = 0; i < c->n_claimers; i++) {
-                if (c->claimers[i]->n_streams > 0 && max != POLLER_RATE_FULL) {
-                        max = POLLER_RATE_FULL;
-                        claimer = c->claimers[i]->name;
+        for (size_t i = 0; t && i < t->n; i++)
+                if (t->v[i]->need > max) {
+                        max = t->v[i]->need;
+                        claimer = t->v[i]->name;
                 }
-                for (size_t j = 0; j < c->claimers[i]->n_rates; j++) {
-                        unsigned rate = c->claimers[i]->rates[j] ?: POLLER_RATE_FULL;
-                        if (rate > max) {
-                                max = rate;
-                                claimer = c->claimers[i]->name;
-                        }
-                }
-        }
         poller_set_claim(&c->poller, max, claimer);
 }
 
-static int on_claimer_gone(sd_bus_track *t, void *userdata)
+/* The bus driver's NameOwnerChanged: a unique name without a new owner left the bus. */
+static int on_name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Claimer *k = userdata;
-        Context *c = k->context;
-        ssize_t i = find_claimer(c, k->name);
+        Context *c = userdata;
+        const char *name, *old_owner, *new_owner;
+        ssize_t i;
+        int r;
 
-        log_debug("%s left the bus, dropping its %zu claim(s)", k->name, k->n_rates + k->n_streams);
-        if (i >= 0)
-                remove_claimer(c, (size_t) i);
+        r = sd_bus_message_read(m, "sss", &name, &old_owner, &new_owner);
+        if (r < 0) {
+                log_debug_errno(r, "Ignoring a NameOwnerChanged off protocol: %m");
+                return 0;
+        }
+        if (name[0] != ':' || new_owner[0] != '\0' || find_claimer(c->claims, name) < 0)
+                return 0;
+
+        log_debug("%s left the bus, dropping its claims", name);
+        bus_streams_owner_gone(c, name); /* each stream releases its claim: the claimer may go */
+        i = find_claimer(c->claims, name);
+        if (i >= 0) {
+                Claimer *k = c->claims->v[i];
+                c->claims->n_claims -= k->n_rates;
+                if (!k->reserved)
+                        c->claims->n_claims_other -= k->n_rates;
+                remove_claimer(c->claims, (size_t) i);
+        }
         claims_changed(c);
         return 0;
 }
 
-static int new_claimer(Context *c, const char *name, Claimer **ret)
+int claims_start(Context *c)
 {
-        Claimer *k, **a;
         int r;
 
-        a = reallocarray(c->claimers, c->n_claimers + 1, sizeof(Claimer *));
+        assert(!c->claims);
+        c->claims = calloc(1, sizeof(Claims));
+        if (!c->claims)
+                return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
+        r = sd_bus_match_signal(c->bus, &c->claims->gone, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, c);
+        if (r < 0)
+                return log_error_errno(r, "Failed to watch clients leaving the bus: %m");
+        return 0;
+}
+
+bool bus_uid_privileged(const Context *c, uid_t uid)
+{
+        _cleanup_free_ char *session = NULL;
+        uid_t active = (uid_t) -1;
+
+        if (uid == 0 || uid == c->own_uid)
+                return true;
+        if (sd_seat_get_active("seat0", &session, &active) < 0)
+                return false;
+        return active == uid;
+}
+
+/* The sender's claimer, or NULL with *ret_uid and *ret_reserved of a new one: its uid asked of the
+ * bus (once per claimer). Returns 0 or a negative errno with error set. */
+static int find_or_identify(Context *c, sd_bus_message *m, Claimer **ret, uid_t *ret_uid, bool *ret_reserved,
+                            sd_bus_error *error)
+{
+        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
+        const char *sender = sd_bus_message_get_sender(m);
+        ssize_t i;
+        int r;
+
+        if (!sender)
+                return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "A claim without a sender");
+        i = find_claimer(c->claims, sender);
+        if (i >= 0) {
+                *ret = c->claims->v[i];
+                *ret_uid = (*ret)->uid;
+                *ret_reserved = (*ret)->reserved;
+                return 0;
+        }
+        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
+        if (r >= 0)
+                r = sd_bus_creds_get_euid(creds, ret_uid);
+        if (r < 0) {
+                log_debug_errno(r, "Cannot tell who %s is: %m", sender);
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
+                                         sender, strerror(-r));
+        }
+        *ret = NULL;
+        *ret_reserved = bus_uid_privileged(c, *ret_uid);
+        return 0;
+}
+
+static int new_claimer(Context *c, const char *name, uid_t uid, bool reserved, Claimer **ret)
+{
+        Claims *t = c->claims;
+        Claimer *k, **a;
+
+        a = reallocarray(t->v, t->n + 1, sizeof(Claimer *));
         if (!a)
                 return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
-        c->claimers = a;
-
+        t->v = a;
         k = calloc(1, sizeof(Claimer));
         if (!k)
                 return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
-        k->context = c;
         k->name = strdup(name);
         if (!k->name) {
                 claimer_free(k);
                 return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
         }
-        r = sd_bus_track_new(c->bus, &k->track, on_claimer_gone, k);
-        if (r >= 0)
-                r = sd_bus_track_add_name(k->track, name);
-        if (r < 0) {
-                claimer_free(k);
-                if (r == -ENXIO) /* the client is already gone: its business, not worth a line per client */
-                        return log_debug_errno(r, "%s left before its claim was tracked", name);
-                return log_error_errno(r, "Failed to track the claim of %s: %m", name);
-        }
-        c->claimers[c->n_claimers++] = k;
+        k->uid = uid;
+        k->reserved = reserved;
+        t->v[t->n++] = k;
         *ret = k;
         return 0;
 }
 
-/* The sender's claimer, made if it has none. */
-static int get_claimer(Context *c, const char *sender, Claimer **ret)
+/* What one user's connections hold: claims (streams false) or streams. */
+static size_t held_by_uid(const Claims *t, uid_t uid, bool streams)
 {
-        ssize_t i;
+        size_t n = 0;
 
-        if (!sender)
-                return log_error_errno(-EINVAL, "A claim without a sender");
-        i = find_claimer(c, sender);
-        if (i < 0)
-                return new_claimer(c, sender, ret);
-        *ret = c->claimers[i];
+        for (size_t i = 0; i < t->n; i++)
+                if (t->v[i]->uid == uid)
+                        n += streams ? t->v[i]->n_streams : t->v[i]->n_rates;
+        return n;
+}
+
+/* Admits one more claim (streams false) or stream of the sender, or sets error to LimitsExceeded
+ * naming the bound. On success *ret is the sender's claimer (made if new). */
+static int admit(Context *c, sd_bus_message *m, bool streams, Claimer **ret, sd_bus_error *error)
+{
+        Claims *t = c->claims;
+        const char *what = streams ? "AcquireStream" : sd_bus_message_get_member(m);
+        const char *noun = streams ? "streams" : "claims";
+        const char *bound = NULL;
+        unsigned limit = 0;
+        size_t have;
+        Claimer *k = NULL;
+        uid_t uid = (uid_t) -1;
+        bool reserved = false;
+        int r;
+
+        if (!t) /* claims_start() failed or was not called: the face is not up */
+                return sd_bus_error_set(error, SD_BUS_ERROR_FAILED, "Claims are not being taken");
+        r = find_or_identify(c, m, &k, &uid, &reserved, error);
+        if (r < 0)
+                return r;
+
+        have = k ? (streams ? k->n_streams : k->n_rates) : 0;
+        if (have >= (streams ? STREAMS_PER_SENDER_MAX : CLAIMS_PER_CONNECTION_MAX))
+                bound = "per-connection",
+                limit = streams ? STREAMS_PER_SENDER_MAX : CLAIMS_PER_CONNECTION_MAX;
+        else if (uid != 0 &&
+                 held_by_uid(t, uid, streams) >= (streams ? STREAMS_PER_UID_MAX : CLAIMS_PER_UID_MAX))
+                bound = "per-user", limit = streams ? STREAMS_PER_UID_MAX : CLAIMS_PER_UID_MAX;
+        else if (!reserved &&
+                 (streams ? t->n_streams_other : t->n_claims_other) >=
+                         (streams ? STREAMS_MAX - STREAMS_RESERVED : CLAIMS_MAX - CLAIMS_RESERVED))
+                bound = "unprivileged users'",
+                limit = streams ? STREAMS_MAX - STREAMS_RESERVED : CLAIMS_MAX - CLAIMS_RESERVED;
+        else if ((streams ? t->n_streams : t->n_claims) >= (streams ? STREAMS_MAX : CLAIMS_MAX))
+                bound = "total", limit = streams ? STREAMS_MAX : CLAIMS_MAX;
+        if (bound) {
+                log_debug("%s of %s (uid %u) refused: the %s bound of %u %s is reached", what,
+                          sd_bus_message_get_sender(m), (unsigned) uid, bound, limit, noun);
+                return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+                                         "%s: the %s bound of %u %s is reached (uid %u); %s one first", what,
+                                         bound, limit, noun, (unsigned) uid, streams ? "close" : "release");
+        }
+
+        if (!k) {
+                r = new_claimer(c, sd_bus_message_get_sender(m), uid, reserved, &k);
+                if (r < 0)
+                        return r;
+        }
+        *ret = k;
         return 0;
 }
 
-static bool claimer_empty(const Claimer *k)
+int claims_add(Context *c, sd_bus_message *m, unsigned rate, sd_bus_error *error)
 {
-        return k->n_rates == 0 && k->n_streams == 0;
-}
-
-int claims_add(Context *c, sd_bus_message *m, unsigned rate)
-{
-        const char *sender = sd_bus_message_get_sender(m);
-        Claimer *k = NULL;
-        unsigned *a;
+        Claimer *k;
         int r;
 
-        r = get_claimer(c, sender, &k);
+        r = admit(c, m, /* streams= */ false, &k, error);
         if (r < 0)
                 return r;
-        a = reallocarray(k->rates, k->n_rates + 1, sizeof(unsigned));
-        if (!a) {
-                if (claimer_empty(k))
-                        remove_claimer(c, c->n_claimers - 1);
-                return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
-        }
-        k->rates = a;
         k->rates[k->n_rates++] = rate;
+        k->need = MAX(k->need, rate ?: POLLER_RATE_FULL);
+        c->claims->n_claims++;
+        if (!k->reserved)
+                c->claims->n_claims_other++;
 
         if (rate)
-                log_debug("Claim by %s at %u Hz (%zu)", sender, rate, k->n_rates);
+                log_debug("Claim by %s at %u Hz (%zu)", k->name, rate, k->n_rates);
         else
-                log_debug("Claim by %s at the configured rate (%zu)", sender, k->n_rates);
+                log_debug("Claim by %s at the configured rate (%zu)", k->name, k->n_rates);
         claims_changed(c);
         return 0;
 }
 
-int claims_add_stream(Context *c, const char *sender)
+int claims_add_stream(Context *c, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error)
 {
-        Claimer *k = NULL;
+        Claimer *k;
         int r;
 
-        r = get_claimer(c, sender, &k);
+        r = admit(c, m, /* streams= */ true, &k, error);
         if (r < 0)
                 return r;
         k->n_streams++;
-        log_debug("Stream claim by %s at the configured rate (%zu)", sender, k->n_streams);
+        k->need = POLLER_RATE_FULL;
+        c->claims->n_streams++;
+        if (!k->reserved)
+                c->claims->n_streams_other++;
+        log_debug("Stream claim by %s at the configured rate (%zu)", k->name, k->n_streams);
         claims_changed(c);
+        *ret_uid = k->uid;
         return 0;
 }
 
 void claims_remove_stream(Context *c, const char *sender)
 {
-        ssize_t i = find_claimer(c, sender);
+        ssize_t i = find_claimer(c->claims, sender);
+        Claimer *k;
 
-        if (i < 0 || c->claimers[i]->n_streams == 0)
-                return; /* it left the bus: on_claimer_gone() dropped its claims */
-        if (--c->claimers[i]->n_streams == 0 && claimer_empty(c->claimers[i]))
-                remove_claimer(c, (size_t) i);
+        if (i < 0 || c->claims->v[i]->n_streams == 0)
+                return;
+        k = c->claims->v[i];
+        k->n_streams--;
+        c->claims->n_streams--;
+        if (!k->reserved)
+                c->claims->n_streams_other--;
+        claimer_update_need(k);
+        if (k->n_streams == 0 && k->n_rates == 0)
+                remove_claimer(c->claims, (size_t) i);
         log_debug("Stream claim of %s released", sender);
         claims_changed(c);
 }
@@ -196,15 +333,22 @@ void claims_remove_stream(Context *c, const char *sender)
 int claims_remove(Context *c, sd_bus_message *m)
 {
         const char *sender = sd_bus_message_get_sender(m);
+        Claimer *k;
         ssize_t i;
 
         if (!sender)
                 return 0;
-        i = find_claimer(c, sender);
-        if (i < 0 || c->claimers[i]->n_rates == 0) /* a stream's claim is released by closing it */
+        i = find_claimer(c->claims, sender);
+        if (i < 0 || c->claims->v[i]->n_rates == 0) /* a stream's claim is released by closing it */
                 return 0;
-        if (--c->claimers[i]->n_rates == 0 && claimer_empty(c->claimers[i]))
-                remove_claimer(c, (size_t) i);
+        k = c->claims->v[i];
+        k->n_rates--;
+        c->claims->n_claims--;
+        if (!k->reserved)
+                c->claims->n_claims_other--;
+        claimer_update_need(k);
+        if (k->n_streams == 0 && k->n_rates == 0)
+                remove_claimer(c->claims, (size_t) i);
         log_debug("Release by %s", sender);
         claims_changed(c);
         return 1;
@@ -212,9 +356,14 @@ int claims_remove(Context *c, sd_bus_message *m)
 
 void claims_free(Context *c)
 {
-        for (size_t i = 0; i < c->n_claimers; i++)
-                claimer_free(c->claimers[i]);
-        free(c->claimers);
-        c->claimers = NULL;
-        c->n_claimers = 0;
+        Claims *t = c->claims;
+
+        if (!t)
+                return;
+        for (size_t i = 0; i < t->n; i++)
+                claimer_free(t->v[i]);
+        free(t->v);
+        sd_bus_slot_unref(t->gone);
+        free(t);
+        c->claims = NULL;
 }

@@ -376,7 +376,10 @@ static void setup_disk_protect(Context *c, const char *sysfs_root)
                 log_warning("Not protecting the disks from the state file: %s",
                             error ? error : strerror(-r));
                 c->config.protected_disks = strv_free(c->config.protected_disks);
+                return;
         }
+        log_info("Disk protection armed from the state file (%zu disk(s))",
+                 strv_length(c->config.protected_disks));
 }
 
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret)

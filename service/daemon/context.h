@@ -43,7 +43,7 @@ typedef struct InputDevices InputDevices;
 typedef struct sd_bus sd_bus;
 typedef struct EcQueue EcQueue;
 typedef struct PolkitPending PolkitPending;
-typedef struct Claimer Claimer;
+typedef struct Claims Claims;
 typedef struct BusStreams BusStreams;
 typedef struct SensorProxy SensorProxy;
 typedef struct DiagnoseCalls DiagnoseCalls;
@@ -103,9 +103,8 @@ typedef struct Context {
         uid_t own_uid;
         EcQueue *ec_queue;
         PolkitPending *polkit_pending; /* bus-polkit.c: authorizations in flight; NULL until the first */
-        Claimer **claimers;            /* claims.c: one per unique name holding claims */
+        Claims *claims;                /* claims.c: claimers and stream owners; NULL until started */
         BusStreams *streams;           /* bus-stream.c: AcquireStream()'s streams */
-        size_t n_claimers;
         SensorProxy *sensor_proxy;     /* NULL: not serving net.hadess.SensorProxy */
         Diagnosis *diagnosis;          /* diagnose-bus.c: the Diagnose() run in progress; NULL: none */
         DiagnoseCalls *diagnose_calls; /* diagnose-bus.c: the callers waiting for the diagnosis */

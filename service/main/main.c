@@ -280,8 +280,12 @@ static int run(const Options *o)
         (void) sd_notify(false, "STOPPING=1");
         if (r < 0)
                 log_error_errno(r, "Event loop failed: %m");
+        else if (r == 0)
+                log_info("Exiting (signal)");
         else
-                log_info("Exiting (%s)", r == 0 ? "signal" : "bus connection lost");
+                log_error("Exiting (bus connection lost): every claim and stream is gone and disk "
+                          "protection is off until tpacceld starts again (the unit restarts it, "
+                          "Restart=on-failure)");
 
         context_shutdown(c); /* normally done already by the exit handler */
         return r == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

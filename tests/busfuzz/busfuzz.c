@@ -1,20 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* busfuzz: a D-Bus fuzzer for a running tpacceld (tests/busfuzz/run-busfuzz.sh sets up the bus, the
- * polkit mock and the daemon on the emulator with faults). Worker processes, some as root and some as
- * uid 65534, open connections that come and go and send bounded random sequences of every method of
- * org.thinkpad.Accelerometer, org.thinkpad.EmbeddedController and net.hadess.SensorProxy, property
- * Get/GetAll/Set, Claim/Release, Introspect and unknown members, with random and boundary arguments and
- * wrong signatures. Meanwhile the parent flips what the polkit mock allows and now and then sends
- * SIGHUP. Afterwards it checks: the daemon is alive, every call was answered, the properties agree with
- * the state file and with the EC's own configuration (0x17/0x82), and the RSS stayed bounded.
+/* busfuzz: a D-Bus fuzzer for a running tpacceld (tests/busfuzz/run-busfuzz.sh sets up the bus, polkit
+ * (python-dbusmock's, or the real polkitd) and the daemon on the emulator with faults). Worker
+ * processes, a quarter as root and the others as several unprivileged uids (65534, 1, 2, 3), open
+ * connections that come and go, some kept open for a while (up to HELD_MAX per worker, with their
+ * claims and streams), and send bounded random sequences of every method of org.thinkpad.Accelerometer
+ * (ClaimAtRate and AcquireStream included: a stream's fd is held unread for a while, then closed),
+ * org.thinkpad.EmbeddedController and net.hadess.SensorProxy, property Get/GetAll/Set, Claim/Release,
+ * Introspect and unknown members, with random and boundary arguments and wrong signatures. Meanwhile the
+ * parent flips what polkit allows (the mock's SetAllowed, or with --polkit-rules a rules file the real
+ * polkitd reloads) and now and then sends SIGHUP. Afterwards it checks: the daemon is alive, every call
+ * was answered, the properties agree with the state file and with the EC's own configuration
+ * (0x17/0x82), every claim went with its connection (Polling false), and the RSS stayed bounded.
  *
  *   busfuzz --address=ADDR --pid=PID --state-file=PATH [--seconds=N] [--seed=S] [--workers=N]
- *           [--rss-growth-max=KB]
+ *           [--rss-growth-max=KB] [--polkit-rules=PATH]
  *
  * The seed is printed; the same seed gives the same sequences per worker (the interleaving of the
  * workers and the daemon's timing still vary). Exit 0: no finding; 1: a finding (printed). */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <getopt.h>
 #include <grp.h>
@@ -27,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <systemd/sd-bus.h>
 #include <time.h>
@@ -52,10 +58,15 @@
 #define BATCH_MAX      40
 #define IN_FLIGHT_MAX  24
 #define RSS_GROWTH_MAX (16 * 1024) /* kB over the run; --rss-growth-max=0: not checked (ASan) */
+#define HELD_MAX       40          /* connections a worker keeps open at once, besides its current one */
+#define FDS_MAX        24          /* stream fds a worker holds unread */
 
 typedef struct Stats {
         uint64_t sent, replied, errors, abandoned, unanswered, connects, connect_failures;
-        uint64_t set_succeeded; /* Properties.Set must never succeed: nothing is writable */
+        uint64_t set_succeeded;   /* Properties.Set must never succeed: nothing is writable */
+        uint64_t limits_exceeded; /* LimitsExceeded answers (the claim and stream bounds) */
+        uint64_t busy;            /* Error.Busy answers (polkit checks in flight) */
+        uint64_t streams, claims; /* AcquireStream and Claim/ClaimAtRate calls that succeeded */
         char finding[256];
 } Stats;
 
@@ -311,6 +322,11 @@ static const char *const diagnose_formats[] = {"text", "json", "",       "JSON",
 
 static const Method methods[] = {
         {PATH, IFACE, "Claim", ""},
+        {PATH, IFACE, "Claim", ""},
+        {PATH, IFACE, "ClaimAtRate", "u"},
+        {PATH, IFACE, "ClaimAtRate", "u"},
+        {PATH, IFACE, "AcquireStream", ""},
+        {PATH, IFACE, "AcquireStream", ""},
         {PATH, IFACE, "Release", ""},
         {PATH, IFACE, "Calibrate", ""},
         {PATH, IFACE, "SetSamplingRate", "u"},
@@ -345,8 +361,32 @@ static const char *const wrong_sigs[] = {"",  "u",     "s", "i", "b",    "d",  "
 
 typedef struct Call {
         int worker;
-        bool is_set;
+        bool is_set, is_stream, is_claim;
 } Call;
+
+/* The worker's stream fds, held unread (a worker is one process: no locking). */
+static int held_fds[FDS_MAX];
+static size_t n_held_fds;
+
+static void hold_fd(int fd)
+{
+        if (n_held_fds == FDS_MAX) {
+                size_t i = rnd_below(FDS_MAX);
+                close(held_fds[i]);
+                held_fds[i] = fd;
+                return;
+        }
+        held_fds[n_held_fds++] = fd;
+}
+
+static void close_some_fds(void)
+{
+        while (n_held_fds > 0 && chance(50)) {
+                size_t i = rnd_below((unsigned) n_held_fds);
+                close(held_fds[i]);
+                held_fds[i] = held_fds[--n_held_fds];
+        }
+}
 
 static int on_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_error)
 {
@@ -358,8 +398,23 @@ static int on_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_err
                 st->replied++;
                 if (call->is_set)
                         st->set_succeeded++;
+                if (call->is_claim)
+                        st->claims++;
+                if (call->is_stream) {
+                        int fd = -1;
+                        st->streams++;
+                        if (sd_bus_message_read(reply, "h", &fd) > 0) {
+                                fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+                                if (fd >= 0)
+                                        hold_fd(fd);
+                        }
+                }
                 return 0;
         }
+        if (sd_bus_error_has_name(e, SD_BUS_ERROR_LIMITS_EXCEEDED))
+                st->limits_exceeded++;
+        if (sd_bus_error_has_name(e, "org.thinkpad.Accelerometer.Error.Busy"))
+                st->busy++;
         /* NoReply/Timeout: sd-bus' own timeout fired, the daemon never answered. */
         if (sd_bus_error_has_name(e, SD_BUS_ERROR_NO_REPLY) ||
             sd_bus_error_has_name(e, SD_BUS_ERROR_TIMEOUT) ||
@@ -417,7 +472,12 @@ static int send_random_call(sd_bus *bus, int worker)
         call = calloc(1, sizeof(*call));
         if (!call)
                 return -ENOMEM;
-        *call = (Call){.worker = worker, .is_set = strcmp(meth->member, "Set") == 0};
+        *call = (Call){
+                .worker = worker,
+                .is_set = strcmp(meth->member, "Set") == 0,
+                .is_stream = strcmp(meth->member, "AcquireStream") == 0,
+                .is_claim = strncmp(meth->member, "Claim", 5) == 0 && strcmp(meth->iface, IFACE) == 0,
+        };
         r = sd_bus_call_async(bus, &slot, m, on_reply, call, CALL_TIMEOUT);
         if (r < 0) {
                 free(call);
@@ -454,6 +514,35 @@ static uint64_t pending(int worker)
         return st->sent - st->replied - st->errors - st->unanswered - st->abandoned;
 }
 
+/* Connections kept open after their calls were answered, with whatever they hold (claims, streams):
+ * many connections of one uid at once, as a hoarding user would have them. */
+static sd_bus *held[HELD_MAX];
+
+static void hold_bus(sd_bus *bus)
+{
+        for (size_t i = 0; i < HELD_MAX; i++)
+                if (!held[i]) {
+                        held[i] = bus;
+                        return;
+                }
+        size_t i = rnd_below(HELD_MAX);
+        sd_bus_flush_close_unref(held[i]);
+        held[i] = bus;
+}
+
+/* Reads what the held connections received (nothing is expected but the bus' own messages). */
+static void process_held(void)
+{
+        for (size_t i = 0; i < HELD_MAX; i++) {
+                if (!held[i])
+                        continue;
+                while (sd_bus_process(held[i], NULL) > 0)
+                        ;
+                if (sd_bus_is_open(held[i]) <= 0 || chance(2))
+                        held[i] = sd_bus_flush_close_unref(held[i]);
+        }
+}
+
 static void run_worker(int worker, const char *address, uint64_t seed, uint64_t deadline)
 {
         rng_state = seed ? seed : 1;
@@ -463,6 +552,9 @@ static void run_worker(int worker, const char *address, uint64_t seed, uint64_t 
                 unsigned batch = 1 + rnd_below(BATCH_MAX), in_flight = 1 + rnd_below(IN_FLIGHT_MAX);
                 uint64_t base = pending(worker);
 
+                process_held();
+                if (chance(30))
+                        close_some_fds();
                 stats[worker].connects++;
                 if (connect_bus(address, &bus) < 0) {
                         stats[worker].connect_failures++;
@@ -499,8 +591,13 @@ static void run_worker(int worker, const char *address, uint64_t seed, uint64_t 
                         stats[worker].unanswered += pending(worker) - base;
                         snprintf(stats[worker].finding, sizeof(stats[worker].finding),
                                  "the connection broke with calls unanswered");
-                }
+                } else if (chance(20))
+                        hold_bus(TAKE_PTR(bus));
         }
+        for (size_t i = 0; i < HELD_MAX; i++)
+                held[i] = sd_bus_flush_close_unref(held[i]);
+        while (n_held_fds > 0)
+                close(held_fds[--n_held_fds]);
 }
 
 static int drop_to(uid_t uid)
@@ -543,6 +640,30 @@ static void finding(const char *fmt, ...)
         findings++;
 }
 
+/* --polkit-rules: the real polkitd's rules file the parent rewrites (polkitd reloads it); NULL: the mock. */
+static const char *polkit_rules;
+
+/* Allows the actions to every unprivileged subject in a rules file, written whole and renamed over it. */
+static void write_polkit_rules(const char *const *actions, int n)
+{
+        char tmp[4096];
+        FILE *f;
+
+        snprintf(tmp, sizeof(tmp), "%s.tmp", polkit_rules);
+        f = fopen(tmp, "we");
+        if (!f) {
+                fprintf(stderr, "busfuzz: cannot write %s: %m\n", tmp);
+                return;
+        }
+        fprintf(f, "// busfuzz: flipped during the run, removed by run-busfuzz.sh\n"
+                   "polkit.addRule(function(action, subject) {\n");
+        for (int i = 0; i < n; i++)
+                fprintf(f, "        if (action.id == \"%s\") return polkit.Result.YES;\n", actions[i]);
+        fprintf(f, "});\n");
+        if (fchmod(fileno(f), 0644) < 0 || fclose(f) != 0 || rename(tmp, polkit_rules) < 0)
+                fprintf(stderr, "busfuzz: cannot write %s: %m\n", polkit_rules);
+}
+
 static void set_polkit_allowed(sd_bus *bus, bool configure, bool calibrate, bool ec_raw)
 {
         _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
@@ -555,6 +676,10 @@ static void set_polkit_allowed(sd_bus *bus, bool configure, bool calibrate, bool
                 actions[n++] = "org.thinkpad.accelerometer.calibrate";
         if (ec_raw)
                 actions[n++] = "org.thinkpad.ec.raw";
+        if (polkit_rules) {
+                write_polkit_rules(actions, n);
+                return;
+        }
         r = sd_bus_call_method(bus, POLKIT_NAME, POLKIT_PATH, MOCK_IFACE, "SetAllowed", &error, NULL, "as",
                                n, n > 0 ? actions[0] : NULL, n > 1 ? actions[1] : NULL,
                                n > 2 ? actions[2] : NULL);
@@ -660,6 +785,17 @@ static void check_daemon(const char *address, pid_t pid, const char *state_file)
                 finding("cannot read the properties: %s", strerror(-r));
                 return;
         }
+        /* Every worker left: their claims and streams went with their connections (the daemon's one
+         * NameOwnerChanged match), unless armed disk protection polls. */
+        for (int i = 0; i < 50; i++) {
+                bool polling = true;
+                if (get_b(bus, "Polling", &polling) < 0 || !polling || strv_length(disks) > 0)
+                        break;
+                if (i == 49)
+                        finding("still polling 5 s after every client left: a claim outlived its "
+                                "connection");
+                usleep(100000);
+        }
         printf("busfuzz: daemon: SamplingRate %u, OversamplingRatio %u, FilterOrder %u, Invert %d, TiltStep "
                "%.17g, "
                "ShockSensitivity %.17g, %zu protected disk(s), HasAccelerometer %d\n",
@@ -708,6 +844,7 @@ int main(int argc, char *argv[])
                 {"seed", required_argument, NULL, 's'},
                 {"rss-growth-max", required_argument, NULL, 'r'},
                 {"workers", required_argument, NULL, 'w'},
+                {"polkit-rules", required_argument, NULL, 'k'},
                 {},
         };
         const char *address = NULL, *state_file = NULL;
@@ -745,12 +882,16 @@ int main(int argc, char *argv[])
                 case 'w':
                         workers = (unsigned) strtoul(optarg, NULL, 10);
                         break;
+                case 'k':
+                        polkit_rules = optarg;
+                        break;
                 default:
                         return 2;
                 }
         if (!address || pid <= 0 || !state_file || workers == 0 || workers > 64) {
-                fprintf(stderr, "usage: busfuzz --address=ADDR --pid=PID --state-file=PATH [--seconds=N] "
-                                "[--seed=S] [--workers=1..64]\n");
+                fprintf(stderr,
+                        "usage: busfuzz --address=ADDR --pid=PID --state-file=PATH [--seconds=N] "
+                        "[--seed=S] [--workers=1..64] [--rss-growth-max=KB] [--polkit-rules=PATH]\n");
                 return 2;
         }
         if (!seed_given)
@@ -775,7 +916,9 @@ int main(int argc, char *argv[])
                 if (children[i] < 0)
                         return 1;
                 if (children[i] == 0) {
-                        uid_t uid = i % 3 == 0 ? 0 : UNPRIVILEGED; /* a third root, the rest nobody */
+                        /* A quarter root, the others several unprivileged users. */
+                        static const uid_t uids[] = {0, UNPRIVILEGED, 1, 2, 3, UNPRIVILEGED, 1, 2};
+                        uid_t uid = uids[i % ELEMENTSOF(uids)];
                         if (drop_to(uid) < 0) {
                                 snprintf(stats[i].finding, sizeof(stats[i].finding), "cannot become uid %u",
                                          (unsigned) uid);
@@ -812,6 +955,10 @@ int main(int argc, char *argv[])
                 total.connects += stats[i].connects;
                 total.connect_failures += stats[i].connect_failures;
                 total.set_succeeded += stats[i].set_succeeded;
+                total.limits_exceeded += stats[i].limits_exceeded;
+                total.busy += stats[i].busy;
+                total.streams += stats[i].streams;
+                total.claims += stats[i].claims;
                 if (stats[i].finding[0])
                         finding("worker %u: %s", i, stats[i].finding);
         }
@@ -820,6 +967,9 @@ int main(int argc, char *argv[])
                " connections failed\n",
                total.sent, total.connects, total.replied, total.errors, total.abandoned, total.unanswered,
                total.connect_failures);
+        printf("busfuzz: %" PRIu64 " claims and %" PRIu64 " streams granted, %" PRIu64
+               " LimitsExceeded, %" PRIu64 " Busy\n",
+               total.claims, total.streams, total.limits_exceeded, total.busy);
         if (total.sent == 0 || total.replied == 0)
                 finding("no call got through at all");
         if (total.set_succeeded > 0)

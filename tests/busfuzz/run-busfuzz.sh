@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Sets up and runs busfuzz (busfuzz.c): a private bus that lets every uid call and own (the fuzzer's
-# unprivileged workers run as uid 65534, so the socket is open to all), python-dbusmock's polkitd (what
-# it allows is flipped during the run), and tpacceld as root on the emulator with every fault kind at a
-# low rate and net.hadess.SensorProxy served. Prints the seed and the findings; the daemon's log on
-# failure. Stops everything it started, also when it fails. Needs root (the workers switch uid).
-#   run-busfuzz.sh PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]
+# unprivileged workers run as uids 65534, 1, 2 and 3, so the socket is open to all), python-dbusmock's
+# polkitd (what it allows is flipped during the run), and tpacceld as root on the emulator with every
+# fault kind at a low rate and net.hadess.SensorProxy served. With --real-polkitd=POLICY-FILE: the real
+# polkitd instead, with the project's actions installed (POLICY-FILE) and a rules file that busfuzz
+# rewrites to flip what is allowed, on a bus that denies by default and includes the shipped bus
+# policies (as a real system bus); that installs files system-wide (the system-tests lock), removed on
+# exit. Prints the seed, the figures and the findings; the daemon's log on failure. Stops everything it
+# started, also when it fails. Needs root (the workers switch uid).
+#   run-busfuzz.sh [--real-polkitd=POLICY-FILE] PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]
 set -euo pipefail
 test_name=busfuzz
 . "$(dirname "$0")/../dbus/system-test-lib.sh"
 
+real_policy=""
+case "${1:-}" in --real-polkitd=*) real_policy=$(realpath "${1#--real-polkitd=}"); shift ;; esac
+src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
 tpacceld=${1:?usage: $0 PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]}
 busfuzz=${2:?usage: $0 PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]}
 seconds=${3:?usage: $0 PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]}
@@ -23,9 +30,12 @@ faults=(--sim-fault=busy:0.002 --sim-fault=silent:0.001 --sim-fault=bad-status:0
 
 tmp=$(mktemp -d /tmp/tpaccel-busfuzz.XXXXXX)
 chmod 755 "$tmp"
+rule_file=""
 cleanup() {
         local rc=$?
         stop_pids
+        [ -z "$rule_file" ] || rm -f "$rule_file" "$rule_file.tmp"
+        [ -z "$real_policy" ] || restore_polkit_policy
         if [ $rc -ne 0 ]; then
                 echo "---- tpacceld log (last 60 lines)"
                 tail -n 60 "$tmp/daemon.log" 2>/dev/null || true
@@ -35,6 +45,12 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+if [ -n "$real_policy" ]; then
+        system_tests_lock
+        write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/bus.sock" system "" deny-by-default \
+                /usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf \
+                "$src/data/org.thinkpad.Accelerometer.conf" "$src/data/net.hadess.SensorProxy.conf"
+else
 cat >"$tmp/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -50,6 +66,7 @@ cat >"$tmp/bus.conf" <<CONF
   </policy>
 </busconfig>
 CONF
+fi
 dbus-daemon --config-file="$tmp/bus.conf" --nofork --print-address=3 3>"$tmp/address" 2>"$tmp/bus.log" &
 pids+=($!)
 for _ in $(seq 100); do [ -s "$tmp/address" ] && break; sleep 0.05; done
@@ -58,7 +75,19 @@ chmod 666 "$tmp/bus.sock"
 address=$(head -1 "$tmp/address")
 export DBUS_SYSTEM_BUS_ADDRESS=$address
 
-/usr/bin/python3 -m dbusmock --system --template polkitd >"$tmp/polkit.log" 2>&1 &
+polkit_args=()
+workers=${BUSFUZZ_WORKERS:-} # busfuzz's default (6), or with the real polkitd 8: two uids more
+if [ -n "$real_policy" ]; then
+        workers=${workers:-8}
+        install_polkit_policy "$real_policy"
+        rule_file=/etc/polkit-1/rules.d/49-tpaccel-busfuzz-$$.rules
+        echo "// busfuzz: nothing allowed yet" >"$rule_file"
+        chmod 644 "$rule_file"
+        polkit_args=(--polkit-rules="$rule_file")
+        /usr/lib/polkit-1/polkitd --no-debug >"$tmp/polkit.log" 2>&1 &
+else
+        /usr/bin/python3 -m dbusmock --system --template polkitd >"$tmp/polkit.log" 2>&1 &
+fi
 pids+=($!)
 wait_for_name --address="$address" org.freedesktop.PolicyKit1 || true
 
@@ -76,7 +105,8 @@ fi
 rss_args=()
 if [[ "$(ldd "$tpacceld" 2>/dev/null || true)" == *libasan* ]]; then rss_args=(--rss-growth-max=0); fi
 "$busfuzz" --address="$address" --pid=$daemon --state-file="$tmp/state/state" --seconds="$seconds" \
-        ${seed:+--seed="$seed"} "${rss_args[@]}" || fail "findings (see above)"
+        ${seed:+--seed="$seed"} "${rss_args[@]}" "${polkit_args[@]}" ${workers:+--workers="$workers"} ||
+        fail "findings (see above)"
 kill -0 $daemon 2>/dev/null || fail "tpacceld is gone"
 # It still shuts down cleanly (status 0, and under ASan no leak).
 kill -TERM $daemon

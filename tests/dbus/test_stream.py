@@ -234,7 +234,7 @@ class StreamTest(TpaccelTestBase):
         self.start()
         fds = [self.acquire() for _ in range(STREAMS_PER_SENDER_MAX)]
         e = self.assertDBusError(LIMITS_EXCEEDED, self.accel.AcquireStream)
-        self.assertIn('holds %d streams' % STREAMS_PER_SENDER_MAX, e.get_dbus_message())
+        self.assertIn('per-connection bound of %d streams' % STREAMS_PER_SENDER_MAX, e.get_dbus_message())
         os.close(fds.pop())
         self.assertEventually(lambda: 'Stream 4 of' in self.daemon_log())
         fds.append(self.acquire())  # closing one frees its place
@@ -248,7 +248,7 @@ class StreamTest(TpaccelTestBase):
         con = self.new_connection()
         accel = dbus.Interface(con.get_object(NAME, PATH, introspect=False), IFACE)
         e = self.assertDBusError(LIMITS_EXCEEDED, accel.AcquireStream)
-        self.assertIn('%d streams are open' % STREAMS_MAX, e.get_dbus_message())
+        self.assertIn('total bound of %d streams' % STREAMS_MAX, e.get_dbus_message())
         self.assertTrue(self.get('Claimed'))
         for fd in fds:
             os.close(fd)

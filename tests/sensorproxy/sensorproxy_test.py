@@ -150,6 +150,30 @@ class SensorProxyTest(TpaccelTestBase):
         self.assertEventually(lambda: not claimed())
         b.close()
 
+    def test_claimers_bounded(self):
+        # Each claiming connection is a match rule on the name's connection (dbus-daemon closes it past
+        # 512, and the daemon with it): at most 64 (bus-sensorproxy.h), the last 16 for privileged
+        # callers like root; the excess is refused naming the bound, claims of the same connection again
+        # are no new claimer.
+        self.start_proxy_daemon()
+        cons, answers = [], {}
+        for _ in range(70):
+            con = self.new_connection()
+            cons.append(con)
+            sp = dbus.Interface(con.get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE)
+            try:
+                sp.ClaimAccelerometer()
+                answers['ok'] = answers.get('ok', 0) + 1
+            except dbus.exceptions.DBusException as e:
+                answers[e.get_dbus_name()] = answers.get(e.get_dbus_name(), 0) + 1
+                self.assertIn('bound of 64 claiming connections', e.get_dbus_message())
+        self.assertEqual(answers, {'ok': 64, 'org.freedesktop.DBus.Error.LimitsExceeded': 6})
+        dbus.Interface(cons[0].get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE).ClaimAccelerometer()
+        self.assertIsNone(self.daemon.poll())
+        for con in cons:
+            con.close()
+        self.assertEventually(lambda: not self.accel_props.Get(ACCEL_IFACE, 'Polling'))
+
     # Rotation
 
     def test_mutter_client_sees_every_rotation_in_tablet_mode(self):
