@@ -42,6 +42,13 @@ typedef struct ReleaseLog {
         uint64_t last_log_usec; /* 0: never */
 } ReleaseLog;
 
+typedef struct SampleSubscriber {
+        char *name; /* the connection's unique name */
+        uid_t uid;
+        bool reserved;  /* may use the privileged reserve (bus_uid_privileged()) */
+        unsigned count; /* its subscriptions */
+} SampleSubscriber;
+
 struct BusStreams {
         Context *context;
         ReleaseLog logs[STREAM_LOG_SLOTS];
@@ -51,8 +58,11 @@ struct BusStreams {
         uint64_t last_readout_usec; /* the time of the last readout; 0: none yet */
         unsigned
                 sample_credit; /* Sample decimation: SAMPLE_SIGNAL_RATE_MAX per readout, a signal per rate */
-        /* SubscribeSamples(): one recursive track, a reference per subscription; NULL: none yet. */
-        sd_bus_track *sample_subscribers;
+        /* SubscribeSamples(): the subscribed connections, each with its count of subscriptions. Leaving
+         * the bus is seen through claims.c's one NameOwnerChanged match (bus_streams_owner_gone()), not a
+         * track (a match rule each) per subscriber: see claims.c. */
+        SampleSubscriber *subscribers;
+        size_t n_subscribers;
 };
 
 static Stream *stream_free(Stream *s)
@@ -74,7 +84,9 @@ BusStreams *bus_streams_free(BusStreams *s)
         for (size_t i = 0; i < s->n; i++)
                 stream_free(s->v[i]);
         free(s->v);
-        sd_bus_track_unref(s->sample_subscribers);
+        for (size_t i = 0; i < s->n_subscribers; i++)
+                free(s->subscribers[i].name);
+        free(s->subscribers);
         free(s);
         return NULL;
 }
@@ -155,9 +167,29 @@ static int on_stream_hangup(sd_event_source *source, int fd, uint32_t revents, v
         return 0;
 }
 
+static ssize_t find_subscriber(const BusStreams *t, const char *name)
+{
+        for (size_t i = 0; t && i < t->n_subscribers; i++)
+                if (strcmp(t->subscribers[i].name, name) == 0)
+                        return (ssize_t) i;
+        return -1;
+}
+
+static void remove_subscriber(BusStreams *t, size_t i)
+{
+        free(t->subscribers[i].name);
+        t->subscribers[i] = t->subscribers[--t->n_subscribers];
+        if (t->n_subscribers == 0)
+                log_debug("No Sample subscription left");
+}
+
 void bus_streams_owner_gone(Context *c, const char *owner)
 {
         BusStreams *t = c->streams;
+        ssize_t k = find_subscriber(t, owner);
+
+        if (k >= 0)
+                remove_subscriber(t, (size_t) k);
 
         for (size_t i = t ? t->n : 0; i > 0; i--) /* from the end: a release moves the later ones */
                 if (strcmp(t->v[i - 1]->owner, owner) == 0)
@@ -340,28 +372,43 @@ void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active)
                 log_debug_errno(r, "Failed to emit Sample: %m");
 }
 
-/* The track is empty (the last subscriber unsubscribed or left the bus): dropped, made again by the
- * next SubscribeSamples() (an empty track would be dispatched again on every iteration). */
-static int on_subscriber_gone(sd_bus_track *track, void *userdata)
-{
-        BusStreams *t = userdata;
-
-        log_debug("No Sample subscription left");
-        t->sample_subscribers = sd_bus_track_unref(t->sample_subscribers);
-        return 0;
-}
-
 bool bus_sample_subscribed(Context *c)
 {
-        return c->streams && c->streams->sample_subscribers &&
-               sd_bus_track_count(c->streams->sample_subscribers) > 0;
+        return c->streams && c->streams->n_subscribers > 0;
+}
+
+/* Connections of one user holding a subscription. */
+static size_t subscribers_of_uid(const BusStreams *t, uid_t uid)
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < t->n_subscribers; i++)
+                n += t->subscribers[i].uid == uid;
+        return n;
+}
+
+/* Connections without the reserve holding a subscription. */
+static size_t subscribers_unreserved(const BusStreams *t)
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < t->n_subscribers; i++)
+                n += !t->subscribers[i].reserved;
+        return n;
 }
 
 int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
+        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
         Context *c = userdata;
         const char *sender = sd_bus_message_get_sender(m);
         BusStreams *t = streams_get(c);
+        SampleSubscriber *a;
+        const char *bound = NULL;
+        unsigned limit = 0;
+        bool reserved;
+        uid_t uid;
+        ssize_t k;
         int r;
 
         if (!sender)
@@ -369,27 +416,56 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
                                         "SubscribeSamples: a call without a sender");
         if (!t)
                 return log_error_errno(-ENOMEM, "Failed to record a Sample subscription: %m");
-        if (!t->sample_subscribers) {
-                r = sd_bus_track_new(c->bus, &t->sample_subscribers, on_subscriber_gone, t);
-                if (r < 0)
-                        return log_error_errno(r, "Failed to track Sample subscribers: %m");
-                r = sd_bus_track_set_recursive(t->sample_subscribers, true);
-                if (r < 0)
-                        return log_error_errno(r, "Failed to track Sample subscribers: %m");
+        k = find_subscriber(t, sender);
+        if (k >= 0) {
+                if (t->subscribers[k].count >= SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX)
+                        return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+                                                 "SubscribeSamples: the per-connection bound of %u "
+                                                 "subscriptions is reached; unsubscribe one first",
+                                                 SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX);
+                t->subscribers[k].count++;
+                return sd_bus_reply_method_return(m, NULL);
         }
-        if (sd_bus_track_count_name(t->sample_subscribers, sender) >=
-            (int) SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX)
+
+        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
+        if (r >= 0)
+                r = sd_bus_creds_get_euid(creds, &uid);
+        if (r < 0) {
+                log_debug_errno(r, "Cannot tell who %s is: %m", sender);
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
+                                         sender, strerror(-r));
+        }
+        reserved = bus_uid_privileged(c, uid);
+        if (uid != 0 && subscribers_of_uid(t, uid) >= SAMPLE_SUBSCRIBERS_PER_UID_MAX)
+                bound = "per-user", limit = SAMPLE_SUBSCRIBERS_PER_UID_MAX;
+        else if (!reserved && subscribers_unreserved(t) >= SAMPLE_SUBSCRIBERS_MAX - SAMPLE_SUBSCRIBERS_RESERVED)
+                bound = "unprivileged users'", limit = SAMPLE_SUBSCRIBERS_MAX - SAMPLE_SUBSCRIBERS_RESERVED;
+        else if (t->n_subscribers >= SAMPLE_SUBSCRIBERS_MAX)
+                bound = "total", limit = SAMPLE_SUBSCRIBERS_MAX;
+        if (bound) {
+                log_debug("SubscribeSamples of %s (uid %u) refused: the %s bound of %u subscribed "
+                          "connections is reached",
+                          sender, (unsigned) uid, bound, limit);
                 return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
-                                         "SubscribeSamples: %s holds %u subscriptions already, the most one "
-                                         "client may hold",
-                                         sender, SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX);
-        r = sd_bus_track_add_name(t->sample_subscribers, sender);
-        if (r == -ENXIO)
-                return log_debug_errno(r, "%s left before its Sample subscription was tracked", sender);
-        if (r < 0)
-                return log_error_errno(r, "Failed to track the Sample subscription of %s: %m", sender);
-        log_debug("Sample subscription by %s (%u subscribers)", sender,
-                  sd_bus_track_count(t->sample_subscribers));
+                                         "SubscribeSamples: the %s bound of %u subscribed connections is "
+                                         "reached (uid %u)",
+                                         bound, limit, (unsigned) uid);
+        }
+
+        a = reallocarray(t->subscribers, t->n_subscribers + 1, sizeof(SampleSubscriber));
+        if (!a)
+                return log_error_errno(-ENOMEM, "Failed to record a Sample subscription: %m");
+        t->subscribers = a;
+        a[t->n_subscribers] = (SampleSubscriber){
+                .name = strdup(sender),
+                .uid = uid,
+                .reserved = reserved,
+                .count = 1,
+        };
+        if (!a[t->n_subscribers].name)
+                return log_error_errno(-ENOMEM, "Failed to record a Sample subscription: %m");
+        t->n_subscribers++;
+        log_debug("Sample subscription by %s (%zu subscribers)", sender, t->n_subscribers);
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -398,12 +474,13 @@ int method_unsubscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *
         Context *c = userdata;
         const char *sender = sd_bus_message_get_sender(m);
         BusStreams *t = c->streams;
+        ssize_t k = sender ? find_subscriber(t, sender) : -1;
 
-        if (!sender || !t || !t->sample_subscribers ||
-            sd_bus_track_count_name(t->sample_subscribers, sender) <= 0)
+        if (k < 0)
                 return sd_bus_error_set(error, ACCEL_ERROR_NOT_SUBSCRIBED,
                                         "UnsubscribeSamples: this connection holds no Sample subscription");
-        (void) sd_bus_track_remove_name(t->sample_subscribers, sender);
+        if (--t->subscribers[k].count == 0)
+                remove_subscriber(t, (size_t) k);
         log_debug("Sample subscription of %s released", sender);
         return sd_bus_reply_method_return(m, NULL);
 }

@@ -46,17 +46,22 @@ static_assert(sizeof(StreamRecord) == 24, "StreamRecord is 24 bytes on every ABI
 #define STREAM_LOG_INTERVAL_USEC (10 * USEC_PER_SEC) /* release lines of one user: at most one per */
 #define SAMPLE_SIGNAL_RATE_MAX   50u /* Sample signals per second; above it every readout is not sent */
 #define SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX 64u /* SubscribeSamples() calls one connection may hold */
+#define SAMPLE_SUBSCRIBERS_PER_UID_MAX      16u  /* connections of one user holding a subscription */
+#define SAMPLE_SUBSCRIBERS_MAX              128u /* connections holding a subscription */
+#define SAMPLE_SUBSCRIBERS_RESERVED         32u  /* of SAMPLE_SUBSCRIBERS_MAX, kept for privileged callers */
 
 /* The AcquireStream() method handler (userdata: the Context). Errors: NoAccelerometer; LimitsExceeded
  * naming the bound when the caller's connection, its user or everyone holds the most streams allowed. */
 int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error);
 
 /* SubscribeSamples()/UnsubscribeSamples() (userdata: the Context): the Sample signal is emitted only
- * while at least one subscription exists. One sd_bus_track for all subscribers, recursive: each
- * SubscribeSamples() adds a reference to the caller's name, UnsubscribeSamples() drops one
- * (Error.NotSubscribed when the caller holds none), and leaving the bus drops all of a caller's.
- * Subscribing claims nothing: Sample comes only while something else makes the daemon poll.
- * LimitsExceeded above SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX subscriptions of one connection. */
+ * while at least one subscription exists. Subscriptions are counted per connection: each
+ * SubscribeSamples() adds one, UnsubscribeSamples() drops one (Error.NotSubscribed when the caller holds
+ * none), and leaving the bus (claims.c's one NameOwnerChanged match, bus_streams_owner_gone()) drops all
+ * of a caller's. Subscribing claims nothing: Sample comes only while something else makes the daemon
+ * poll. LimitsExceeded naming the bound above SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX subscriptions of one
+ * connection, SAMPLE_SUBSCRIBERS_PER_UID_MAX subscribed connections of one user (but root), or
+ * SAMPLE_SUBSCRIBERS_MAX in all, the last SAMPLE_SUBSCRIBERS_RESERVED for privileged callers. */
 int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_unsubscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error);
 /* Whether a Sample subscription exists now. */
@@ -67,7 +72,8 @@ bool bus_sample_subscribed(Context *c);
  * shock_active: after this readout. */
 void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active);
 
-/* owner left the bus: releases its streams (claims.c, before it drops the owner's claims). */
+/* owner left the bus: ends its Sample subscriptions and releases its streams (claims.c, for every
+ * unique name that leaves, before it drops the owner's claims). */
 void bus_streams_owner_gone(Context *c, const char *owner);
 
 /* Closes every stream without touching the claims (context_free(), before claims_free()). */

@@ -107,11 +107,13 @@ static int on_name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error
                 log_debug_errno(r, "Ignoring a NameOwnerChanged off protocol: %m");
                 return 0;
         }
-        if (name[0] != ':' || new_owner[0] != '\0' || find_claimer(c->claims, name) < 0)
+        if (name[0] != ':' || new_owner[0] != '\0')
+                return 0;
+        bus_streams_owner_gone(c, name); /* its Sample subscriptions; each stream releases its claim */
+        if (find_claimer(c->claims, name) < 0)
                 return 0;
 
         log_debug("%s left the bus, dropping its claims", name);
-        bus_streams_owner_gone(c, name); /* each stream releases its claim: the claimer may go */
         i = find_claimer(c->claims, name);
         if (i >= 0) {
                 Claimer *k = c->claims->v[i];

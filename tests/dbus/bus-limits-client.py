@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """One client of test-bus-limits.sh: opens CONNECTIONS connections to the bus at ADDRESS and makes
-CALLS calls of METHOD (Claim, ClaimAtRate or AcquireStream) on each, one after the other. Then it writes
+CALLS calls of METHOD (Claim, ClaimAtRate, AcquireStream or SubscribeSamples) on each, one after the other. Then it writes
 the answers, counted by error name ("ok" for success), with the first message of each error name, as
 JSON to OUT (written whole, then renamed), and holds everything (connections, stream fds, unread) until
 the file STOP exists, at most HOLD seconds.
@@ -42,6 +42,8 @@ for _ in range(connections):
                 accel.Claim(timeout=30)
             elif method == 'ClaimAtRate':
                 accel.ClaimAtRate(dbus.UInt32(10), timeout=30)
+            elif method == 'SubscribeSamples':
+                accel.SubscribeSamples(timeout=30)
             elif method == 'AcquireStream':
                 fd, _size = accel.AcquireStream(timeout=30)
                 held.append(fd.take())

@@ -13,6 +13,10 @@
 #                  naming it and root is still served.
 #   streams        (25.2) nobody with 32 connections x 4 AcquireStream holds at most the per-user bound;
 #                  uid 1 and root still get a stream.
+#   subscribers    uids 65534 and 1 with 250 connections each and uid 3 with 100 call SubscribeSamples
+#                  (past the bus's 512 match rules, had each subscriber a track): the daemon lives, each
+#                  user holds at most the per-user bound of subscribed connections, one connection at most
+#                  its 64 subscriptions, and root is still served.
 #   release-log    (25.8) 16 unread streams of one uid at 1000 Hz, closed: one log line for the uid; the
 #                  next, 10 s later, counts the 15 not logged.
 #   bus-lost       (25.1) the bus goes: tpacceld exits with a failure saying what is lost, and the unit
@@ -179,6 +183,20 @@ streams)
         client 1 daemon AcquireStream 1 1
         expect_bounded daemon 1 ""
         root_call AcquireStream
+        alive
+        ;;
+subscribers)
+        client 65534 nobody SubscribeSamples 250 1
+        client 1 daemon SubscribeSamples 250 1
+        client 3 sys SubscribeSamples 100 1
+        alive
+        expect_bounded nobody 16 "per-user bound of 16 subscribed connections"
+        expect_bounded daemon 16 "per-user bound of 16 subscribed connections"
+        expect_bounded sys 16 "per-user bound of 16 subscribed connections"
+        client 2 greedy SubscribeSamples 1 100
+        expect_bounded greedy 64 "per-connection bound of 64 subscriptions"
+        alive
+        root_call SubscribeSamples
         alive
         ;;
 release-log)
