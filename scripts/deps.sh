@@ -19,7 +19,8 @@ pkgs=("${build_pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+        status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) || true
+        [[ $status == *'ok installed'* ]] || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -89,4 +89,5 @@ grep -q "protocol_violations=0" "$tmp/daemon.log" || fail "the emulator saw prot
 lines=$(wc -l <"$tmp/daemon.log")
 echo "busfuzz: daemon log $lines lines"
 echo "busfuzz: the daemon's most frequent log lines (numbers and bus names folded):"
-sed -E 's/:[0-9]+\.[0-9]+/:N.N/g; s/[0-9]+(\.[0-9]+)?/N/g' "$tmp/daemon.log" | sort | uniq -c | sort -rn | head -8
+frequent=$(sed -E 's/:[0-9]+\.[0-9]+/:N.N/g; s/[0-9]+(\.[0-9]+)?/N/g' "$tmp/daemon.log" | sort | uniq -c | sort -rn)
+head -8 <<<"$frequent"
