@@ -35,21 +35,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-cat >"$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$tmp/bus.sock</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <allow own="*"/>
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow receive_sender="*"/>
-  </policy>
-</busconfig>
-CONF
+write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/bus.sock" system "" open
 dbus-daemon --config-file="$tmp/bus.conf" --nofork --print-address=3 3>"$tmp/address" 2>"$tmp/bus.log" &
 pids+=($!)
 for _ in $(seq 100); do [ -s "$tmp/address" ] && break; sleep 0.05; done

@@ -21,8 +21,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import soaklib  # noqa: E402
+import soaklib
 
 USER = 'tpaccel'
 EXPOSURE_MAX = 2.0
@@ -192,7 +191,7 @@ def main():
     if os.geteuid() != 0:
         print('privileges: needs root (starts the daemon as root, creates a system user)', file=sys.stderr)
         return 77
-    bus = soaklib.Bus(allow_all_users=True)
+    bus = soaklib.Bus()
     try:
         as_root_without_user(bus)
         as_tpaccel_user(bus)
