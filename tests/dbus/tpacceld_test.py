@@ -13,7 +13,6 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 import xml.etree.ElementTree as ET

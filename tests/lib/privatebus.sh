@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # A private dbus-daemon's configuration for shell tests and benchmarks, from the one template
 # tests/lib/bus.conf.in (the Python twin is tests/lib/privatebus.py). Source it.
 
