@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """TpaccelTestBase: tpacceld on a private system bus (python-dbusmock's bus, polkitd and logind), on the
-EC emulator, for the unittest files of tests/dbus, tests/kernel and tests/sensorproxy (and the
+EC emulator, for the unittest files of tests/dbus, tests/backend and tests/sensorproxy (and the
 constants they share). A test class derives from it and calls start_polkit(), start_daemon(), get(),
 assertEventually() and friends; the daemon's log is printed when a test fails."""
 
