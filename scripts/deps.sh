@@ -37,7 +37,8 @@ pkgs=("${build_pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+        status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) || true
+        [[ $status == *'ok installed'* ]] || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
         [ "$what" = test ] && fetch_reference

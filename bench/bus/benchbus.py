@@ -5,20 +5,12 @@ sample-latency client processes."""
 
 import os
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tests', 'lib'))
+from privatebus import start_bus, write_bus_conf  # noqa: E402  (tests/lib: the one bus template)
 
 NAME, PATH, IFACE = 'org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', 'org.thinkpad.Accelerometer'
-
-BUS_CONF = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
-    <allow own="*"/></policy>
-  <limit name="max_connections_per_user">1000</limit>
-</busconfig>
-'''
 
 
 def cpu_seconds(pid):
@@ -68,14 +60,10 @@ def collect(procs, what):
 
 
 def start_bus_and_daemon(tpacceld, tmp):
-    """A private system bus (BUS_CONF, its file in tmp) and tpacceld on the emulator on it, its state in
+    """A private system bus (tests/lib/bus.conf.in, its file in tmp) and tpacceld on the emulator on it, its state in
     tmp; returns (dbus-daemon process, bus address, tpacceld process)."""
-    conf = os.path.join(tmp, 'bus.conf')
-    with open(conf, 'w') as f:
-        f.write(BUS_CONF)
-    bus_daemon = subprocess.Popen(['dbus-daemon', '--config-file=' + conf, '--nofork', '--print-address=1'],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    address = bus_daemon.stdout.readline().strip()
+    conf = write_bus_conf(os.path.join(tmp, 'bus.conf'), 'unix:dir=' + tmp)
+    bus_daemon, address = start_bus(conf, stderr=subprocess.DEVNULL)
     daemon = subprocess.Popen([tpacceld, '--session', '--address=' + address, '--backend=sim',
                                '--state-dir=' + tmp], stderr=subprocess.DEVNULL)
     return bus_daemon, address, daemon

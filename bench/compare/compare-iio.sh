@@ -34,16 +34,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-cat >"$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$tmp/bus.sock</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default"><allow send_destination="*"/><allow receive_sender="*"/><allow own="*"/></policy>
-</busconfig>
-CONF
+. "$(dirname "$0")/../../tests/lib/privatebus.sh"
+write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/bus.sock" system "" open
 dbus-daemon --config-file="$tmp/bus.conf" --nofork 2>"$tmp/bus.log" &
 bus_pid=$!
 i=0

@@ -30,7 +30,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.normpath(os.path.join(HERE, '..', '..'))
-sys.path.insert(0, os.path.join(SRC, 'tests', 'dbus'))
+sys.path.insert(0, os.path.join(SRC, 'tests', 'lib'))  # fake_sysfs (run by hand too)
 from fake_sysfs import FakeSysfs  # noqa: E402
 
 TRACES = os.path.join(SRC, 'tests', 'traces')

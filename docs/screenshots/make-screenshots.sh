@@ -22,7 +22,8 @@ sleep 1
 tmux -L tpaccel-shot new-session -d -x 110 -y 40 \
         "$build/client/tpaccelctl --session monitor; sleep 30"
 sleep 7
-tmux -L tpaccel-shot capture-pane -p -S - -t 0 | head -n 30 >"$tmp/monitor.txt"
+pane=$(tmux -L tpaccel-shot capture-pane -p -S - -t 0)
+head -n 30 <<<"$pane" >"$tmp/monitor.txt"
 tmux -L tpaccel-shot kill-server
 "$build/client/tpaccel-tray" --session --show-window 2>"$tmp/tray.log" &
 tray=$!

@@ -51,21 +51,7 @@ if [ -n "$real_policy" ]; then
                 /usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf \
                 "$src/data/org.thinkpad.Accelerometer.conf" "$src/data/net.hadess.SensorProxy.conf"
 else
-cat >"$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$tmp/bus.sock</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <allow own="*"/>
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow receive_sender="*"/>
-  </policy>
-</busconfig>
-CONF
+        write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/bus.sock" system "" open
 fi
 dbus-daemon --config-file="$tmp/bus.conf" --nofork --print-address=3 3>"$tmp/address" 2>"$tmp/bus.log" &
 pids+=($!)
@@ -119,4 +105,5 @@ grep -q "protocol_violations=0" "$tmp/daemon.log" || fail "the emulator saw prot
 lines=$(wc -l <"$tmp/daemon.log")
 echo "busfuzz: daemon log $lines lines"
 echo "busfuzz: the daemon's most frequent log lines (numbers and bus names folded):"
-sed -E 's/:[0-9]+\.[0-9]+/:N.N/g; s/[0-9]+(\.[0-9]+)?/N/g' "$tmp/daemon.log" | sort | uniq -c | sort -rn | head -8
+frequent=$(sed -E 's/:[0-9]+\.[0-9]+/:N.N/g; s/[0-9]+(\.[0-9]+)?/N/g' "$tmp/daemon.log" | sort | uniq -c | sort -rn)
+head -8 <<<"$frequent"

@@ -16,10 +16,10 @@ import unittest
 import gi
 
 gi.require_version("Gio", "2.0")
-from gi.repository import Gio, GLib  # noqa: E402
+from gi.repository import Gio, GLib
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-import endchildren  # noqa: E402,F401  (SIGTERM at a timeout still ends the bus and the daemon)
+import endchildren  # noqa: F401  (tests/lib: SIGTERM at a timeout still ends the bus and the daemon)
+from privatebus import start_bus, write_bus_conf  # tests/lib
 
 TOP_SRCDIR = os.environ.get("TOP_SRCDIR", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 TOP_BUILDDIR = os.environ.get("TOP_BUILDDIR", os.path.join(TOP_SRCDIR, "build"))
@@ -59,30 +59,11 @@ class PrivateBus:
     tmpdir/services (D-Bus activation files) are started on demand."""
 
     def __init__(self, tmpdir):
-        conf = os.path.join(tmpdir, "bus.conf")
         self.servicedir = os.path.join(tmpdir, "services")
         os.makedirs(self.servicedir, exist_ok=True)
-        with open(conf, "w") as f:
-            f.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:tmpdir={tmpdir}</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>{self.servicedir}</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-    <allow user="*"/>
-  </policy>
-</busconfig>
-""")
-        self.proc = subprocess.Popen(["dbus-daemon", "--config-file", conf, "--nofork", "--print-address=1"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.address = self.proc.stdout.readline().strip()
-        if not self.address:
-            raise RuntimeError("dbus-daemon did not print its address")
+        conf = write_bus_conf(os.path.join(tmpdir, "bus.conf"), f"unix:tmpdir={tmpdir}", bus_type="session",
+                              servicedir=self.servicedir)
+        self.proc, self.address = start_bus(conf, stderr=subprocess.DEVNULL)
         self.conn = Gio.DBusConnection.new_for_address_sync(
             self.address,
             Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,

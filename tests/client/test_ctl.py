@@ -9,13 +9,11 @@ import pwd
 import re
 import signal
 import subprocess
-import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clienttest import ACCEL, PYTHON, TOP_BUILDDIR, TPACCELCTL, ClientTestCase, wait_until  # noqa: E402
-from gi.repository import GLib  # noqa: E402
+from clienttest import ACCEL, PYTHON, TOP_BUILDDIR, TPACCELCTL, ClientTestCase, wait_until
+from gi.repository import GLib
 
 KEYS = ["has-accelerometer", "backend", "backend-reason", "backend-reason-code", "hardware-state", "last-error", "model", "axis-code", "position", "rest-position",
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",

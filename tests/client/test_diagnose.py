@@ -6,14 +6,12 @@ tpacceld --diagnose when the service is not running."""
 import json
 import os
 import subprocess
-import sys
 import threading
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clienttest import ACCEL, ACCEL_PATH, TPACCELCTL, TPACCELD, ClientTestCase, trace  # noqa: E402
+from clienttest import ACCEL, ACCEL_PATH, TPACCELCTL, TPACCELD, ClientTestCase, trace
 
-from gi.repository import GLib  # noqa: E402
+from gi.repository import GLib
 
 NO_SERVICE = 4
 PORT_LOG_HEADER = "time_us,dir,port,value"

@@ -17,11 +17,10 @@ import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hdapsd_evdev  # noqa: E402
-from clienttest import ACCEL, ACCEL_PATH, TOP_BUILDDIR, TOP_SRCDIR, ClientTestCase, trace, wait_until  # noqa: E402
+import hdapsd_evdev
+from clienttest import ACCEL, ACCEL_PATH, TOP_BUILDDIR, TOP_SRCDIR, ClientTestCase, trace, wait_until
 
-from gi.repository import GLib  # noqa: E402
+from gi.repository import GLib
 
 SHIM = os.path.join(TOP_BUILDDIR, "tests", "client", "libuinput-shim.so")
 # The hdapsd unit drop-in as built (data/hdapsd-tpaccel.conf.in) and its ExecCondition= script.

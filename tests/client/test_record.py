@@ -6,12 +6,10 @@ import math
 import os
 import signal
 import subprocess
-import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clienttest import TPACCELCTL, ClientTestCase, wait_until  # noqa: E402
+from clienttest import TPACCELCTL, ClientTestCase, wait_until
 
 USAGE, NO_SERVICE = 2, 4
 

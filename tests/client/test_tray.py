@@ -11,9 +11,8 @@ import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clienttest import ACCEL, OUTDIR, TOP_SRCDIR, TRAY, ClientTestCase, stop_process, wait_until  # noqa: E402
-from gi.repository import GLib  # noqa: E402
+from clienttest import ACCEL, OUTDIR, TOP_SRCDIR, TRAY, ClientTestCase, stop_process, wait_until
+from gi.repository import GLib
 
 WATCHER = "org.kde.StatusNotifierWatcher"
 WATCHER_PATH = "/StatusNotifierWatcher"

@@ -40,57 +40,8 @@ stop_pids() {
         done
 }
 
-# Writes a private bus config to FILE.
-#   $1 FILE, $2 the <listen> address, $3 the bus <type> ("" for none), $4 a <servicedir> ("" for none),
-#   $5 the default policy: "deny-by-default" (method calls denied unless a policy allows them, like the
-#   real system bus) or "open" (every uid may own, call and receive), $6... files to <include>.
-write_bus_conf() {
-        local file=$1 listen=$2 type=$3 servicedir=$4 policy=$5 include
-        shift 5
-        {
-                echo '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"'
-                echo ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">'
-                echo '<busconfig>'
-                [ -n "$type" ] && echo "  <type>$type</type>"
-                echo "  <listen>$listen</listen>"
-                echo '  <auth>EXTERNAL</auth>'
-                [ -n "$servicedir" ] && echo "  <servicedir>$servicedir</servicedir>"
-                echo '  <policy context="default">'
-                case "$policy" in
-                deny-by-default)
-                        cat <<'POLICY'
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-POLICY
-                        ;;
-                open)
-                        cat <<'POLICY'
-    <allow user="*"/>
-    <allow own="*"/>
-    <allow send_destination="*"/>
-    <allow receive_sender="*"/>
-POLICY
-                        ;;
-                *)
-                        fail "write_bus_conf: unknown policy '$policy'"
-                        ;;
-                esac
-                echo '  </policy>'
-                for include in "$@"; do echo "  <include>$include</include>"; done
-                echo '</busconfig>'
-        } >"$file"
-}
+# write_bus_conf FILE LISTEN TYPE SERVICEDIR POLICY [INCLUDE...]: the private bus configuration.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/privatebus.sh"
 
 # Installs the polkit action file $1 into /usr/share/polkit-1/actions, keeping any file already there
 # in $tmp/action.bak; restore_polkit_policy (in the EXIT trap) puts things back.

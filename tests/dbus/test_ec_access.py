@@ -3,22 +3,19 @@
 """Who may drive the EC (issue 12): one process per machine holds the EC lock, the refused one makes no
 port access; --backend=ioperm/devport apply auto's safety checks unless --force; ReadRow serves only rows
 that read. On a private system bus with dbusmock's polkitd (tpacceld_test.py's fixture) and on fake
-machines (tests/kernel/fake_hdaps.py). Each test method is its own meson test (tests/dbus/meson.build)."""
+machines (tests/lib/fake_hdaps.py). Each test method is its own meson test (FILE/METHOD; tests/lib/list-tests.py)."""
 
 import fcntl
 import os
 import pwd
 import subprocess
-import sys
 import unittest
 
 import dbus
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'kernel'))
-from tpacceld_test import (ACCESS_DENIED, CONFIGURE, EC_RAW, TIMEOUT, TPACCELD,  # noqa: E402
+from tpacceld_test import (ACCESS_DENIED, CONFIGURE, EC_RAW, TIMEOUT, TPACCELD,
                            TpaccelTestBase, row)
-from fake_hdaps import FakeMachine  # noqa: E402
+from fake_hdaps import FakeMachine
 
 PORT_LOG_HEADER = 'time_us,dir,port,value\n'
 

@@ -4,8 +4,8 @@
 emulator replaying the labelled traces of tests/traces/ (--trace; the trace's time 0 is the daemon's
 start), disk protection against a fake sysfs tree (fake_sysfs.py, --sysfs-root).
 
-Each test method is its own meson test (tests/dbus/meson.build lists them); run one by hand with
-  TOP_BUILDDIR=build TOP_SRCDIR=. /usr/bin/python3 tests/dbus/test_motion.py MotionTest.test_drop_raises_one_shock
+Each test method is its own meson test (FILE/METHOD; tests/lib/list-tests.py lists them); run one by hand with
+  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/dbus/test_motion.py MotionTest.test_drop_raises_one_shock
 
 The traces are synthetic (made by tests/traces/gen-traces.py); their '# expect:' lines give the events."""
 
@@ -18,9 +18,8 @@ import unittest
 import dbus
 from gi.repository import GLib
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fake_sysfs import FakeSysfs  # noqa: E402
-from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, NAME, PATH, TRACES,  # noqa: E402
+from fake_sysfs import FakeSysfs
+from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, NAME, PATH, TRACES,
                            TpaccelTestBase)
 
 SHOCK_HOLD_MS_DEFAULT = 1000     # MOTION_SHOCK_HOLD_MS_DEFAULT

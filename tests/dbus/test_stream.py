@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """AcquireStream(): the sample stream, end to end on a private system bus with tpacceld on the EC emulator.
 
-Each test method is its own meson test (tests/dbus/meson.build lists them); run one by hand with
-  TOP_BUILDDIR=build TOP_SRCDIR=. /usr/bin/python3 tests/dbus/test_stream.py StreamTest.test_fd_and_record_size"""
+Each test method is its own meson test (FILE/METHOD; tests/lib/list-tests.py lists them); run one by hand with
+  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/dbus/test_stream.py StreamTest.test_fd_and_record_size"""
 
 import os
 import re
@@ -17,8 +17,7 @@ import unittest
 
 import dbus
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tpacceld_test import CONFIGURE, IFACE, NAME, PATH, TRACES, TpaccelTestBase  # noqa: E402
+from tpacceld_test import CONFIGURE, IFACE, NAME, PATH, TRACES, TpaccelTestBase
 
 RECORD = struct.Struct('=QiiII')  # time_usec, x, y, flags, reserved (native endian)
 FLAG_KEYBOARD, FLAG_MOUSE, FLAG_SHOCK_ACTIVE, FLAG_MISSED = 1, 2, 4, 8

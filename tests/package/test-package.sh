@@ -104,7 +104,10 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 # --- Preconditions: never clobber a real installation ------------------------------------------------
-if dpkg-query -W -f='${Status}\n' tpaccel tpaccel-tray 2>/dev/null | grep -qv 'not-installed'; then
+# Outputs are captured, then matched: under pipefail, `cmd | grep -q` fails when grep exits at its first
+# match and cmd dies of SIGPIPE writing the rest.
+pkg_status=$(dpkg-query -W -f='${Status}\n' tpaccel tpaccel-tray 2>/dev/null)
+if [ -n "$pkg_status" ] && grep -qv 'not-installed' <<<"$pkg_status"; then
         fail "tpaccel or tpaccel-tray is installed on this machine; this test would purge it"
 fi
 for f in "$TPACCELD" "$ACTIVATION_FILE" /usr/bin/tpaccelctl /usr/bin/tpaccel-tray; do
@@ -176,13 +179,17 @@ for unit in hdapsd.service hdapsd@sda.service; do
         systemd-analyze --no-pager verify "$unit" >"$tmp/verify" 2>&1 ||
                 { cat "$tmp/verify" >&2; fail "systemd-analyze verify $unit failed"; }
         [ ! -s "$tmp/verify" ] || { cat "$tmp/verify" >&2; fail "systemd-analyze verify $unit complains"; }
-        systemd-analyze --no-pager security --offline=true "$unit" 2>&1 |
-                grep -q '✓ ProtectKernelModules=' || fail "$unit: the installed drop-in is not applied"
+        security=$(systemd-analyze --no-pager security --offline=true "$unit" 2>&1) &&
+                grep -q '✓ ProtectKernelModules=' <<<"$security" ||
+                { printf '%s\n' "$security" >&2; fail "$unit: the installed drop-in is not applied"; }
 done
 
 # --- The real system bus and polkitd -----------------------------------------------------------------
 bus() { dbus-send --system --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus "$@"; }
-name_has_owner() { bus org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q true; }
+name_has_owner() {
+        local reply
+        reply=$(bus org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null) && [[ $reply == *true* ]]
+}
 wait_for() { # SECONDS COMMAND...: poll until COMMAND succeeds
         local deadline=$((SECONDS + $1))
         shift
@@ -239,8 +246,8 @@ grep -q 'DMI' "$tmp/status" || fail "status does not show why there is no accele
 daemon_pid=$(daemon_pid_now)
 [ -n "$daemon_pid" ] || fail "$NAME has no owner after status"
 [ "$(readlink "/proc/$daemon_pid/exe")" = "$TPACCELD" ] || fail "the owner of $NAME is not $TPACCELD"
-tr '\0' ' ' <"/proc/$daemon_pid/cmdline" | grep -q -- '--user=tpaccel' ||
-        fail "not started by the installed activation file: $(tr '\0' ' ' <"/proc/$daemon_pid/cmdline")"
+cmdline=$(tr '\0' ' ' <"/proc/$daemon_pid/cmdline")
+[[ $cmdline == *--user=tpaccel* ]] || fail "not started by the installed activation file: $cmdline"
 read -r _ ruid euid suid fsuid < <(grep '^Uid:' "/proc/$daemon_pid/status")
 for id in "$ruid" "$euid" "$suid" "$fsuid"; do
         [ "$id" = "$tpaccel_uid" ] ||

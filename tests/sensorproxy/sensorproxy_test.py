@@ -3,7 +3,7 @@
 """net.hadess.SensorProxy on tpacceld: the daemon on the EC emulator replaying a rotation trace, under
 umockdev-run with a fake thinkpad_acpi tablet-mode switch (tablet-mode.ioctl / laptop-mode.ioctl, and
 fold-and-unfold.events for a switch that moves), on the private system bus of tests/dbus. Each test method
-is its own meson test (tests/sensorproxy/meson.build lists them)."""
+is its own meson test (FILE/METHOD; tests/lib/list-tests.py lists them)."""
 
 import os
 import re
@@ -15,8 +15,7 @@ import unittest
 
 import dbus
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'dbus'))
-from tpacceld_test import TIMEOUT, TpaccelTestBase  # noqa: E402
+from daemontest import TIMEOUT, TpaccelTestBase
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOUR = os.path.join(HERE, 'tablet-tour.csv')

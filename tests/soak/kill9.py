@@ -19,8 +19,7 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import soaklib  # noqa: E402
+import soaklib
 
 KILL_AFTER_MIN_S = 0.02
 KILL_AFTER_MAX_S = 0.40

@@ -33,8 +33,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import soaklib  # noqa: E402
+import soaklib
 
 FAULT_PROBABILITY = 0.01
 # Without faults, ticks without a new readout ("nothing new yet") stay rare.

@@ -6,48 +6,25 @@ started here is stopped by PID."""
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-import endchildren  # noqa: E402,F401  (SIGTERM at a timeout still ends the bus and the daemon)
+import endchildren  # noqa: F401  (tests/lib: SIGTERM at a timeout still ends the bus and the daemon)
+from privatebus import start_bus, write_bus_conf  # tests/lib
 
 NAME = 'org.thinkpad.Accelerometer'
 PATH = '/org/thinkpad/Accelerometer'
 IFACE = 'org.thinkpad.Accelerometer'
 FAULT_KINDS = ('busy', 'silent', 'bad-status', 'retval', 'pending', 'absent')
 
-BUS_CONF = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir={dir}</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    {users}<allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/>
-  </policy>
-  <limit name="max_connections_per_user">1000</limit>
-  <limit name="max_completed_connections">2000</limit>
-  <limit name="max_replies_per_connection">10000</limit>
-</busconfig>
-'''
-
-
 class Bus:
-    """A private bus. allow_all_users: also let other uids connect (the daemon after it switched user)."""
+    """A private bus (tests/lib/bus.conf.in, open to every uid: the daemon may switch user)."""
 
-    def __init__(self, allow_all_users=False):
+    def __init__(self):
         self.dir = tempfile.mkdtemp(prefix='tpaccel-soak-bus-')
         os.chmod(self.dir, 0o755)
-        conf = os.path.join(self.dir, 'bus.conf')
-        with open(conf, 'w') as f:
-            f.write(BUS_CONF.format(dir=self.dir, users='<allow user="*"/>' if allow_all_users else ''))
-        self.proc = subprocess.Popen(['dbus-daemon', '--config-file=' + conf, '--nofork', '--print-address=1'],
-                                     stdout=subprocess.PIPE, text=True)
-        self.address = self.proc.stdout.readline().strip()
-        if not self.address:
-            raise RuntimeError('dbus-daemon did not start')
+        conf = write_bus_conf(os.path.join(self.dir, 'bus.conf'), 'unix:dir=' + self.dir, bus_type='session')
+        self.proc, self.address = start_bus(conf)
         for name in os.listdir(self.dir):
             if name.startswith('dbus-'):
                 os.chmod(os.path.join(self.dir, name), 0o777)

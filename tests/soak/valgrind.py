@@ -15,8 +15,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import soaklib  # noqa: E402
+import soaklib
 
 VALGRIND_ERROR_EXIT = 99
 CLIENTS = 10

@@ -2,22 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpacceld on the kernel backend and the automatic backend choice, on fake machines (fake_hdaps.py)
 given to the daemon with --sysroot, on a private system bus with dbusmock's polkitd (the fixture of
-tests/dbus/tpacceld_test.py). Each test method is its own meson test (tests/kernel/meson.build)."""
+tests/lib/daemontest.py). Each test method is its own meson test (FILE/METHOD; tests/lib/list-tests.py)."""
 
 import os
 import shutil
 import subprocess
-import sys
 import time
 import unittest
 
 import dbus
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'dbus'))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tpacceld_test import (CALIBRATE, CONFIGURE, EC_RAW, IFACE, PATH, TIMEOUT,  # noqa: E402
+from daemontest import (CALIBRATE, CONFIGURE, EC_RAW, IFACE, PATH, TIMEOUT,
                            TpaccelTestBase, row)
-from fake_hdaps import FakeMachine  # noqa: E402
+from fake_hdaps import FakeMachine
 
 NOT_SUPPORTED = 'org.thinkpad.Accelerometer.Error.NotSupported'
 NO_ACCEL = 'org.thinkpad.Accelerometer.Error.NoAccelerometer'

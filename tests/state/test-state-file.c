@@ -13,16 +13,7 @@
 
 #include "state-file.h"
 #include "strv.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                                         \
-        do {                                                                                                \
-                if (!(cond)) {                                                                              \
-                        fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);            \
-                        failures++;                                                                         \
-                }                                                                                           \
-        } while (0)
+#include "test-helpers.h"
 
 static void expect_error(const char *text, const char *message)
 {
@@ -35,14 +26,12 @@ static void expect_error(const char *text, const char *message)
         r = state_config_parse(text, strlen(text), "state", &c, NULL, &error);
         CHECK(r == -EINVAL);
         CHECK(c.sampling_rate == 7);
-        if (!error || !strstr(error, message)) {
-                fprintf(stderr, "for %s: expected '%s', got '%s'\n", text, message,
-                        error ? error : "(null)");
-                failures++;
-        }
+        if (!error || !strstr(error, message))
+                fprintf(stderr, "for %s: expected '%s', got '%s'\n", text, message, error ? error : "(null)");
+        CHECK(error && strstr(error, message));
 }
 
-static void test_good(void)
+TEST(test_good)
 {
         _cleanup_strv_free_ char **warnings = NULL;
         _cleanup_free_ char *error = NULL;
@@ -61,7 +50,7 @@ static void test_good(void)
         state_config_done(&c);
 }
 
-static void test_defaults(void)
+TEST(test_defaults)
 {
         _cleanup_free_ char *error = NULL;
         StateConfig c;
@@ -72,7 +61,7 @@ static void test_defaults(void)
         state_config_done(&c);
 }
 
-static void test_bad(void)
+TEST(test_bad)
 {
         expect_error("sampling_rate=0\n", "state:1: sampling_rate: 0 is out of range 1..1000");
         expect_error("sampling_rate=1001\n", "out of range 1..1000");
@@ -102,7 +91,7 @@ static void test_bad(void)
         free(longline);
 }
 
-static void test_nul_inside(void)
+TEST(test_nul_inside)
 {
         _cleanup_free_ char *error = NULL;
         static const char text[] = "sampling_rate=1\0\n";
@@ -112,7 +101,7 @@ static void test_nul_inside(void)
         CHECK(error && strstr(error, "state:1: NUL byte"));
 }
 
-static void test_round_trip(void)
+TEST(test_round_trip)
 {
         char dir[] = "/tmp/test-state-XXXXXX";
         _cleanup_free_ char *path = NULL, *error = NULL;
@@ -163,7 +152,7 @@ static char *read_text(const char *path)
 
 /* The writer never follows a link planted in the state directory: not at the old fixed temp name, not
  * at the state path itself (the link is replaced by the new file; its target is left alone). */
-static void test_save_does_not_follow_links(void)
+TEST(test_save_does_not_follow_links)
 {
         char dir[] = "/tmp/test-state-XXXXXX";
         _cleanup_free_ char *path = NULL, *tmp = NULL, *victim = NULL, *victim2 = NULL, *error = NULL;
@@ -235,11 +224,10 @@ static void expect_load_error(const char *path, int err, const char *message)
         state_config_init(&c);
         r = state_config_load(path, &c, NULL, &error);
         CHECK(r == err);
-        if (!error || !strstr(error, message)) {
+        if (!error || !strstr(error, message))
                 fprintf(stderr, "loading %s: expected %d '%s', got %d '%s'\n", path, err, message, r,
                         error ? error : "(null)");
-                failures++;
-        }
+        CHECK(error && strstr(error, message));
         state_config_done(&c);
 }
 
@@ -252,7 +240,7 @@ static void on_alarm(int sig)
 
 /* Only a regular file owned by us is read: links, FIFOs (which would block open()), directories,
  * files of other users and hard links are refused with a message saying which. */
-static void test_load_refuses_what_is_not_a_state_file(void)
+TEST(test_load_refuses_what_is_not_a_state_file)
 {
         char dir[] = "/tmp/test-state-XXXXXX";
         _cleanup_free_ char *path = NULL, *secret = NULL, *other = NULL;
@@ -300,7 +288,7 @@ static void test_load_refuses_what_is_not_a_state_file(void)
 }
 
 /* A file that is not a state file (say /etc/shadow) is quoted only as a short escaped excerpt. */
-static void test_messages_quote_only_excerpts(void)
+TEST(test_messages_quote_only_excerpts)
 {
         static const char shadow[] = "root:$y$j9T$SALTSALTSALT$HASHHASHHASHHASHHASH:19700:0:99999:7:::\n";
         static const char binary[] = "filter_order=\x01\x02\xff\x1b[2J\n";
@@ -325,7 +313,7 @@ static void test_messages_quote_only_excerpts(void)
         state_config_done(&c);
 }
 
-static void test_range_errors_print_enough_digits(void)
+TEST(test_range_errors_print_enough_digits)
 {
         expect_error("shock_sensitivity=10.0000001\n", "10.0000001 is out of range 0.1..10");
         expect_error("tilt_step=0.09999999999999999\n", "0.09999999999999999 is out of range 0.1..45");
@@ -333,19 +321,14 @@ static void test_range_errors_print_enough_digits(void)
 
 int main(void)
 {
-        test_good();
-        test_defaults();
-        test_bad();
-        test_nul_inside();
-        test_round_trip();
-        test_save_does_not_follow_links();
-        test_load_refuses_what_is_not_a_state_file();
-        test_messages_quote_only_excerpts();
-        test_range_errors_print_enough_digits();
-        if (failures) {
-                fprintf(stderr, "%d check(s) failed\n", failures);
-                return EXIT_FAILURE;
-        }
-        printf("state file: all checks passed\n");
-        return EXIT_SUCCESS;
+        RUN(test_good);
+        RUN(test_defaults);
+        RUN(test_bad);
+        RUN(test_nul_inside);
+        RUN(test_round_trip);
+        RUN(test_save_does_not_follow_links);
+        RUN(test_load_refuses_what_is_not_a_state_file);
+        RUN(test_messages_quote_only_excerpts);
+        RUN(test_range_errors_print_enough_digits);
+        return test_summary();
 }
