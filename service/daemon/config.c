@@ -311,6 +311,17 @@ static const ConfigPartOps config_parts[] = {
         {"ProtectedDisks", apply_disks, keep_disks},
 };
 
+static const char *refusal_reason(const ConfigError *e)
+{
+        if (e->message)
+                return e->message;
+        if (e->error == -ENODEV && e->part == CONFIG_PART_DEVICE)
+                return "there is no accelerometer";
+        if (e->error == -ENODEV && e->part == CONFIG_PART_INPUT_DEVICES)
+                return INPUT_DEVICES_UINPUT_PATH " could not be opened at start";
+        return strerror(-e->error);
+}
+
 /* After the EC's configuration was set: the poller's rate in force (the backend now runs the configured
  * SamplingRate) and the EC's own configuration read back. */
 static void after_ec_config(Context *c, const Applied *a)
@@ -361,10 +372,7 @@ int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, Ch
                 if (mode != CONFIG_APPLY_RELOAD)
                         goto undo;
                 log_warning("Reload: %s from the state file refused (%s), keeping the old %s", error.setting,
-                            error.message             ? error.message
-                            : error.error == -ENODEV ? "there is no accelerometer"
-                                                      : strerror(-error.error),
-                            p->what);
+                            refusal_reason(&error), p->what);
                 config_error_done(&error);
                 r = p->keep(next, &c->config);
                 if (r < 0) {
