@@ -507,8 +507,8 @@ static int method_set_oversampling_ratio(sd_bus_message *m, void *userdata, sd_b
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(c, m, "OversamplingRatio", offsetof(StateConfig, oversampling_ratio), ratio,
-                                  error);
+        r = change_device_setting(c, m, "OversamplingRatio", offsetof(StateConfig, oversampling_ratio),
+                                  ratio, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
@@ -637,7 +637,10 @@ typedef struct MotionSetting {
 } MotionSetting;
 
 static const MotionSetting shock_sensitivity_setting = {
-        "ShockSensitivity", "", MOTION_SENSITIVITY_MIN, MOTION_SENSITIVITY_MAX,
+        "ShockSensitivity",
+        "",
+        MOTION_SENSITIVITY_MIN,
+        MOTION_SENSITIVITY_MAX,
         offsetof(StateConfig, shock_sensitivity),
 };
 

@@ -91,7 +91,8 @@ static ChangeMask config_changes(const StateConfig *a, const StateConfig *b)
                 m |= CHANGE_MASK(CHANGE_FILTER_ORDER);
         if (a->invert != b->invert)
                 m |= CHANGE_MASK(CHANGE_INVERT) | CHANGE_MASK(CHANGE_AXIS_CODE); /* invert flips the axes */
-        if (a->has_rest != b->has_rest || (a->has_rest && (a->rest_x != b->rest_x || a->rest_y != b->rest_y)))
+        if (a->has_rest != b->has_rest ||
+            (a->has_rest && (a->rest_x != b->rest_x || a->rest_y != b->rest_y)))
                 m |= CHANGE_MASK(CHANGE_REST_POSITION);
         if (a->tilt_step != b->tilt_step)
                 m |= CHANGE_MASK(CHANGE_TILT_STEP);
@@ -141,7 +142,8 @@ static unsigned rate_value(const StateConfig *config, const RateSetting *s)
  * (the product and the order, as the seeds' attributes sent it). A rate that shrinks goes first and one
  * that grows after the ratio, so that no intermediate product exceeds both the old and the new one. On a
  * refusal the values set before it are set back. */
-static int apply_rates(Context *c, const StateConfig *from, const StateConfig *to, Applied *a, ConfigError *e)
+static int apply_rates(Context *c, const StateConfig *from, const StateConfig *to, Applied *a,
+                       ConfigError *e)
 {
         bool rate_first = to->sampling_rate < from->sampling_rate;
         const RateSetting *order[] = {
@@ -279,7 +281,8 @@ static int keep_input_devices(StateConfig *next, const StateConfig *current)
 }
 
 /* Through protection_set_disks() (which unparks when the list becomes empty). */
-static int apply_disks(Context *c, const StateConfig *from, const StateConfig *to, Applied *a, ConfigError *e)
+static int apply_disks(Context *c, const StateConfig *from, const StateConfig *to, Applied *a,
+                       ConfigError *e)
 {
         _cleanup_free_ char *message = NULL;
         char *empty[] = {NULL};
@@ -404,8 +407,9 @@ undo:
         for (size_t i = done; i-- > 0;) {
                 int k = config_parts[i].apply(c, next, &c->config, &applied, NULL);
                 if (k < 0)
-                        log_error_errno(k, "Setting %s back failed, the device may not run the "
-                                           "configuration shown: %m",
+                        log_error_errno(k,
+                                        "Setting %s back failed, the device may not run the "
+                                        "configuration shown: %m",
                                         config_parts[i].what);
         }
         if (saved)

@@ -73,9 +73,9 @@ typedef struct Context {
         Motion *motion;            /* NULL if it could not be created (logged) */
         DiskProtect *disk_protect; /* NULL if it could not be created (logged) */
 
-        StateConfig config;          /* what is applied and persisted (config.h) */
-        char *state_path;            /* NULL: do not persist */
-        bool calibration_requested;  /* context_calibrate() ran; context_check_rest() saves it first */
+        StateConfig config;         /* what is applied and persisted (config.h) */
+        char *state_path;           /* NULL: do not persist */
+        bool calibration_requested; /* context_calibrate() ran; context_check_rest() saves it first */
 
         /* The EC's own configuration as last read back (0x17/0x82), for OversamplingRatio and
          * FilterOrder; ec_config_valid false: not read (yet), the configured values are shown. */

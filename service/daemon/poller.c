@@ -456,7 +456,8 @@ void poller_refresh_on_demand(Poller *p)
         Context *c = p->context;
         int r;
 
-        if (p->polling || !c->has_accelerometer || c->suspend.active || p->hardware_state == HARDWARE_STOPPED)
+        if (p->polling || !c->has_accelerometer || c->suspend.active ||
+            p->hardware_state == HARDWARE_STOPPED)
                 return;
         r = backend_update(c->backend);
         if (r < 0)
