@@ -261,8 +261,10 @@ static int keep_shock_sensitivity(StateConfig *next, const StateConfig *current)
         return 0;
 }
 
-/* Made or removed as to says, compared with what exists (so a failed creation is tried again); without
- * uinput there is nothing to remove, and nothing can be made (-ENODEV). */
+/* Made or removed as to says. When the setting does not change but the devices are not as it says (their
+ * creation failed at start), they are tried again, and a failure is logged, not a refusal: it must not
+ * fail another setting's change. Without uinput there is nothing to remove, and nothing can be made
+ * (-ENODEV). */
 static int apply_input_devices(Context *c, const StateConfig *from, const StateConfig *to, Applied *a,
                                ConfigError *e)
 {
@@ -271,7 +273,14 @@ static int apply_input_devices(Context *c, const StateConfig *from, const StateC
         if (to->input_devices == input_devices_enabled(c->input_devices))
                 return 0;
         r = c->input_devices ? input_devices_enable(c->input_devices, to->input_devices) : -ENODEV;
-        return r < 0 ? refuse(e, CONFIG_PART_INPUT_DEVICES, "InputDevices", r, NULL) : 0;
+        if (r >= 0)
+                return 0;
+        if (to->input_devices == from->input_devices) {
+                log_warning_errno(r,
+                                  "The hdaps input devices are enabled, but creating them failed again: %m");
+                return 0;
+        }
+        return refuse(e, CONFIG_PART_INPUT_DEVICES, "InputDevices", r, NULL);
 }
 
 static int keep_input_devices(StateConfig *next, const StateConfig *current)

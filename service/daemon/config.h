@@ -58,13 +58,13 @@ void config_error_done(ConfigError *e);
  * per value that changes, in an order that keeps every intermediate SamplingRate x OversamplingRatio
  * within the EC's range), Invert and the rest position (next's rest position is in next's axes, as in
  * the state file; none in next keeps the current one, carried into the new axes), motion processing,
- * the input devices (also when they are not what c->config says, e.g. their creation failed), the
- * protected disks. The state file is written only when the configuration changes. On success reports
- * the change mask (*ret_changed, may be NULL) to the observer at once, then re-rates polling and reads
- * the EC's configuration back when a rate or the filter order changed, updates the protection and
- * input-device demands. Returns 0 or a negative errno with *ret_error (may be NULL; release with
- * config_error_done()) saying which part refused; then nothing changed (CONFIG_APPLY_CHANGE). In
- * CONFIG_APPLY_RELOAD mode only -ENOMEM fails. */
+ * the input devices (tried again when they are not what an unchanged InputDevices says, e.g. their
+ * creation failed at start; a failure of that is logged, it refuses nothing), the protected disks. The state
+ * file is written only when the configuration changes. On success reports the change mask (*ret_changed, may
+ * be NULL) to the observer at once, then re-rates polling and reads the EC's configuration back when a rate
+ * or the filter order changed, updates the protection and input-device demands. Returns 0 or a negative
+ * errno with *ret_error (may be NULL; release with config_error_done()) saying which part refused; then
+ * nothing changed (CONFIG_APPLY_CHANGE). In CONFIG_APPLY_RELOAD mode only -ENOMEM fails. */
 int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, ChangeMask *ret_changed,
                          ConfigError *ret_error);
 

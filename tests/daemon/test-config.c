@@ -441,10 +441,34 @@ TEST(refused_part_undoes_the_others)
         rig_free(r);
 }
 
+/* Input devices the state file enables but that cannot be made (no uinput here) are tried again with
+ * every change, and refuse none: another setting changes, the first readouts calibrate. */
+TEST(input_devices_that_cannot_be_made_refuse_no_other_change)
+{
+        Rig *r = rig_new(&(RigOptions){.state = "input_devices=1\n"});
+        _cleanup_(state_config_done) StateConfig next = {};
+
+        CHECK(r->c->config.input_devices);
+        rig_claim(r, POLLER_RATE_FULL, ":1.1");
+        rig_advance_ms(r, 300);
+        CHECK(r->c->config.has_rest);
+        if (state_config_copy(&next, &r->c->config) < 0)
+                abort();
+        next.tilt_step = 4;
+        rig_forget(r);
+        CHECK_EQ(context_apply_config(r->c, &next, CONFIG_APPLY_CHANGE, NULL, NULL), 0);
+        CHECK(r->c->config.tilt_step == 4);
+        CHECK(r->c->config.input_devices);
+        CHECK_EQ(rig_change_count(r, CHANGE_TILT_STEP), 1);
+        CHECK(!rig_changed_bit(r, CHANGE_INPUT_DEVICES));
+        rig_free(r);
+}
+
 int main(void)
 {
         RUN(setter_and_reload_apply_alike);
         RUN(unsaved_change_changes_nothing);
         RUN(refused_part_undoes_the_others);
+        RUN(input_devices_that_cannot_be_made_refuse_no_other_change);
         return test_summary();
 }
