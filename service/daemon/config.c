@@ -387,10 +387,8 @@ int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, Ch
                             refusal_reason(&error), p->what);
                 config_error_done(&error);
                 r = p->keep(next, &c->config);
-                if (r < 0) {
-                        done++; /* the part changed nothing */
-                        goto undo;
-                }
+                if (r < 0)
+                        goto undo; /* -ENOMEM: the parts before this one are set back too */
         }
 
         changed = config_changes(&c->config, next);
