@@ -2,10 +2,12 @@
 /* The org.thinkpad.Accelerometer object. Every guarded handler has the same shape, as in systemd: read
  * and validate the arguments (InvalidArgs naming the valid range) against the state of the moment,
  * authorize (bus-polkit.c: the first time polkit is asked and the call comes back through this handler
- * from the top with the answer, so the checks run again against the state of that moment), persist the
- * new configuration (Error.NotSaved if it cannot be), apply it (the old file is written back if that
- * fails), emit PropertiesChanged, reply. Every configuring method goes through change_config(). On any
- * error nothing changes. */
+ * from the top with the answer, so the checks run again against the state of that moment), change the
+ * configuration through the core's one path (context_apply_config(), config.h: persisted first, then
+ * applied, undone and the old file written back when a part is refused, reported to the observer, which
+ * emits PropertiesChanged), map a refusal to its D-Bus error (Error.NotSaved when the state file cannot
+ * be written), reply. Every configuring method goes through change_config(). On any error nothing
+ * changes. */
 
 #include <errno.h>
 #include <math.h>
@@ -102,7 +104,7 @@ static int property_get_position(sd_bus *bus, const char *path, const char *inte
         Context *c = userdata;
         const HdapsState *s;
 
-        poller_refresh_on_demand(c);
+        poller_refresh_on_demand(&c->poller);
         s = device_state(c);
         return sd_bus_message_append(reply, "(ii)", s ? s->x : 0, s ? s->y : 0);
 }
@@ -123,7 +125,7 @@ static int property_get_temperature(sd_bus *bus, const char *path, const char *i
         Context *c = userdata;
         const HdapsState *s;
 
-        poller_refresh_on_demand(c);
+        poller_refresh_on_demand(&c->poller);
         s = device_state(c);
         return sd_bus_message_append(reply, "i", s ? s->temperature : 0);
 }
@@ -388,98 +390,49 @@ static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *err
                 return r;
         log_info("Calibration requested by %s: the next readout becomes the rest position",
                  strna(sd_bus_message_get_sender(m)));
-        poller_calibrate(c);
+        context_calibrate(c);
         return sd_bus_reply_method_return(m, NULL);
 }
 
-#define CONFIG_FIELD(config, type, offset) ((type *) ((uint8_t *) (config) + (offset)))
-
-/* Makes the change next (c->config with it) holds: setting is the caller's descriptor of what changed.
- * Returns 0 or a negative errno with error set. */
-typedef int (*ConfigApplyFunc)(Context *c, const StateConfig *next, const void *setting,
-                               sd_bus_error *error);
-
-/* Makes one persisted change the way every setter does (issue 13.6): next, c->config with the change
- * (consumed), is written to the state file first (Error.NotSaved and nothing changed if it cannot be),
- * then apply() makes it; if that fails, the old file is written back and its error returned. On success
- * next becomes c->config. Returns 0 or a negative errno with error set. */
-static int change_config(Context *c, StateConfig *next, ConfigApplyFunc apply, const void *setting,
-                         sd_bus_error *error)
+/* Makes next (taken) the configuration through the core's one path (context_apply_config(): saved
+ * first, applied, undone when a part is refused, reported to the observer, which emits
+ * PropertiesChanged) and maps a refusal to the D-Bus error of the part that refused. Returns 0 (with
+ * *ret_changed: what changed) or a negative errno with error set; then nothing changed. */
+static int change_config(Context *c, StateConfig *next, ChangeMask *ret_changed, sd_bus_error *error)
 {
+        _cleanup_(config_error_done) ConfigError e = {};
         int r;
 
-        r = bus_save_config(c, next, error);
-        if (r >= 0) {
-                r = apply(c, next, setting, error);
-                if (r < 0)
-                        context_restore_state(c);
-        }
-        if (r < 0) {
-                state_config_done(next);
-                return r;
-        }
-        state_config_done(&c->config);
-        c->config = *next;
-        return 0;
+        r = context_apply_config(c, next, CONFIG_APPLY_CHANGE, ret_changed, &e);
+        return r < 0 ? bus_error_from_config(error, c, &e) : 0;
 }
 
-/* An hdaps setting of the device, persisted as the unsigned at config_offset in StateConfig. */
-typedef struct DeviceSetting {
-        const char *property;
-        ChangeBit change; /* its property's bit */
-        int (*set)(Backend *b, unsigned v);
-        size_t config_offset;
-} DeviceSetting;
-
-static const DeviceSetting sampling_rate_setting = {
-        "SamplingRate",
-        CHANGE_SAMPLING_RATE,
-        backend_set_sampling_rate,
-        offsetof(StateConfig, sampling_rate),
-};
-static const DeviceSetting oversampling_ratio_setting = {
-        "OversamplingRatio",
-        CHANGE_OVERSAMPLING_RATIO,
-        backend_set_oversampling_ratio,
-        offsetof(StateConfig, oversampling_ratio),
-};
-static const DeviceSetting filter_order_setting = {
-        "FilterOrder",
-        CHANGE_FILTER_ORDER,
-        backend_set_filter_order,
-        offsetof(StateConfig, filter_order),
-};
-
-/* Sets the DeviceSetting's value from next in the device; a refusal is reported under its property. */
-static int set_device_from_config(Context *c, const StateConfig *next, const void *setting,
-                                  sd_bus_error *error)
+/* next: a copy of the configuration in force, for a setter to change. Returns 0 or -ENOMEM. */
+static int copy_config(Context *c, StateConfig *next)
 {
-        const DeviceSetting *s = setting;
-        int r = s->set(c->backend, *CONFIG_FIELD(next, const unsigned, s->config_offset));
-        return r < 0 ? bus_error_from_backend(error, c->backend, r, s->property) : 0;
+        return state_config_copy(next, &c->config);
 }
 
-/* Persists value for s, then sets it in the device; announces it and reads the EC's configuration back.
- * On any error nothing changes. */
-static int change_device_setting(Context *c, sd_bus_message *call, const DeviceSetting *s, unsigned value,
-                                 sd_bus_error *error)
+/* Sets the device setting at offset in StateConfig (SamplingRate, OversamplingRatio, FilterOrder). */
+static int change_device_setting(Context *c, sd_bus_message *call, const char *property, size_t offset,
+                                 unsigned value, sd_bus_error *error)
 {
-        StateConfig next = {};
+        _cleanup_(state_config_done) StateConfig next = {};
+        ChangeMask changed;
         int r;
 
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
-        r = state_config_copy(&next, &c->config);
+        r = copy_config(c, &next);
         if (r < 0)
                 return r;
-        *CONFIG_FIELD(&next, unsigned, s->config_offset) = value;
-        r = change_config(c, &next, set_device_from_config, s, error);
+        *(unsigned *) ((uint8_t *) &next + offset) = value;
+        r = change_config(c, &next, &changed, error);
         if (r < 0)
                 return r;
-        log_info("%s set to %u by %s", s->property, value, strna(sd_bus_message_get_sender(call)));
-        bus_emit_changes(c, CHANGE_MASK(s->change));
-        context_read_back_ec_config(c);
+        if (changed != 0)
+                log_info("%s set to %u by %s", property, value, strna(sd_bus_message_get_sender(call)));
         return 0;
 }
 
@@ -531,10 +484,9 @@ static int method_set_sampling_rate(sd_bus_message *m, void *userdata, sd_bus_er
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(c, m, &sampling_rate_setting, rate, error);
+        r = change_device_setting(c, m, "SamplingRate", offsetof(StateConfig, sampling_rate), rate, error);
         if (r < 0)
                 return r;
-        poller_rate_changed(c);
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -555,7 +507,8 @@ static int method_set_oversampling_ratio(sd_bus_message *m, void *userdata, sd_b
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(c, m, &oversampling_ratio_setting, ratio, error);
+        r = change_device_setting(c, m, "OversamplingRatio", offsetof(StateConfig, oversampling_ratio),
+                                  ratio, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
@@ -579,7 +532,7 @@ static int method_set_filter_order(sd_bus_message *m, void *userdata, sd_bus_err
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(c, m, &filter_order_setting, order, error);
+        r = change_device_setting(c, m, "FilterOrder", offsetof(StateConfig, filter_order), order, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
@@ -601,7 +554,7 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
-        /* A self-test switch, deliberately not persisted. */
+        /* A self-test switch, deliberately not persisted: not part of the configuration. */
         r = backend_set_fake_data_mode(c->backend, enabled);
         if (r < 0)
                 return bus_error_from_backend(error, c->backend, r, "FakeDataMode");
@@ -611,17 +564,11 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
         return sd_bus_reply_method_return(m, NULL);
 }
 
-static int set_invert_from_config(Context *c, const StateConfig *next, const void *setting,
-                                  sd_bus_error *error)
-{
-        int r = backend_set_invert(c->backend, next->invert);
-        return r < 0 ? bus_error_from_backend(error, c->backend, r, "Invert") : 0;
-}
-
 static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
+        _cleanup_(state_config_done) StateConfig next = {};
         Context *c = userdata;
-        StateConfig next = {};
+        ChangeMask changed;
         int invert, r;
 
         r = sd_bus_message_read(m, "b", &invert);
@@ -635,44 +582,25 @@ static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *er
         r = require_accelerometer(c, error);
         if (r < 0)
                 return r;
-        if (c->config.invert == !!invert) {
-                r = set_invert_from_config(c, &c->config, NULL, error);
-                return r < 0 ? r : sd_bus_reply_method_return(m, NULL);
-        }
-        r = state_config_copy(&next, &c->config);
+        r = copy_config(c, &next);
         if (r < 0)
                 return r;
-        next.invert = invert;
-        r = change_config(c, &next, set_invert_from_config, NULL, error);
+        config_set_invert(&next, invert); /* the rest position follows the axes */
+        r = change_config(c, &next, &changed, error);
         if (r < 0)
                 return r;
-        log_info("Invert set to %s by %s", invert ? "true" : "false", strna(sd_bus_message_get_sender(m)));
-        poller_check_rest(c);
-        bus_emit_changes(c, CHANGE_MASK(CHANGE_INVERT) | CHANGE_MASK(CHANGE_AXIS_CODE));
+        if (changed != 0)
+                log_info("Invert set to %s by %s", invert ? "true" : "false",
+                         strna(sd_bus_message_get_sender(m)));
         return sd_bus_reply_method_return(m, NULL);
-}
-
-/* Makes or removes the devices as next says; without uinput (then it says off) there is nothing to do. */
-static int set_input_devices_from_config(Context *c, const StateConfig *next, const void *setting,
-                                         sd_bus_error *error)
-{
-        int r;
-
-        if (!c->input_devices)
-                return 0;
-        r = input_devices_enable(c->input_devices, next->input_devices);
-        if (r < 0)
-                return sd_bus_error_setf(error, ACCEL_ERROR_HARDWARE,
-                                         "Creating the hdaps input devices through uinput failed: %s",
-                                         strerror(-r));
-        return 0;
 }
 
 /* The hdaps input devices through uinput (input-devices.h): persisted; while on, polling runs. */
 static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
+        _cleanup_(state_config_done) StateConfig next = {};
         Context *c = userdata;
-        StateConfig next = {};
+        ChangeMask changed;
         int enabled, r;
 
         r = sd_bus_message_read(m, "b", &enabled);
@@ -688,67 +616,42 @@ static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_er
                                          "No input devices: %s could not be opened when tpacceld started "
                                          "(no uinput module, or the unit lacks DeviceAllow=%s rw)",
                                          INPUT_DEVICES_UINPUT_PATH, INPUT_DEVICES_UINPUT_PATH);
-        if (c->config.input_devices == !!enabled)
-                r = set_input_devices_from_config(c, &c->config, NULL, error);
-        else {
-                r = state_config_copy(&next, &c->config);
-                if (r < 0)
-                        return r;
-                next.input_devices = enabled;
-                r = change_config(c, &next, set_input_devices_from_config, NULL, error);
-                if (r >= 0) {
-                        log_info("Input devices %s by %s", enabled ? "enabled" : "disabled",
-                                 strna(sd_bus_message_get_sender(m)));
-                        bus_emit_changes(c, CHANGE_MASK(CHANGE_INPUT_DEVICES));
-                }
-        }
+        r = copy_config(c, &next);
         if (r < 0)
                 return r;
-        poller_set_demand(&c->poller, DEMAND_INPUT_DEVICES, input_devices_enabled(c->input_devices));
+        next.input_devices = enabled;
+        r = change_config(c, &next, &changed, error);
+        if (r < 0)
+                return r;
+        if (changed != 0)
+                log_info("Input devices %s by %s", enabled ? "enabled" : "disabled",
+                         strna(sd_bus_message_get_sender(m)));
         return sd_bus_reply_method_return(m, NULL);
 }
 
-/* The motion parameters set over D-Bus: validated here, applied to Motion, persisted, announced. */
+/* The motion parameters set over D-Bus: validated here against their ranges. */
 typedef struct MotionSetting {
         const char *property, *unit;
-        ChangeBit change; /* its property's bit */
         double min, max;
-        int (*set)(Motion *m, double v);
         size_t config_offset; /* the double in StateConfig that persists it */
 } MotionSetting;
 
 static const MotionSetting shock_sensitivity_setting = {
         "ShockSensitivity",
         "",
-        CHANGE_SHOCK_SENSITIVITY,
         MOTION_SENSITIVITY_MIN,
         MOTION_SENSITIVITY_MAX,
-        motion_set_shock_sensitivity,
         offsetof(StateConfig, shock_sensitivity),
 };
 
 static const MotionSetting tilt_step_setting = {
-        "TiltStep",
-        " degrees",
-        CHANGE_TILT_STEP,
-        MOTION_TILT_STEP_MIN,
-        MOTION_TILT_STEP_MAX,
-        motion_set_tilt_step,
-        offsetof(StateConfig, tilt_step),
+        "TiltStep", " degrees", MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX, offsetof(StateConfig, tilt_step),
 };
-
-static int set_motion_from_config(Context *c, const StateConfig *next, const void *setting,
-                                  sd_bus_error *error)
-{
-        const MotionSetting *s = setting;
-        int r = s->set(c->motion, *CONFIG_FIELD(next, const double, s->config_offset));
-        return r < 0 ? bus_error_from_errno(error, r, s->property) : 0;
-}
 
 static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting *s, sd_bus_error *error)
 {
         char value_text[STR_DOUBLE_SIZE], min[STR_DOUBLE_SIZE], max[STR_DOUBLE_SIZE];
-        StateConfig next = {};
+        _cleanup_(state_config_done) StateConfig next = {};
         double value;
         int r;
 
@@ -767,14 +670,13 @@ static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting
         if (!c->motion)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                          "Motion processing is not available");
-        r = state_config_copy(&next, &c->config);
+        r = copy_config(c, &next);
         if (r < 0)
                 return r;
-        *CONFIG_FIELD(&next, double, s->config_offset) = value;
-        r = change_config(c, &next, set_motion_from_config, s, error);
+        *(double *) ((uint8_t *) &next + s->config_offset) = value;
+        r = change_config(c, &next, NULL, error);
         if (r < 0)
                 return r;
-        bus_emit_changes(c, CHANGE_MASK(s->change));
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -825,29 +727,12 @@ static int check_protected_disks(Context *c, char *const *disks, sd_bus_error *e
         return 0;
 }
 
-static int set_disks_from_config(Context *c, const StateConfig *next, const void *setting,
-                                 sd_bus_error *error)
-{
-        _cleanup_free_ char *message = NULL;
-        int r;
-
-        r = protection_set_disks(c, next->protected_disks, &message);
-        if (r == -EOPNOTSUPP)
-                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
-                                         "Disk protection is not available");
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s",
-                                         message ? message : strerror(-r));
-        return 0;
-}
-
 static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        _cleanup_(state_config_done) StateConfig next = {};
         _cleanup_strv_free_ char **disks = NULL;
-        StateConfig next = {};
+        Context *c = userdata;
+        ChangeMask changed;
         int r;
 
         r = sd_bus_message_read_strv(m, &disks);
@@ -864,18 +749,17 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
         if (!c->disk_protect)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                          "Disk protection is not available");
-        r = state_config_copy(&next, &c->config);
+        r = copy_config(c, &next);
         if (r < 0)
                 return r;
         strv_free(next.protected_disks);
         next.protected_disks = TAKE_PTR(disks);
-        r = change_config(c, &next, set_disks_from_config, NULL, error);
+        r = change_config(c, &next, &changed, error);
         if (r < 0)
                 return r;
-        log_info("Protected disks set to %zu disk(s) by %s", strv_length(c->config.protected_disks),
-                 strna(sd_bus_message_get_sender(m)));
-        bus_emit_changes(c, CHANGE_MASK(CHANGE_PROTECTED_DISKS));
-        protection_state_changed(c); /* and the demand for polling */
+        if (changed != 0)
+                log_info("Protected disks set to %zu disk(s) by %s", strv_length(c->config.protected_disks),
+                         strna(sd_bus_message_get_sender(m)));
         return sd_bus_reply_method_return(m, NULL);
 }
 

@@ -53,3 +53,31 @@ int bus_error_from_backend(sd_bus_error *error, Backend *b, int r, const char *w
                                          b->unsupported_reason);
         return bus_error_from_errno(error, r, what);
 }
+
+int bus_error_from_config(sd_bus_error *error, Context *c, const ConfigError *e)
+{
+        switch (e->part) {
+        case CONFIG_PART_SAVE:
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SAVED,
+                                         "The change was not made: cannot write the state file %s: %s",
+                                         c->state_path, strerror(-e->error));
+        case CONFIG_PART_DEVICE:
+                return bus_error_from_backend(error, c->backend, e->error, e->setting);
+        case CONFIG_PART_MOTION:
+                return bus_error_from_errno(error, e->error, e->setting);
+        case CONFIG_PART_INPUT_DEVICES:
+                return sd_bus_error_setf(error, ACCEL_ERROR_HARDWARE,
+                                         "Creating the hdaps input devices through uinput failed: %s",
+                                         strerror(-e->error));
+        case CONFIG_PART_DISKS:
+                if (e->error == -EOPNOTSUPP)
+                        return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
+                                                 "Disk protection is not available");
+                if (e->error == -ENOMEM)
+                        return sd_bus_error_set_errno(error, e->error);
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s",
+                                         e->message ?: strerror(-e->error));
+        default:
+                return sd_bus_error_set_errno(error, e->error);
+        }
+}

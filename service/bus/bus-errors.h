@@ -9,3 +9,15 @@
 #define ACCEL_ERROR_NOT_CLAIMED      "org.thinkpad.Accelerometer.Error.NotClaimed"
 #define ACCEL_ERROR_NOT_SUBSCRIBED   "org.thinkpad.Accelerometer.Error.NotSubscribed"
 #define ACCEL_ERROR_NOT_SAVED        "org.thinkpad.Accelerometer.Error.NotSaved"
+
+#include <systemd/sd-bus.h>
+
+#include "config.h"
+
+typedef struct Context Context;
+
+/* Maps a change context_apply_config() refused to the D-Bus error of the part that refused it: NotSaved
+ * naming the state file, the backend's error for a device setting (bus_error_from_backend()), the
+ * errno's for motion processing, HardwareError for uinput, NotSupported or InvalidArgs with the reason
+ * for the disks. Returns the negative errno sd-bus expects from a handler. */
+int bus_error_from_config(sd_bus_error *error, Context *c, const ConfigError *e);

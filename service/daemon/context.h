@@ -4,7 +4,8 @@
 /* The daemon's one context: every piece of state tpacceld has, passed down to every handler as
  * userdata. No globals. The core (this folder, no D-Bus in it) spreads its functions over files by
  * concern, each with its own struct where it has state:
- *   context.c         lifetime, configuration load/apply/save, the observer
+ *   context.c         lifetime, the configuration loaded at start, the device, the observer
+ *   config.c          the one path that changes the configuration (setters, reload, calibration)
  *   device.c          initializing the accelerometer with a configuration (also used by --dump)
  *   poller.c          Poller: the polling timer, its demand mask and the poll path's health
  *   readout.c         the one path of a readout: calibration, activity, motion, observer, protection
@@ -24,6 +25,7 @@
 
 #include "backend-watch.h"
 #include "backend.h"
+#include "config.h"
 #include "disk-protect.h"
 #include "idle-exit.h"
 #include "macros.h"
@@ -71,8 +73,9 @@ typedef struct Context {
         Motion *motion;            /* NULL if it could not be created (logged) */
         DiskProtect *disk_protect; /* NULL if it could not be created (logged) */
 
-        StateConfig config; /* what is applied and persisted */
-        char *state_path;   /* NULL: do not persist */
+        StateConfig config;         /* what is applied and persisted (config.h) */
+        char *state_path;           /* NULL: do not persist */
+        bool calibration_requested; /* context_calibrate() ran; context_check_rest() saves it first */
 
         /* The EC's own configuration as last read back (0x17/0x82), for OversamplingRatio and
          * FilterOrder; ec_config_valid false: not read (yet), the configured values are shown. */
@@ -130,20 +133,6 @@ int context_start(Context *c, const ContextOptions *o);
 /* On SIGTERM/SIGINT: stop polling, unpark, power off, then the observer's shutdown. Idempotent. */
 void context_shutdown(Context *c);
 
-/* SIGHUP: reads the state file again and applies what changed (device settings, invert, rest position,
- * motion settings, input devices, protected disks), reporting each change. A file that cannot be read or
- * parsed changes nothing (a warning); a missing file means the defaults; a value the device or the disks
- * refuse keeps its old value (a warning). Never writes the file. */
-void context_reload(Context *c);
-
-/* Writes c->config to the state file (if any); failures are logged, not fatal (the daemon's own changes,
- * such as a finished calibration). */
-void context_save_state(Context *c);
-/* Writes next to the state file (if any), for a setter before it applies a change. Returns 0 or a
- * negative errno (logged); then the caller changes nothing. */
-int context_save_config(Context *c, const StateConfig *next);
-/* After a saved change could not be applied: writes c->config (the old configuration) back. */
-void context_restore_state(Context *c);
 /* Initializes the device with the configuration (startup and after resume), then reads the EC's
  * configuration back. */
 int context_init_device(Context *c);

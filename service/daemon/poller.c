@@ -52,14 +52,9 @@ void poller_set_hook(Poller *p, const PollHook *hook, void *userdata)
         p->hook_userdata = hook ? userdata : NULL;
 }
 
-unsigned poller_full_rate(const Context *c)
-{
-        return c->config.sampling_rate ?: HDAPS_DEFAULT_SAMPLING_RATE;
-}
-
 static uint64_t poll_period_usec(const Context *c)
 {
-        return USEC_PER_SEC / (c->poller.poll_rate ?: poller_full_rate(c));
+        return USEC_PER_SEC / (c->poller.poll_rate ?: context_full_rate(c));
 }
 
 void poller_init(Poller *p, Context *c)
@@ -80,51 +75,6 @@ void poller_stop(Poller *p)
         p->poll_timer = sd_event_source_disable_unref(p->poll_timer);
         p->keep_stream = sd_event_source_disable_unref(p->keep_stream);
         p->reinit_timer = sd_event_source_disable_unref(p->reinit_timer);
-}
-
-void poller_check_rest(Context *c)
-{
-        const HdapsState *s;
-
-        if (!c->has_accelerometer)
-                return;
-        s = backend_get_state(c->backend);
-        if (s->calibration_pending)
-                return;
-        if (c->config.has_rest && c->config.rest_x == s->rest_x && c->config.rest_y == s->rest_y) {
-                c->poller.calibration_requested = false;
-                return;
-        }
-
-        /* A requested recalibration is a change like a setter's: saved first, or not made (issue 25.6). The
-         * first calibration after start (none saved yet) is kept in memory even when it cannot be saved. */
-        bool requested = c->poller.calibration_requested;
-        c->poller.calibration_requested = false;
-        if (requested && c->config.has_rest) {
-                _cleanup_(state_config_done) StateConfig next = {};
-                int r = state_config_copy(&next, &c->config);
-                if (r >= 0) {
-                        next.rest_x = s->rest_x;
-                        next.rest_y = s->rest_y;
-                        r = context_save_config(c, &next);
-                }
-                if (r < 0) {
-                        log_warning("Calibration not made (the state file cannot be written), the rest "
-                                    "position stays (%d, %d)",
-                                    c->config.rest_x, c->config.rest_y);
-                        backend_set_rest(c->backend, c->config.rest_x, c->config.rest_y);
-                        return;
-                }
-        }
-
-        c->config.has_rest = true;
-        c->config.rest_x = s->rest_x;
-        c->config.rest_y = s->rest_y;
-        log_info("Rest position is now (%d, %d)", s->rest_x, s->rest_y);
-        if (c->motion)
-                motion_reset(c->motion);
-        context_save_state(c);
-        context_changed(c, CHANGE_MASK(CHANGE_REST_POSITION));
 }
 
 static void set_hardware_state(Context *c, HardwareState state)
@@ -165,14 +115,16 @@ static void arm_reinit(Context *c)
         (void) sd_event_source_set_enabled(c->poller.reinit_timer, SD_EVENT_ONESHOT);
 }
 
-void poller_hardware_reinitialized(Context *c)
+void poller_hardware_reinitialized(Poller *p)
 {
-        if (c->poller.hardware_state == HARDWARE_STOPPED)
+        Context *c = p->context;
+
+        if (p->hardware_state == HARDWARE_STOPPED)
                 log_info("The accelerometer works again after re-initialization; polling resumes");
-        c->poller.reinit_timer = sd_event_source_disable_unref(c->poller.reinit_timer);
-        c->poller.hard_errors = 0;
+        p->reinit_timer = sd_event_source_disable_unref(p->reinit_timer);
+        p->hard_errors = 0;
         set_hardware_state(c, HARDWARE_OK);
-        poller_update(&c->poller);
+        poller_update(p);
 }
 
 static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata)
@@ -188,7 +140,7 @@ static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata)
         }
         r = context_init_device(c);
         if (r >= 0) {
-                poller_hardware_reinitialized(c);
+                poller_hardware_reinitialized(&c->poller);
                 return 0;
         }
         set_last_error(c, "re-initializing the accelerometer failed", r);
@@ -315,7 +267,7 @@ static bool poller_wanted(const Context *c)
 /* The rate polling needs now and why (a new string); 0 when nothing polls. */
 static unsigned wanted_rate(const Context *c, char **ret_reason, const char **ret_code)
 {
-        unsigned full = poller_full_rate(c), rate = 0, claimed;
+        unsigned full = context_full_rate(c), rate = 0, claimed;
         const char *claimer = NULL;
 
         if (!poller_wanted(c)) {
@@ -401,7 +353,7 @@ static void apply_rate(Context *c)
         else if (c->has_accelerometer && !c->suspend.active && p->hardware_state != HARDWARE_STOPPED)
                 /* Nobody polls: the EC goes back to the configured rate (SamplingRate x ratio), what
                  * on-demand readers and the EC's own configuration (0x17/0x82) then show. */
-                set_backend_rate(c, poller_full_rate(c));
+                set_backend_rate(c, context_full_rate(c));
         if (changed) {
                 log_debug("Polling rate %u Hz: %s", rate, strna(reason));
                 if ((p->demand & DEMAND_PROTECTION) && rate > 0 && rate < MOTION_SHOCK_MIN_RATE_HZ)
@@ -492,30 +444,24 @@ void poller_update(Poller *p)
         }
 }
 
-void poller_rate_changed(Context *c)
+void poller_rate_changed(Poller *p)
 {
-        c->poller.backend_rate = 0; /* SetSamplingRate set the backend to the configured rate */
-        c->poller.poll_rate = 0;    /* re-arm the timer even if the rate in force stays */
-        apply_rate(c);
+        p->backend_rate = 0; /* the backend was set to the configured rate */
+        p->poll_rate = 0;    /* re-arm the timer even if the rate in force stays */
+        apply_rate(p->context);
 }
 
-void poller_calibrate(Context *c)
+void poller_refresh_on_demand(Poller *p)
 {
-        backend_calibrate(c->backend);
-        c->poller.calibration_requested = true;
-        poller_refresh_on_demand(c);
-}
-
-void poller_refresh_on_demand(Context *c)
-{
+        Context *c = p->context;
         int r;
 
-        if (c->poller.polling || !c->has_accelerometer || c->suspend.active ||
-            c->poller.hardware_state == HARDWARE_STOPPED)
+        if (p->polling || !c->has_accelerometer || c->suspend.active ||
+            p->hardware_state == HARDWARE_STOPPED)
                 return;
         r = backend_update(c->backend);
         if (r < 0)
                 log_debug_errno(r, "On-demand readout failed, keeping the cached values: %m");
         else
-                poller_check_rest(c);
+                context_check_rest(c);
 }

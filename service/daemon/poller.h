@@ -69,7 +69,6 @@ typedef struct Poller {
         sd_event_source *poll_timer;
         sd_event_source *keep_stream; /* while polling: after each event loop iteration (a post source) */
         bool polling;                 /* the Claimed property */
-        bool calibration_requested;   /* poller_calibrate() ran; poller_check_rest() saves it first */
 
         /* Health of the poll path */
         HardwareState hardware_state;
@@ -96,22 +95,14 @@ void poller_set_claim(Poller *p, unsigned rate, const char *claimer);
 /* The device, suspend or the configuration changed (the core's own calls): starts, stops or re-rates
  * polling to match the demand. */
 void poller_update(Poller *p);
-/* After SetSamplingRate changed the backend's rate to the configured one: re-applies the rate in force
- * and re-arms the timer. */
-void poller_rate_changed(Context *c);
-/* After a readout or an on-demand update: picks up a finished calibration (persists RestPosition). A
- * calibration poller_calibrate() asked for is saved first: if the state file cannot be written, the
- * backend gets the old rest position back and nothing changes (logged). */
-void poller_check_rest(Context *c);
-/* Calibrate: the next readout becomes the rest position (an on-demand readout takes it now when nobody
- * polls). The caller has checked that the state file can be written (bus_save_config()). */
-void poller_calibrate(Context *c);
-/* The configured SamplingRate (the default when unset): the full rate armed protection polls at. */
-unsigned poller_full_rate(const Context *c);
-/* Refreshes Position/Temperature for readers when nobody polls (rate-limited by the device layer). */
-void poller_refresh_on_demand(Context *c);
+/* After the configuration set the backend's rate to the configured SamplingRate (config.c): re-applies
+ * the rate in force and re-arms the timer. */
+void poller_rate_changed(Poller *p);
+/* Refreshes Position/Temperature for readers when nobody polls (rate-limited by the device layer), and
+ * takes a finished calibration (context_check_rest()). */
+void poller_refresh_on_demand(Poller *p);
 /* The device was initialized again (resume): the hardware state is ok again. */
-void poller_hardware_reinitialized(Context *c);
+void poller_hardware_reinitialized(Poller *p);
 /* Stops polling and the re-init back-off (shutdown). */
 void poller_stop(Poller *p);
 const char *hardware_state_to_string(HardwareState s);

@@ -28,7 +28,7 @@ const char *protection_state(const Context *c);
 /* Per readout: park while a shock is active, unpark after it. */
 void protection_tick(Context *c, bool shock_active, uint64_t now);
 /* Protects disks from now on (none: unparks); the caller persists them and reports the change
- * (SetProtectedDisks goes through change_config(), then protection_state_changed()). Returns 0,
+ * (context_apply_config() does both, config.h). Returns 0,
  * -EOPNOTSUPP without disk protection, or another negative errno with *ret_message (may be NULL) saying
  * why a disk cannot be protected; then nothing changed. */
 int protection_set_disks(Context *c, char *const *disks, char **ret_message);

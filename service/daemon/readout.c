@@ -56,11 +56,11 @@ void readout_process(Context *c, const HdapsReadout *ro)
         uint64_t t = ro->time_ns / NSEC_PER_USEC;
         int r;
 
-        poller_check_rest(c);
+        context_check_rest(c);
         check_activity(c);
         if (input_devices_enabled(c->input_devices)) {
                 const HdapsState *st = backend_get_state(c->backend);
-                r = input_devices_report(c->input_devices, ro->x, ro->y, st, poller_full_rate(c));
+                r = input_devices_report(c->input_devices, ro->x, ro->y, st, context_full_rate(c));
                 if (r < 0)
                         log_debug_errno(r, "Writing to the hdaps input devices failed: %m");
         }
@@ -106,7 +106,7 @@ void readout_current_angles(Context *c, double *ret_pitch, double *ret_roll,
         if (!ms || c->poller.polling || !c->has_accelerometer || !c->backend)
                 return;
 
-        poller_refresh_on_demand(c);
+        poller_refresh_on_demand(&c->poller);
         const HdapsState *s = backend_get_state(c->backend);
         if (!s || !s->valid)
                 return;

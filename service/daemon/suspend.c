@@ -36,7 +36,7 @@ void suspend_leave(Context *c)
                 if (r < 0)
                         log_warning_errno(r, "Re-initializing the accelerometer after resume failed: %m");
                 else
-                        poller_hardware_reinitialized(c);
+                        poller_hardware_reinitialized(&c->poller);
         }
         context_changed(c, CHANGE_MASK(CHANGE_SUSPENDED));
         poller_update(&c->poller);

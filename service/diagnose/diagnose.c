@@ -44,7 +44,7 @@ void diagnosis_free_problems(Diagnosis *d)
 int diagnosis_new(Context *c, Diagnosis **ret)
 {
         Diagnosis *d = calloc(1, sizeof(*d));
-        unsigned rate = poller_full_rate(c);
+        unsigned rate = context_full_rate(c);
 
         if (!d)
                 return -ENOMEM;
@@ -181,7 +181,7 @@ int diagnose_standalone(Context *c, const char *format, FILE *out)
         if (r < 0)
                 return r;
         if (c->has_accelerometer) {
-                uint64_t period = USEC_PER_SEC / poller_full_rate(c);
+                uint64_t period = USEC_PER_SEC / context_full_rate(c);
                 uint64_t next = now_usec();
 
                 while (!diagnosis_complete(d) && now_usec() < d->deadline_usec) {

@@ -162,13 +162,45 @@ static PortIO *open_sim(const char *trace)
 
 Backend *rig_open_sim_backend(Rig *r, const char *trace)
 {
-        PortIO *port = open_sim(trace);
+        PortIO *port = open_sim(trace), *wrapped;
         Backend *b;
 
-        if (backend_ec_new(port, "simulated", 0, &b) < 0)
+        if (!r->capture && port_log_new_capture(&r->capture) < 0)
+                abort();
+        if (port_log_wrap(port, r->capture, &wrapped) < 0 || backend_ec_new(wrapped, "simulated", 0, &b) < 0)
                 abort();
         r->port = port;
         return b;
+}
+
+void rig_capture_start(Rig *r)
+{
+        if (!r->capture || port_log_capture_start(r->capture) < 0)
+                abort();
+}
+
+char *rig_capture_stop(Rig *r)
+{
+        _cleanup_free_ char *csv = NULL;
+        char *out, *o;
+
+        if (!r->capture || port_log_capture_stop(r->capture, &csv) < 0)
+                abort();
+        out = o = malloc(strlen(csv) + 1);
+        if (!out)
+                abort();
+        /* Each line without its first field (the time: the accesses and their values are what counts). */
+        for (const char *line = csv; *line;) {
+                const char *end = strchrnul(line, '\n'), *comma = memchr(line, ',', (size_t) (end - line));
+                const char *from = comma ? comma + 1 : line;
+                memcpy(o, from, (size_t) (end - from));
+                o += end - from;
+                if (*end == '\n')
+                        *o++ = '\n';
+                line = *end ? end + 1 : end;
+        }
+        *o = '\0';
+        return out;
 }
 
 Rig *rig_new(const RigOptions *o)
@@ -246,6 +278,7 @@ void rig_free(Rig *r)
                 }
         }
         context_free(r->c);
+        port_log_free(r->capture); /* after the backends that wrapped their ports with it */
         (void) nftw(r->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
         free(r->events);
         free(r);
@@ -354,23 +387,18 @@ void rig_claim(Rig *r, unsigned rate, const char *claimer)
 
 int rig_protect(Rig *r, char *const *disks)
 {
-        Context *c = r->c;
-        char **copy = NULL;
+        StateConfig next = {};
         int k;
 
-        char *none[] = {NULL};
-        k = protection_set_disks(c, disks ?: none, NULL);
-        if (k < 0)
-                return k;
-        if (disks && !(copy = strv_copy(disks)))
+        if (state_config_copy(&next, &r->c->config) < 0)
                 abort();
-        strv_free(c->config.protected_disks);
-        c->config.protected_disks = copy;
-        context_save_state(c);
-        context_changed(c, CHANGE_MASK(CHANGE_PROTECTED_DISKS));
-        protection_state_changed(c);
+        strv_free(next.protected_disks);
+        next.protected_disks = NULL;
+        if (disks && !(next.protected_disks = strv_copy(disks)))
+                abort();
+        k = context_apply_config(r->c, &next, CONFIG_APPLY_CHANGE, NULL, NULL);
         run_due(r);
-        return 0;
+        return k;
 }
 
 void rig_write_state(Rig *r, const char *text)

@@ -60,6 +60,7 @@ typedef struct RigOptions {
 typedef struct Rig {
         Context *c;
         PortIO *port; /* the emulator behind c->backend (owned by it); NULL: no emulated backend */
+        PortLog *capture; /* every emulated backend's port is wrapped with it (rig_capture_start()) */
         char dir[64]; /* state/ and sysfs/ */
         char state_dir[96], sysfs_root[96];
         BackendOptions backend_options; /* borrowed by the backend watch */
@@ -104,12 +105,17 @@ size_t rig_heads_parked_count(const Rig *r, bool parked);
 
 /* What the D-Bus face does for a Claim/ClaimAtRate (rate, POLLER_RATE_FULL; 0: released). */
 void rig_claim(Rig *r, unsigned rate, const char *claimer);
-/* What SetProtectedDisks does once authorized: disks (NULL-terminated, NULL: none). Returns its errno. */
+/* What SetProtectedDisks does once authorized (context_apply_config(), CONFIG_APPLY_CHANGE): disks
+ * (NULL-terminated, NULL: none). Returns its errno. */
 int rig_protect(Rig *r, char *const *disks);
 /* Writes the state file (for a reload). */
 void rig_write_state(Rig *r, const char *text);
 /* The fake disk's unload_heads text, without the newline ("" when unreadable). */
 const char *rig_unload_heads(Rig *r, char buf[static 32]);
+/* The port accesses of the emulated backend between the two calls, one "dir,port,value" line each
+ * after the header (the port log without its time column); rig_capture_stop()'s text is to be freed. */
+void rig_capture_start(Rig *r);
+char *rig_capture_stop(Rig *r);
 /* Opens another emulated backend (for context_switch_backend()); the rig follows it from then on. */
 Backend *rig_open_sim_backend(Rig *r, const char *trace);
 /* Loads the fake kernel hdaps driver below the rig's sysroot (its sysfs device, in the flavour's

@@ -25,7 +25,7 @@ TEST(reload_applies_and_reports_what_changed)
         rig_claim(r, POLLER_RATE_FULL, ":1.5");
         rig_advance_ms(r, 500);
         CHECK(c->config.has_rest); /* calibrated at the first readouts, kept by a file without it */
-        int rest_x = c->config.rest_x;
+        int rest_x = c->config.rest_x, rest_y = c->config.rest_y;
 
         rig_write_state(r, "sampling_rate=25\nfilter_order=6\ntilt_step=3.5\ninvert=1\n");
         rig_forget(r);
@@ -34,14 +34,16 @@ TEST(reload_applies_and_reports_what_changed)
         CHECK_EQ(c->config.filter_order, 6);
         CHECK(c->config.tilt_step == 3.5);
         CHECK(c->config.invert);
-        CHECK(c->config.has_rest && c->config.rest_x == rest_x);
+        /* ... carried into the inverted axes, as the backend carries its own (and SetInvert does). */
+        CHECK(c->config.has_rest && c->config.rest_x == -rest_x && c->config.rest_y == -rest_y);
+        CHECK_EQ(backend_get_state(c->backend)->rest_x, -rest_x);
         CHECK_EQ(rig_change_count(r, CHANGE_SAMPLING_RATE), 1);
         CHECK(rig_change_count(r, CHANGE_FILTER_ORDER) >= 1); /* and the read-back */
         CHECK_EQ(rig_change_count(r, CHANGE_TILT_STEP), 1);
         CHECK_EQ(rig_change_count(r, CHANGE_INVERT), 1);
         CHECK(rig_changed_bit(r, CHANGE_AXIS_CODE)); /* invert flips the axes */
         CHECK(!rig_changed_bit(r, CHANGE_SHOCK_SENSITIVITY));
-        CHECK(!rig_changed_bit(r, CHANGE_REST_POSITION));
+        CHECK_EQ(rig_change_count(r, CHANGE_REST_POSITION), 1);
         CHECK(!rig_changed_bit(r, CHANGE_PROTECTED_DISKS));
         CHECK(!rig_changed_bit(r, CHANGE_INPUT_DEVICES));
         /* The claim at the full rate follows the new SamplingRate; the EC got the reloaded values. */
