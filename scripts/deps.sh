@@ -4,7 +4,7 @@
 set -euo pipefail
 what=${1:-test}
 
-build_pkgs=(meson ninja-build pkg-config gcc gettext polkitd libsystemd-dev libglib2.0-dev libgtk-3-dev
+build_pkgs=(meson ninja-build pkg-config gcc gettext polkitd libsystemd-dev libglib2.0-dev libgtk-3-dev libx11-dev
             libayatana-appindicator3-dev libnotify-dev dbus dbus-bin)
 test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkexec xvfb xauth
            x11-apps imagemagick libnotify-bin umockdev libumockdev-dev libevdev-dev clang

@@ -36,6 +36,7 @@ struct TrayApp {
         guint n_claims;
         gboolean claim_in_flight;
         gboolean claim_failed;     /* do not retry until something changes */
+        gboolean samples_subscribed; /* SubscribeSamples() sent to the current instance */
         guint temperature_timer;   /* only while the window shows the temperature */
         GCancellable *cancellable; /* calls to the current service instance */
         AppIndicator *indicator;
@@ -208,7 +209,7 @@ static guint wanted_claims(TrayApp *app, guint wanted[2])
                 return 0;
         if (app->options.animate_icon)
                 wanted[n++] = TRAY_ICON_RATE_HZ;
-        if (app->options.watch_shocks || tray_window_is_visible(app->window))
+        if (app->options.watch_shocks || tray_window_is_seen(app->window))
                 wanted[n++] = 0;
         return n;
 }
@@ -328,7 +329,7 @@ static gboolean on_temperature_timer(gpointer userdata)
  * only. */
 static void update_temperature_polling(TrayApp *app)
 {
-        gboolean want = usable(app) && tray_window_is_visible(app->window);
+        gboolean want = usable(app) && tray_window_is_seen(app->window);
 
         if (want == (app->temperature_timer != 0))
                 return;
@@ -350,6 +351,35 @@ static void remember_instance(TrayApp *app)
         app->backend_reason = g_strdup(reason ? reason : "");
 }
 
+static void on_samples_call_done(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_proxy_call_finish(G_DBUS_PROXY(source), result, &error);
+
+        /* An older tpacceld without the methods sends Sample to everyone: nothing to do. */
+        if (!reply && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+            !g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD))
+                g_debug("%s failed, ignoring: %s", (const char *) userdata, error->message);
+}
+
+/* Asks the service for Sample signals (SubscribeSamples) while the window is seen, and tells it when
+ * they are no longer wanted (UnsubscribeSamples): without a subscriber it sends none, so that the bus
+ * daemon does not wake up for them. One call per change; messages on a connection keep their order. */
+static void update_sample_subscription(TrayApp *app)
+{
+        gboolean want = app->service_present && usable(app) && tray_window_is_seen(app->window);
+        const char *method = want ? "SubscribeSamples" : "UnsubscribeSamples";
+
+        if (want == app->samples_subscribed)
+                return;
+        app->samples_subscribed = want;
+        if (!service(app))
+                return; /* it left: the subscription went with it */
+        g_debug("Calling %s", method);
+        g_dbus_proxy_call(G_DBUS_PROXY(service(app)), method, NULL, G_DBUS_CALL_FLAGS_NONE, -1, app->cancellable, on_samples_call_done,
+                          (gpointer) method);
+}
+
 /* The signals shown: Shock always (a notification), Sample only while the window draws them, so that
  * neither the bus daemon nor the tray wakes up for them otherwise. Pitch, Roll and Orientation come
  * as properties (Tilt's PropertiesChanged): the tray needs no Tilt. */
@@ -359,9 +389,10 @@ static void update_signals(TrayApp *app)
 
         if (!app->client)
                 return;
-        if (tray_window_is_visible(app->window))
+        if (tray_window_is_seen(app->window))
                 signals |= ACCEL_SIGNAL_SAMPLE;
         accel_client_set_signals(app->client, signals);
+        update_sample_subscription(app);
 }
 
 static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const char *const *invalidated,
@@ -380,6 +411,7 @@ static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const ch
         remember_instance(app);
         refresh_ui(app);
         update_claim(app);
+        update_sample_subscription(app);
         update_temperature_polling(app);
 }
 
@@ -410,6 +442,7 @@ static void service_appeared(TrayApp *app)
         remember_instance(app);
         refresh_ui(app);
         update_claim(app);
+        update_sample_subscription(app);
         update_temperature_polling(app);
 }
 
@@ -430,6 +463,7 @@ static void service_vanished(TrayApp *app)
         app->service_present = FALSE;
         app->n_claims = 0;
         app->claim_in_flight = FALSE;
+        app->samples_subscribed = FALSE;
         if (was_present && !idle_exit) {
                 tray_notifier_service(app->notifier, FALSE, app->bus_description);
                 app->told_gone = TRUE;

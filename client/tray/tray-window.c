@@ -33,9 +33,12 @@ struct TrayWindow {
         GtkWidget *rate;
         SampleHistory history;
         int rest_x, rest_y;
+        gboolean seen; /* last told through on_visibility */
         GCallback on_visibility;
         gpointer userdata;
 };
+
+static void build(TrayWindow *w);
 
 static void set_source_rgb_hex(cairo_t *cr, guint32 rgb)
 {
@@ -190,12 +193,52 @@ static gboolean draw_plot(GtkWidget *widget, cairo_t *cr, gpointer userdata)
         return TRUE;
 }
 
+/* Shown, mapped and not minimized: GDK marks a shown window ICONIFIED when the window manager minimizes it,
+ * moves it to another workspace (xfwm4, mutter unmap it there) or anyone unmaps it, and WITHDRAWN until
+ * it is mapped. */
+static gboolean is_seen(TrayWindow *w)
+{
+        GdkWindow *window = gtk_widget_get_window(w->window);
+
+        return gtk_widget_get_visible(w->window) && window &&
+               !(gdk_window_get_state(window) & (GDK_WINDOW_STATE_ICONIFIED | GDK_WINDOW_STATE_WITHDRAWN));
+}
+
+static void tell_visibility(TrayWindow *w)
+{
+        gboolean seen = w->window && is_seen(w);
+
+        if (seen == w->seen)
+                return;
+        w->seen = seen;
+        g_debug("Window %s", seen ? "seen" : "unseen");
+        if (w->on_visibility)
+                ((void (*)(gpointer)) w->on_visibility)(w->userdata);
+}
+
 static void on_visibility(GtkWidget *widget, gpointer userdata)
+{
+        tell_visibility(userdata);
+}
+
+static gboolean on_window_state(GtkWidget *widget, GdkEventWindowState *event, gpointer userdata)
+{
+        tell_visibility(userdata);
+        return FALSE;
+}
+
+/* The window was destroyed by someone else (XDestroyWindow: xdotool windowclose, a window manager's
+ * force close; GTK destroys the widget then): a new one, hidden, takes its place, so that "Show window"
+ * and the readouts keep working. The samples are kept. */
+static void on_destroyed(GtkWidget *widget, gpointer userdata)
 {
         TrayWindow *w = userdata;
 
-        if (w->on_visibility)
-                ((void (*)(gpointer)) w->on_visibility)(w->userdata);
+        g_message(_("The window was closed from outside; it is made again when asked for"));
+        g_signal_handlers_disconnect_by_data(widget, w);
+        w->window = NULL;
+        build(w);
+        tell_visibility(w);
 }
 
 static GtkWidget *readout_label(GtkGrid *grid, int row, const char *title)
@@ -211,14 +254,10 @@ static GtkWidget *readout_label(GtkGrid *grid, int row, const char *title)
         return value;
 }
 
-TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
+/* Makes the widgets (not shown). */
+static void build(TrayWindow *w)
 {
-        TrayWindow *w = g_new0(TrayWindow, 1);
         GtkWidget *box, *row, *grid;
-
-        w->on_visibility = on_visibility_changed;
-        w->userdata = userdata;
-        sample_history_init(&w->history, HISTORY_CAPACITY, (guint64) TRAY_PLOT_SPAN_SEC * USEC_PER_SEC);
 
         w->window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
         gtk_window_set_title(GTK_WINDOW(w->window), _("ThinkPad Accelerometer"));
@@ -227,6 +266,8 @@ TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
         g_signal_connect(w->window, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
         g_signal_connect(w->window, "show", G_CALLBACK(on_visibility), w);
         g_signal_connect(w->window, "hide", G_CALLBACK(on_visibility), w);
+        g_signal_connect(w->window, "window-state-event", G_CALLBACK(on_window_state), w);
+        g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroyed), w);
 
         box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
         gtk_container_add(GTK_CONTAINER(w->window), box);
@@ -264,6 +305,16 @@ TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
         w->rate = readout_label(GTK_GRID(grid), 3, _("Sampling rate"));
 
         gtk_widget_show_all(box);
+}
+
+TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
+{
+        TrayWindow *w = g_new0(TrayWindow, 1);
+
+        w->on_visibility = on_visibility_changed;
+        w->userdata = userdata;
+        sample_history_init(&w->history, HISTORY_CAPACITY, (guint64) TRAY_PLOT_SPAN_SEC * USEC_PER_SEC);
+        build(w);
         return w;
 }
 
@@ -282,15 +333,15 @@ void tray_window_present(TrayWindow *w)
         gtk_window_present(GTK_WINDOW(w->window));
 }
 
-gboolean tray_window_is_visible(TrayWindow *w)
+gboolean tray_window_is_seen(TrayWindow *w)
 {
-        return gtk_widget_get_visible(w->window);
+        return w->seen;
 }
 
 void tray_window_add_sample(TrayWindow *w, guint64 time_usec, int x, int y)
 {
         sample_history_push(&w->history, time_usec, x, y);
-        if (!gtk_widget_get_visible(w->window))
+        if (!w->seen)
                 return;
         gtk_widget_queue_draw(w->level);
         gtk_widget_queue_draw(w->plot);

@@ -405,6 +405,55 @@ class TrayTest(ClientTestCase):
         self.assertLessEqual(max(len(label) for label in labels), 60, labels)
         self.assertTrue(labels[1].endswith("…"), labels)
 
+    def window_ids(self):
+        return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "ThinkPad Accelerometer"],
+                              capture_output=True, text=True, env=self.env).stdout.split()
+
+    def xdotool(self, *args):
+        subprocess.run(["xdotool"] + list(args), check=True, env=self.env, timeout=10)
+
+    def test_unseen_window_costs_what_the_icon_costs(self):
+        # A window nobody sees (unmapped from outside, as a window manager does for a minimized window or
+        # one on another workspace) needs neither the full rate nor Sample signals.
+        self.start_tray("--show-window")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
+        wait_until(lambda: self.accel_signal_rules() == ["Sample", "Shock"], what="the Sample match rule")
+        self.assertIn("Calling SubscribeSamples", self.tray_log())
+        ids = wait_until(self.window_ids, what="the window")
+        self.xdotool("windowunmap", ids[0])
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate when unseen")
+        wait_until(lambda: self.accel_signal_rules() == ["Shock"], what="the Sample match rule to go")
+        wait_until(lambda: "Calling UnsubscribeSamples" in self.tray_log(), what="UnsubscribeSamples")
+        self.xdotool("windowmap", ids[0])
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate when seen again")
+        wait_until(lambda: self.accel_signal_rules() == ["Sample", "Shock"], what="the Sample match rule again")
+        self.assertEqual(self.tray_log().count("Calling SubscribeSamples"), 2)
+
+    def test_window_destroyed_from_outside(self):
+        # XDestroyWindow from another client (xdotool windowclose, a window manager's force close): the
+        # tray goes on, updates without touching freed widgets, and "Show window" brings a new window.
+        self.start_tray("--show-window", env=dict(self.env, G_DEBUG="fatal-criticals"))
+        self.start_daemon("slow-roll-45.csv", loop=True)
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
+        ids = wait_until(self.window_ids, what="the window")
+        self.xdotool("windowclose", ids[0])
+        wait_until(lambda: not self.window_ids(), what="the window to go")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate without a window")
+        readouts = len(re.findall(r"Window readouts: ", self.tray_log()))
+        time.sleep(3)  # tilt updates arrive meanwhile
+        self.assertIsNone(self.tray.poll(), self.tray_log())
+        self.assertGreater(len(re.findall(r"Window readouts: ", self.tray_log())), readouts)
+        self.click_menu("Show _window")
+        wait_until(self.window_ids, what="the new window")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the new window")
+        time.sleep(3)
+        colours = self.colours(self.screenshot("tray-window-after-windowclose.png"))
+        for rgb in [BUBBLE, PLOT_X, PLOT_Y]:
+            self.assertIn(rgb, colours)
+        self.assertNotIn("CRITICAL", self.tray_log())
+        self.assertNotIn("Gtk-WARNING", self.tray_log())
+
     def test_xembed_tray_no_critical(self):
         # An XEmbed tray (trayer) and no StatusNotifierWatcher: the indicator's fallback icon. GDK's
         # "gdk_window_thaw_toplevel_updates" critical came at every start there; fatal here.
