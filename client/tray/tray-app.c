@@ -380,12 +380,12 @@ static void update_sample_subscription(TrayApp *app)
                           (gpointer) method);
 }
 
-/* The signals shown: Shock always (a notification), Sample only while the window draws them, so that
+/* The signals shown: Shock and HeadsParked always (notifications), Sample only while the window draws them, so that
  * neither the bus daemon nor the tray wakes up for them otherwise. Pitch, Roll and Orientation come
  * as properties (Tilt's PropertiesChanged): the tray needs no Tilt. */
 static void update_signals(TrayApp *app)
 {
-        AccelSignals signals = ACCEL_SIGNAL_SHOCK;
+        AccelSignals signals = ACCEL_SIGNAL_SHOCK | ACCEL_SIGNAL_HEADS_PARKED;
 
         if (!app->client)
                 return;
@@ -428,13 +428,22 @@ static void on_shock(TpaccelAccelerometer *proxy, double magnitude, guint64 time
         tray_notifier_shock(app->notifier, magnitude, reason);
 }
 
+static void on_heads_parked(TpaccelAccelerometer *proxy, const char *const *disks, gboolean parked,
+                            gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        if (parked)
+                tray_notifier_heads_parked(app->notifier, disks);
+}
+
 /* --- Service presence ----------------------------------------------------------------------- */
 
 static void service_appeared(TrayApp *app)
 {
         g_debug("tpacceld appeared as %s", app->owner);
         if (app->told_gone)
-                tray_notifier_service(app->notifier, TRUE, app->bus_description);
+                tray_notifier_service(app->notifier, TRUE);
         app->told_gone = FALSE;
         app->service_present = TRUE;
         app->service_idle = FALSE;
@@ -465,7 +474,7 @@ static void service_vanished(TrayApp *app)
         app->claim_in_flight = FALSE;
         app->samples_subscribed = FALSE;
         if (was_present && !idle_exit) {
-                tray_notifier_service(app->notifier, FALSE, app->bus_description);
+                tray_notifier_service(app->notifier, FALSE);
                 app->told_gone = TRUE;
         }
         refresh_ui(app);
@@ -509,6 +518,7 @@ static void on_client_ready(GObject *source, GAsyncResult *result, gpointer user
         g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), app);
         g_signal_connect(proxy, "sample", G_CALLBACK(on_sample), app);
         g_signal_connect(proxy, "shock", G_CALLBACK(on_shock), app);
+        g_signal_connect(proxy, "heads-parked", G_CALLBACK(on_heads_parked), app);
         update_signals(app);
         on_name_owner(G_OBJECT(proxy), NULL, app);
 }
@@ -655,7 +665,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->options.icon_dir = g_strdup(options->icon_dir);
         app->bus_description = accel_bus_describe(options->target, options->address);
         app->cancellable = g_cancellable_new();
-        app->notifier = tray_notifier_new();
+        app->notifier = tray_notifier_new(options->icon_dir);
         app->window = tray_window_new(G_CALLBACK(on_window_visibility), app);
         app->settings = tray_settings_new();
         app->menu = tray_menu_new(&actions, app, options->animate_icon, options->watch_shocks);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests of the tray's display logic: icon choice and the plot's sample history. */
+/* Unit tests of the tray's display logic: icon choice, the plot's sample history and the shock
+ * notifications' words. */
 #include <math.h>
 
 #include <glib.h>
 
 #include "tray-history.h"
 #include "tray-icon.h"
+#include "tray-notify.h"
 
 static void test_icon_steps(void)
 {
@@ -75,11 +77,28 @@ static void test_history_span_and_capacity(void)
         sample_history_done(&h);
 }
 
+static void test_shock_words(void)
+{
+        g_autofree char *one = tray_notify_burst_text(1, 0, 1.234, "jolt");
+        g_autofree char *three = tray_notify_burst_text(3, 6 * G_USEC_PER_SEC + 200000, 1.5, "freefall");
+        g_autofree char *quick = tray_notify_burst_text(2, 300000, 0.5, "drift");
+
+        /* The detector's names never reach the user. */
+        g_assert_cmpstr(tray_notify_shock_words("jolt"), ==, "a knock or bump");
+        g_assert_cmpstr(tray_notify_shock_words("drift"), ==, "a sudden lift or push");
+        g_assert_cmpstr(tray_notify_shock_words("freefall"), ==, "a fall");
+        g_assert_cmpstr(tray_notify_shock_words("new-test"), ==, "new-test");
+        g_assert_cmpstr(one, ==, "Felt like a knock or bump, 1.23 g.");
+        g_assert_cmpstr(three, ==, "3 shocks in 6 s; the strongest: a fall, 1.50 g.");
+        g_assert_cmpstr(quick, ==, "2 shocks in 1 s; the strongest: a sudden lift or push, 0.50 g.");
+}
+
 int main(int argc, char *argv[])
 {
         g_test_init(&argc, &argv, NULL);
         g_test_add_func("/tray/icon/steps", test_icon_steps);
         g_test_add_func("/tray/icon/names", test_icon_names);
         g_test_add_func("/tray/history/span-and-capacity", test_history_span_and_capacity);
+        g_test_add_func("/tray/notify/shock-words", test_shock_words);
         return g_test_run();
 }

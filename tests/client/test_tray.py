@@ -230,6 +230,11 @@ class TrayTest(ClientTestCase):
         self.assertLess(seen.index("tpaccel-tilt-r3-p2"), seen.index("tpaccel-tilt-r4-p2"))
         self.assertIs(self.bus.accel_property("Polling"), True)
 
+    def notify_calls(self):
+        """Every Notify call: (replaces_id, icon, summary, body, hints, timeout)."""
+        calls = self.bus.call(NOTIFICATIONS, NOTIFICATIONS_PATH, MOCK, "GetMethodCalls", ("Notify",), "(s)")[0]
+        return [(a[1], a[2], a[3], a[4], a[6], a[7]) for _, a in calls]
+
     def test_drop_raises_one_notification(self):
         # Shocks need the full rate: the tray's option holds a full-rate claim (the icon's 4 Hz would
         # miss the drop's free fall).
@@ -237,9 +242,34 @@ class TrayTest(ClientTestCase):
         self.start_daemon("drop-30cm.csv")
         wait_until(lambda: self.bus.accel_property("ShockCount") > 0, timeout=20, what="a shock")
         time.sleep(3)
-        shocks = [n for n in self.notifications() if n[0] == "Shock detected"]
+        shocks = [n for n in self.notify_calls() if n[2] == "Shock detected"]
         self.assertEqual(len(shocks), 1, self.notifications())
-        self.assertRegex(shocks[0][1], r"^\d+\.\d\d g \((jolt|drift|freefall)\)")
+        _, icon, _, body, hints, timeout = shocks[0]
+        # In a user's words, not the detector's ("jolt", "drift", "freefall").
+        self.assertRegex(body, r"^Felt like (a knock or bump|a sudden lift or push|a fall), \d+\.\d\d g\.$")
+        # News, not an alarm: normal urgency, and it goes away by itself.
+        self.assertEqual(hints.get("urgency"), 1, hints)
+        self.assertGreater(timeout, 0)
+        # Run uninstalled, the daemon gets the icon's file: it cannot see the tray's icon directory.
+        self.assertTrue(os.path.isabs(icon) and os.path.isfile(icon), icon)
+
+    def test_shocks_coalesce_into_one_alert(self):
+        # Three knocks 3 s apart: one notification, updated in place at each ("3 shocks in 6 s"), none
+        # held back for a later alert.
+        self.start_tray("--watch-shocks")
+        self.start_daemon("desk-knock.csv")
+        wait_until(lambda: self.bus.accel_property("ShockCount") >= 2, timeout=20, what="two shocks")
+        time.sleep(4)
+        count = self.bus.accel_property("ShockCount")
+        shocks = [n for n in self.notify_calls() if n[2] == "Shock detected"]
+        self.assertEqual(len(shocks), count, shocks)
+        self.assertEqual(shocks[0][0], 0)
+        # The updates replace the first bubble (the mock numbers its notifications from 1).
+        self.assertEqual({n[0] for n in shocks[1:]}, {1}, shocks)
+        m = re.match(r"^(\d+) shocks in (\d+) s; the strongest: .*, \d+\.\d\d g\.$", shocks[-1][3])
+        self.assertTrue(m, shocks[-1][3])
+        self.assertEqual(int(m.group(1)), count)
+        self.assertLessEqual(int(m.group(2)), 3 * (count - 1) + 1)
 
     def test_window_renders(self):
         self.start_tray("--show-window")
@@ -297,16 +327,16 @@ class TrayTest(ClientTestCase):
         self.assertEqual(self.bus.accel_property("SamplingRate"), 50)
         self.assertNotIn("Subscribed to Sample", self.tray_log(), "Sample signals with the window closed")
         # One match rule per signal shown, none for the whole interface (that would bring every Sample).
-        self.assertEqual(self.accel_signal_rules(), ["Shock"])
+        self.assertEqual(self.accel_signal_rules(), ["HeadsParked", "Shock"])
         # The window (bubble level, plot) needs every readout.
         self.click_menu("Show _window")
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
         wait_until(lambda: "Subscribed to Sample" in self.tray_log(), what="the Sample subscription")
-        self.assertEqual(self.accel_signal_rules(), ["Sample", "Shock"])
+        self.assertEqual(self.accel_signal_rules(), ["HeadsParked", "Sample", "Shock"])
         self.close_window()
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate again")
         wait_until(lambda: "Unsubscribed from Sample" in self.tray_log(), what="the Sample subscription to go")
-        wait_until(lambda: self.accel_signal_rules() == ["Shock"], what="the Sample match rule to go")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Shock"], what="the Sample match rule to go")
         self.assertIs(self.bus.accel_property("Polling"), True)
 
     def test_watch_shocks_holds_the_full_rate(self):
@@ -418,16 +448,16 @@ class TrayTest(ClientTestCase):
         self.start_tray("--show-window")
         self.start_daemon("rest.csv")
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
-        wait_until(lambda: self.accel_signal_rules() == ["Sample", "Shock"], what="the Sample match rule")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Sample", "Shock"], what="the Sample match rule")
         self.assertIn("Calling SubscribeSamples", self.tray_log())
         ids = wait_until(self.window_ids, what="the window")
         self.xdotool("windowunmap", ids[0])
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate when unseen")
-        wait_until(lambda: self.accel_signal_rules() == ["Shock"], what="the Sample match rule to go")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Shock"], what="the Sample match rule to go")
         wait_until(lambda: "Calling UnsubscribeSamples" in self.tray_log(), what="UnsubscribeSamples")
         self.xdotool("windowmap", ids[0])
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate when seen again")
-        wait_until(lambda: self.accel_signal_rules() == ["Sample", "Shock"], what="the Sample match rule again")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Sample", "Shock"], what="the Sample match rule again")
         self.assertEqual(self.tray_log().count("Calling SubscribeSamples"), 2)
 
     def test_window_destroyed_from_outside(self):
