@@ -484,6 +484,30 @@ class TrayTest(ClientTestCase):
         self.assertNotIn("CRITICAL", self.tray_log())
         self.assertNotIn("Gtk-WARNING", self.tray_log())
 
+    def test_demo_motion_leans_the_icon(self):
+        # scripts/demo.sh's motion: the icon leans (first step at 7.5 deg) within the first seconds, and
+        # every orientation comes by within one tour.
+        self.start_tray()
+        t0 = time.monotonic()
+        self.start_daemon(os.path.join(TOP_SRCDIR, "scripts", "demo-tour.csv"), loop=True)
+        icons, orientations, early = [], [], set()
+        while time.monotonic() - t0 < 19:
+            name, orientation = self.icon_name(), self.bus.accel_property("Orientation")
+            if not icons or icons[-1] != name:
+                icons.append(name)
+            if orientation and (not orientations or orientations[-1] != orientation):
+                orientations.append(orientation)
+            if time.monotonic() - t0 < 5:
+                early.add(name)
+            time.sleep(0.1)
+        self.assertIn("tpaccel-tilt-r3-p2", early, icons)
+        self.assertIn("tpaccel-tilt-r4-p2", early, icons)
+        for name in ["tpaccel-tilt-r1-p2", "tpaccel-tilt-r0-p2", "tpaccel-tilt-r2-p3", "tpaccel-tilt-r2-p4"]:
+            self.assertIn(name, icons)
+        for orientation in ["right-up", "left-up", "bottom-up"]:
+            self.assertIn(orientation, orientations)
+        self.assertNotIn("tpaccel-shock", icons, "the demo's turns are no shocks")
+
     def test_xembed_tray_no_critical(self):
         # An XEmbed tray (trayer) and no StatusNotifierWatcher: the indicator's fallback icon. GDK's
         # "gdk_window_thaw_toplevel_updates" critical came at every start there; fatal here.
