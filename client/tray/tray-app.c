@@ -99,13 +99,16 @@ static void refresh_icon(TrayApp *app)
                 .pitch = pitch(app),
                 .roll = roll(app),
         };
-        g_autofree char *name = tray_icon_name(&state);
+        g_autofree char *name = NULL;
 
         /* Without animation, the icon stays level but still shows shock and the missing states. */
-        if (!app->options.animate_icon && usable(app) && !state.shock_active) {
+        if (!app->options.animate_icon && usable(app) && !state.shock_active)
                 state.pitch = state.roll = 0;
+        name = tray_icon_name(&state);
+        if (app->options.symbolic_icons) {
+                char *symbolic = g_strconcat(name, "-symbolic", NULL);
                 g_free(name);
-                name = tray_icon_name(&state);
+                name = symbolic;
         }
         if (g_strcmp0(name, app->icon_name) == 0)
                 return;
@@ -668,9 +671,10 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->notifier = tray_notifier_new(options->icon_dir);
         app->window = tray_window_new(G_CALLBACK(on_window_visibility), app);
         app->settings = tray_settings_new();
-        app->menu = tray_menu_new(&actions, app, options->animate_icon, options->watch_shocks);
+        app->menu = tray_menu_new(&actions, app, options->animate_icon, options->watch_shocks,
+                                  options->symbolic_icons);
 
-        app->icon_name = g_strdup(TRAY_ICON_SERVICE_MISSING);
+        app->icon_name = g_strconcat(TRAY_ICON_SERVICE_MISSING, options->symbolic_icons ? "-symbolic" : "", NULL);
         app->indicator = tray_indicator_new(INDICATOR_ID, app->icon_name, _("ThinkPad Accelerometer"));
         if (options->icon_dir)
                 app_indicator_set_icon_theme_path(app->indicator, options->icon_dir);

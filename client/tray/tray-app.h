@@ -25,6 +25,7 @@ typedef struct TrayOptions {
         gboolean animate_icon;
         gboolean watch_shocks; /* hold a full-rate claim so that shocks are detected (more power) */
         char *icon_dir;        /* extra icon theme directory (uninstalled runs), NULL for none */
+        gboolean symbolic_icons; /* the panel wants NAME-symbolic icons (tray_icon_wants_symbolic()) */
 } TrayOptions;
 
 /* Connects to the bus and starts following the service. NULL and *error if the bus is unreachable. */

@@ -97,6 +97,7 @@ int main(int argc, char *argv[])
         options.animate_icon = !no_animation;
         options.watch_shocks = watch_shocks;
         options.icon_dir = icon_dir;
+        options.symbolic_icons = tray_icon_wants_symbolic(g_getenv("XDG_CURRENT_DESKTOP"));
 
         app = tray_app_new(&options, &error);
         if (!app) {

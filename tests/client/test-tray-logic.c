@@ -47,11 +47,33 @@ static void test_icon_names(void)
                         g_autofree char *file =
                                 g_strdup_printf("%s/data/icons/hicolor/scalable/status/%s.svg",
                                                 g_getenv("TOP_SRCDIR"), name);
+                        g_autofree char *symbolic =
+                                g_strdup_printf("%s/data/icons/hicolor/scalable/status/%s-symbolic.svg",
+                                                g_getenv("TOP_SRCDIR"), name);
                         g_assert_true(g_file_test(file, G_FILE_TEST_EXISTS));
+                        g_assert_true(g_file_test(symbolic, G_FILE_TEST_EXISTS));
                         g_hash_table_add(names, g_steal_pointer(&name));
                 }
         g_assert_cmpuint(g_hash_table_size(names), >=, 16);
         g_hash_table_unref(names);
+}
+
+static void test_icon_symbolic(void)
+{
+        const char *states[] = {TRAY_ICON_SHOCK, TRAY_ICON_NO_ACCELEROMETER, TRAY_ICON_SERVICE_MISSING};
+
+        g_assert_true(tray_icon_wants_symbolic("GNOME"));
+        g_assert_true(tray_icon_wants_symbolic("ubuntu:GNOME"));
+        g_assert_true(tray_icon_wants_symbolic("GNOME-Classic:GNOME"));
+        g_assert_false(tray_icon_wants_symbolic("XFCE"));
+        g_assert_false(tray_icon_wants_symbolic("KDE"));
+        g_assert_false(tray_icon_wants_symbolic(""));
+        g_assert_false(tray_icon_wants_symbolic(NULL));
+        for (size_t i = 0; i < G_N_ELEMENTS(states); i++) {
+                g_autofree char *file = g_strdup_printf("%s/data/icons/hicolor/scalable/status/%s-symbolic.svg",
+                                                        g_getenv("TOP_SRCDIR"), states[i]);
+                g_assert_true(g_file_test(file, G_FILE_TEST_EXISTS));
+        }
 }
 
 static void test_history_span_and_capacity(void)
@@ -98,6 +120,7 @@ int main(int argc, char *argv[])
         g_test_init(&argc, &argv, NULL);
         g_test_add_func("/tray/icon/steps", test_icon_steps);
         g_test_add_func("/tray/icon/names", test_icon_names);
+        g_test_add_func("/tray/icon/symbolic", test_icon_symbolic);
         g_test_add_func("/tray/history/span-and-capacity", test_history_span_and_capacity);
         g_test_add_func("/tray/notify/shock-words", test_shock_words);
         return g_test_run();

@@ -508,6 +508,20 @@ class TrayTest(ClientTestCase):
             self.assertIn(orientation, orientations)
         self.assertNotIn("tpaccel-shock", icons, "the demo's turns are no shocks")
 
+    def test_gnome_symbolic_icons_and_boxes(self):
+        # GNOME Shell's dark top bar wants symbolic icons, and its AppIndicator menu draws a check item's
+        # state only when it is on: the toggles carry a box in their label there.
+        self.start_tray(env=dict(self.env, XDG_CURRENT_DESKTOP="ubuntu:GNOME"))
+        self.assertEqual(self.icon_name(), "tpaccel-service-missing-symbolic")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2-symbolic", what="the symbolic level icon")
+        labels = self.menu_labels()
+        self.assertIn("☑ _Animate icon", labels)
+        self.assertIn("☐ _Watch for shocks (full rate, more power)", labels)
+        self.click_menu("☐ _Watch for shocks (full rate, more power)")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full-rate claim")
+        wait_until(lambda: "☑ _Watch for shocks (full rate, more power)" in self.menu_labels(), what="the ticked box")
+
     def test_xembed_tray_no_critical(self):
         # An XEmbed tray (trayer) and no StatusNotifierWatcher: the indicator's fallback icon. GDK's
         # "gdk_window_thaw_toplevel_updates" critical came at every start there; fatal here.
