@@ -147,8 +147,7 @@ static char *status_detail(TrayApp *app)
 {
         if (app->service_idle || no_accelerometer(app))
                 return without_headline(app->backend_reason ? app->backend_reason : "");
-        if (!app->service_present)
-                return g_strdup_printf(_("tpacceld is not running on the %s."), app->bus_description);
+        /* Not running: the headline says it all (once). */
         return g_strdup("");
 }
 
@@ -159,8 +158,7 @@ static void refresh_ui(TrayApp *app)
         /* The window's line: "No accelerometer: why", or just what is wrong. */
         g_autofree char *status = no_accelerometer(app) && detail[0]
                                           ? g_strdup_printf("%s: %s", headline, detail)
-                                  : !app->service_present ? g_strdup(detail)
-                                                          : g_strdup(headline);
+                                          : g_strdup(headline);
 
         refresh_icon(app);
         tray_menu_set_service_usable(app->menu, usable(app));

@@ -13,6 +13,7 @@
 #define SENSITIVITY_STEP     0.1
 #define SENSITIVITY_DIGITS   1
 #define SPIN_PAGE_MULTIPLIER 10
+#define SETTINGS_MIN_WIDTH_PX 420
 
 struct TraySettings {
         GtkWidget *dialog;
@@ -130,6 +131,9 @@ TraySettings *tray_settings_new(void)
         s->dialog = gtk_dialog_new_with_buttons(_("Accelerometer Settings"), NULL, 0, _("_Close"),
                                                 GTK_RESPONSE_CLOSE, NULL);
         gtk_window_set_icon_name(GTK_WINDOW(s->dialog), "tpaccel");
+        /* Wide enough for its title in a window manager's title bar (xfwm4 cut it to "Accelerometer
+         * Setting:" at the content's natural width). */
+        gtk_window_set_default_size(GTK_WINDOW(s->dialog), SETTINGS_MIN_WIDTH_PX, -1);
         g_signal_connect(s->dialog, "response", G_CALLBACK(gtk_widget_hide), NULL);
         g_signal_connect(s->dialog, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
 

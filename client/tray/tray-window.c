@@ -387,6 +387,13 @@ void tray_window_clear(TrayWindow *w)
 
 void tray_window_set_status(TrayWindow *w, const char *status)
 {
+        gboolean was_shown = gtk_widget_get_visible(w->status);
+
         gtk_label_set_text(GTK_LABEL(w->status), status);
         gtk_widget_set_visible(w->status, status[0] != '\0');
+        /* A toplevel keeps its size when its content shrinks: without the status line (the service is
+         * back) the extra height would stay as an empty strip above the bubble level. Back to the
+         * natural size. */
+        if (was_shown && status[0] == '\0')
+                gtk_window_resize(GTK_WINDOW(w->window), 1, 1);
 }

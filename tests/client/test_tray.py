@@ -103,15 +103,19 @@ class TrayTest(ClientTestCase):
         return subprocess.run(["convert", shot, "-format", "%c", "histogram:info:-"], capture_output=True,
                               text=True, check=True).stdout.upper()
 
-    def window_width(self):
-        """The width of the tray's window (no window manager: a top-level child of the root)."""
+    def window_size(self):
+        """The size (w, h) of the tray's window (no window manager: a top-level child of the root)."""
         tree = subprocess.run(["xwininfo", "-display", self.xvfb.display, "-root", "-children"],
                               capture_output=True, text=True, check=True).stdout
         for line in tree.splitlines():
             m = re.search(r'"ThinkPad Accelerometer".*?(\d+)x(\d+)\+', line)
             if m:
-                return int(m.group(1))
+                return int(m.group(1)), int(m.group(2))
         return None
+
+    def window_width(self):
+        size = self.window_size()
+        return size[0] if size else None
 
     def close_window(self):
         """Closes the tray's window as a window manager does: WM_DELETE_WINDOW (no WM runs here)."""
@@ -521,6 +525,33 @@ class TrayTest(ClientTestCase):
         self.click_menu("☐ _Watch for shocks (full rate, more power)")
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full-rate claim")
         wait_until(lambda: "☑ _Watch for shocks (full rate, more power)" in self.menu_labels(), what="the ticked box")
+
+    def test_service_gone_said_once(self):
+        # The menu and the window say once, in user words, that the service is not running.
+        self.start_tray("--show-window")
+        wait_until(lambda: self.menu_labels(), what="the menu")
+        labels = self.menu_labels()
+        self.assertEqual(labels[0], "The accelerometer service is not running")
+        self.assertEqual([label for label in labels if "running" in label], labels[:1], labels)
+        self.assertNotIn("tpacceld", " ".join(labels))
+
+    def test_window_shrinks_back(self):
+        # After a long status line (no accelerometer: the reason wraps) the service comes back with one:
+        # the line goes and the window takes its old size, with no empty strip above the bubble level.
+        self.start_tray("--show-window")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
+        time.sleep(1)
+        normal = self.window_size()
+        self.stop_daemon()
+        self.start_daemon(backend="auto")
+        wait_until(lambda: self.icon_name() == "tpaccel-no-accelerometer", what="the no-accelerometer icon")
+        wait_until(lambda: self.window_size()[1] > normal[1], what="the status line")
+        self.stop_daemon()
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon again")
+        wait_until(lambda: self.window_size() == normal, what="the window's old size")
+        self.screenshot("tray-window-service-back.png")
 
     def test_xembed_tray_no_critical(self):
         # An XEmbed tray (trayer) and no StatusNotifierWatcher: the indicator's fallback icon. GDK's
