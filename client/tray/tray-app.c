@@ -10,6 +10,7 @@
 #include "tray-indicator.h"
 #include "tray-menu.h"
 #include "tray-notify.h"
+#include "tray-refusal.h"
 #include "tray-settings.h"
 #include "tray-window.h"
 
@@ -577,7 +578,9 @@ static void on_calibrate_done(GObject *source, GAsyncResult *result, gpointer us
                 return;
         if (!reply) {
                 TrayApp *app = userdata;
-                g_autofree char *words = accel_error_describe(error, app->bus_description);
+                g_autofree char *words = tray_refusal_describe(error);
+                if (!words)
+                        words = accel_error_describe(error, app->bus_description);
                 show_error_dialog(_("Calibration failed"), words);
         }
 }

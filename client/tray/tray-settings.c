@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "accel-bus.h"
 #include "client-i18n.h"
+#include "tray-refusal.h"
 #include "tray-settings.h"
 
 /* Ranges of the interface (data/org.thinkpad.Accelerometer.xml); the service checks them again. */
@@ -58,7 +59,9 @@ static void on_call_done(GObject *source, GAsyncResult *result, gpointer userdat
         if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
                 return;
 
-        g_autofree char *words = accel_error_describe(error, _("bus"));
+        g_autofree char *words = tray_refusal_describe(error);
+        if (!words)
+                words = accel_error_describe(error, _("bus"));
         show_error(s, words);
         show_values(s);
 }

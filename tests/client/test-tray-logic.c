@@ -2,12 +2,14 @@
 /* Unit tests of the tray's display logic: icon choice, the plot's sample history and the shock
  * notifications' words. */
 #include <math.h>
+#include <string.h>
 
 #include <glib.h>
 
 #include "tray-history.h"
 #include "tray-icon.h"
 #include "tray-notify.h"
+#include "tray-refusal.h"
 
 static void test_icon_steps(void)
 {
@@ -115,6 +117,27 @@ static void test_shock_words(void)
         g_assert_cmpstr(quick, ==, "2 shocks in 1 s; the strongest: a sudden lift or push, 0.50 g.");
 }
 
+static void test_refusal_words(void)
+{
+        g_autoptr(GError) challenge = g_dbus_error_new_for_dbus_error(
+                "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired",
+                "Interactive authentication required for org.thinkpad.accelerometer.configure");
+        g_autoptr(GError) denied = g_dbus_error_new_for_dbus_error("org.freedesktop.DBus.Error.AccessDenied",
+                                                                   "Not authorized: org.thinkpad.accelerometer.configure");
+        g_autoptr(GError) other = g_dbus_error_new_for_dbus_error("org.freedesktop.DBus.Error.InvalidArgs", "bad");
+        g_autofree char *challenge_words = tray_refusal_describe(challenge);
+        g_autofree char *denied_words = tray_refusal_describe(denied);
+        g_autofree char *other_words = tray_refusal_describe(other);
+
+        /* What to do, without the developer's text. */
+        g_assert_nonnull(strstr(challenge_words, "password"));
+        g_assert_nonnull(strstr(challenge_words, "tpaccelctl set"));
+        g_assert_null(strstr(challenge_words, "org.thinkpad"));
+        g_assert_nonnull(strstr(denied_words, "administrator"));
+        g_assert_null(strstr(denied_words, "org.thinkpad"));
+        g_assert_null(other_words);
+}
+
 int main(int argc, char *argv[])
 {
         g_test_init(&argc, &argv, NULL);
@@ -123,5 +146,6 @@ int main(int argc, char *argv[])
         g_test_add_func("/tray/icon/symbolic", test_icon_symbolic);
         g_test_add_func("/tray/history/span-and-capacity", test_history_span_and_capacity);
         g_test_add_func("/tray/notify/shock-words", test_shock_words);
+        g_test_add_func("/tray/settings/refusal-words", test_refusal_words);
         return g_test_run();
 }
