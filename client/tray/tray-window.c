@@ -33,7 +33,8 @@ struct TrayWindow {
         GtkWidget *rate;
         SampleHistory history;
         int rest_x, rest_y;
-        gboolean seen; /* last told through on_visibility */
+        gboolean seen;     /* last told through on_visibility */
+        gboolean x_mapped; /* the X window is mapped (map-event/unmap-event) */
         GCallback on_visibility;
         gpointer userdata;
 };
@@ -193,14 +194,15 @@ static gboolean draw_plot(GtkWidget *widget, cairo_t *cr, gpointer userdata)
         return TRUE;
 }
 
-/* Shown, mapped and not minimized: GDK marks a shown window ICONIFIED when the window manager minimizes it,
- * moves it to another workspace (xfwm4, mutter unmap it there) or anyone unmaps it, and WITHDRAWN until
- * it is mapped. */
+/* Shown, mapped and not minimized. A window manager minimizing the window sets _NET_WM_STATE_HIDDEN
+ * (GDK: ICONIFIED); one switching to another workspace unmaps it (xfwm4, mutter; GDK: an unmap event,
+ * and ICONIFIED too when the window manager has no _NET_WM_STATE_HIDDEN), as does anyone unmapping it
+ * from outside; until it is first mapped the window is WITHDRAWN. */
 static gboolean is_seen(TrayWindow *w)
 {
         GdkWindow *window = gtk_widget_get_window(w->window);
 
-        return gtk_widget_get_visible(w->window) && window &&
+        return gtk_widget_get_visible(w->window) && window && w->x_mapped &&
                !(gdk_window_get_state(window) & (GDK_WINDOW_STATE_ICONIFIED | GDK_WINDOW_STATE_WITHDRAWN));
 }
 
@@ -227,6 +229,15 @@ static gboolean on_window_state(GtkWidget *widget, GdkEventWindowState *event, g
         return FALSE;
 }
 
+static gboolean on_map_event(GtkWidget *widget, GdkEvent *event, gpointer userdata)
+{
+        TrayWindow *w = userdata;
+
+        w->x_mapped = event->type == GDK_MAP;
+        tell_visibility(w);
+        return FALSE;
+}
+
 /* The window was destroyed by someone else (XDestroyWindow: xdotool windowclose, a window manager's
  * force close; GTK destroys the widget then): a new one, hidden, takes its place, so that "Show window"
  * and the readouts keep working. The samples are kept. */
@@ -237,6 +248,7 @@ static void on_destroyed(GtkWidget *widget, gpointer userdata)
         g_message(_("The window was closed from outside; it is made again when asked for"));
         g_signal_handlers_disconnect_by_data(widget, w);
         w->window = NULL;
+        w->x_mapped = FALSE;
         build(w);
         tell_visibility(w);
 }
@@ -267,6 +279,8 @@ static void build(TrayWindow *w)
         g_signal_connect(w->window, "show", G_CALLBACK(on_visibility), w);
         g_signal_connect(w->window, "hide", G_CALLBACK(on_visibility), w);
         g_signal_connect(w->window, "window-state-event", G_CALLBACK(on_window_state), w);
+        g_signal_connect(w->window, "map-event", G_CALLBACK(on_map_event), w);
+        g_signal_connect(w->window, "unmap-event", G_CALLBACK(on_map_event), w);
         g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroyed), w);
 
         box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);

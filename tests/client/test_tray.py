@@ -464,6 +464,28 @@ class TrayTest(ClientTestCase):
         wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Sample", "Shock"], what="the Sample match rule again")
         self.assertEqual(self.tray_log().count("Calling SubscribeSamples"), 2)
 
+    def test_minimized_and_other_workspace_under_xfwm4(self):
+        # A real window manager: xfwm4 minimizes the window (windowminimize) and hides it on another
+        # workspace (set_desktop); either way the full rate and the samples go, and come back.
+        self.spawn(["xfwm4", "--replace"], "xfwm4.log")
+        wait_until(lambda: "window id" in subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=self.env,
+                                                         capture_output=True, text=True).stdout, what="xfwm4")
+        self.start_tray("--show-window")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
+        ids = wait_until(self.window_ids, what="the window")
+        self.xdotool("windowminimize", ids[0])
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate when minimized")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Shock"], what="the Sample rule to go")
+        self.xdotool("windowactivate", ids[0])
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate when restored")
+        self.xdotool("set_num_desktops", "2")
+        self.xdotool("set_desktop", "1")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate on another workspace")
+        self.xdotool("set_desktop", "0")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate back on its workspace")
+        self.assertIn("Calling UnsubscribeSamples", self.tray_log())
+
     def test_window_destroyed_from_outside(self):
         # XDestroyWindow from another client (xdotool windowclose, a window manager's force close): the
         # tray goes on, updates without touching freed widgets, and "Show window" brings a new window.
