@@ -125,12 +125,25 @@ static void add_row(GtkGrid *grid, int row, const char *title, const char *tip, 
         gtk_grid_attach(grid, control, 1, row, 1, 1);
 }
 
-TraySettings *tray_settings_new(void)
+static void build(TraySettings *s);
+
+/* Destroyed by someone else (XDestroyWindow: a window manager's force close): a new dialog, hidden,
+ * takes its place, so that the tray never touches the freed widgets and Settings opens again. */
+static void on_destroyed(GtkWidget *widget, gpointer userdata)
 {
-        TraySettings *s = g_new0(TraySettings, 1);
+        TraySettings *s = userdata;
+
+        g_signal_handlers_disconnect_by_data(widget, s);
+        s->dialog = NULL;
+        build(s);
+        show_values(s);
+}
+
+/* Makes the dialog (not shown). */
+static void build(TraySettings *s)
+{
         GtkWidget *content, *grid;
 
-        s->cancellable = g_cancellable_new();
         s->dialog = gtk_dialog_new_with_buttons(_("Accelerometer Settings"), NULL, 0, _("_Close"),
                                                 GTK_RESPONSE_CLOSE, NULL);
         gtk_window_set_icon_name(GTK_WINDOW(s->dialog), "tpaccel");
@@ -139,6 +152,7 @@ TraySettings *tray_settings_new(void)
         gtk_window_set_default_size(GTK_WINDOW(s->dialog), SETTINGS_MIN_WIDTH_PX, -1);
         g_signal_connect(s->dialog, "response", G_CALLBACK(gtk_widget_hide), NULL);
         g_signal_connect(s->dialog, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
+        g_signal_connect(s->dialog, "destroy", G_CALLBACK(on_destroyed), s);
 
         content = gtk_dialog_get_content_area(GTK_DIALOG(s->dialog));
         gtk_container_set_border_width(GTK_CONTAINER(content), 12);
@@ -178,6 +192,15 @@ TraySettings *tray_settings_new(void)
         g_signal_connect(s->invert, "notify::active", G_CALLBACK(on_invert_changed), s);
 
         gtk_widget_show_all(content);
+        gtk_widget_set_sensitive(content, s->bus != NULL);
+}
+
+TraySettings *tray_settings_new(void)
+{
+        TraySettings *s = g_new0(TraySettings, 1);
+
+        s->cancellable = g_cancellable_new();
+        build(s);
         return s;
 }
 
@@ -188,6 +211,7 @@ void tray_settings_free(TraySettings *s)
         g_cancellable_cancel(s->cancellable);
         g_clear_object(&s->cancellable);
         g_clear_object(&s->bus);
+        g_signal_handlers_disconnect_by_data(s->dialog, s);
         gtk_widget_destroy(s->dialog);
         g_free(s);
 }

@@ -507,6 +507,18 @@ class TrayTest(ClientTestCase):
         colours = self.colours(self.screenshot("tray-window-after-windowclose.png"))
         for rgb in [BUBBLE, PLOT_X, PLOT_Y]:
             self.assertIn(rgb, colours)
+        # The Settings dialog too.
+        self.click_menu("_Settings…")
+        settings = wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name",
+                                                      "Accelerometer Settings"], capture_output=True, text=True,
+                                                     env=self.env).stdout.split(), what="the Settings dialog")
+        self.xdotool("windowclose", settings[0])
+        time.sleep(2)  # property changes arrive meanwhile and set the dialog's values
+        self.click_menu("_Settings…")
+        wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "Accelerometer Settings"],
+                                          capture_output=True, text=True, env=self.env).stdout.split(),
+                   what="a new Settings dialog")
+        self.assertIsNone(self.tray.poll(), self.tray_log())
         self.assertNotIn("CRITICAL", self.tray_log())
         self.assertNotIn("Gtk-WARNING", self.tray_log())
 
