@@ -31,7 +31,7 @@ void tray_notifier_heads_parked(TrayNotifier *n, const char *const *disks);
 /* The service left (present FALSE) or came back (TRUE). */
 void tray_notifier_service(TrayNotifier *n, gboolean present);
 
-/* What a shock's reason means, in a user's words ("a knock or bump"); reason itself if unknown. */
+/* What a shock's reason means, in a user's words ("a knock"); reason itself if unknown. */
 const char *tray_notify_shock_words(const char *reason);
 
 /* The body of a burst's notification: count shocks over span_usec, the strongest of strongest_g and
