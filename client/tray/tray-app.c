@@ -36,10 +36,10 @@ struct TrayApp {
         guint claims[2];
         guint n_claims;
         gboolean claim_in_flight;
-        gboolean claim_failed;     /* do not retry until something changes */
+        gboolean claim_failed;       /* do not retry until something changes */
         gboolean samples_subscribed; /* SubscribeSamples() sent to the current instance */
-        guint temperature_timer;   /* only while the window shows the temperature */
-        GCancellable *cancellable; /* calls to the current service instance */
+        guint temperature_timer;     /* only while the window shows the temperature */
+        GCancellable *cancellable;   /* calls to the current service instance */
         AppIndicator *indicator;
         char *icon_name;
         TrayMenu *menu;
@@ -378,12 +378,12 @@ static void update_sample_subscription(TrayApp *app)
         if (!service(app))
                 return; /* it left: the subscription went with it */
         g_debug("Calling %s", method);
-        g_dbus_proxy_call(G_DBUS_PROXY(service(app)), method, NULL, G_DBUS_CALL_FLAGS_NONE, -1, app->cancellable, on_samples_call_done,
-                          (gpointer) method);
+        g_dbus_proxy_call(G_DBUS_PROXY(service(app)), method, NULL, G_DBUS_CALL_FLAGS_NONE, -1,
+                          app->cancellable, on_samples_call_done, (gpointer) method);
 }
 
-/* The signals shown: Shock and HeadsParked always (notifications), Sample only while the window draws them, so that
- * neither the bus daemon nor the tray wakes up for them otherwise. Pitch, Roll and Orientation come
+/* The signals shown: Shock and HeadsParked always (notifications), Sample only while the window draws them,
+ * so that neither the bus daemon nor the tray wakes up for them otherwise. Pitch, Roll and Orientation come
  * as properties (Tilt's PropertiesChanged): the tray needs no Tilt. */
 static void update_signals(TrayApp *app)
 {
@@ -675,7 +675,8 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->menu = tray_menu_new(&actions, app, options->animate_icon, options->watch_shocks,
                                   options->symbolic_icons);
 
-        app->icon_name = g_strconcat(TRAY_ICON_SERVICE_MISSING, options->symbolic_icons ? "-symbolic" : "", NULL);
+        app->icon_name =
+                g_strconcat(TRAY_ICON_SERVICE_MISSING, options->symbolic_icons ? "-symbolic" : "", NULL);
         app->indicator = tray_indicator_new(INDICATOR_ID, app->icon_name, _("ThinkPad Accelerometer"));
         if (options->icon_dir)
                 app_indicator_set_icon_theme_path(app->indicator, options->icon_dir);

@@ -82,7 +82,8 @@ void tray_notifier_shock(TrayNotifier *n, double magnitude, const char *reason)
         gint64 now = g_get_monotonic_time();
         g_autofree char *body = NULL;
 
-        if (n->burst_count == 0 || now - n->burst_last_usec >= (gint64) TRAY_SHOCK_BURST_GAP_SEC * G_USEC_PER_SEC) {
+        if (n->burst_count == 0 ||
+            now - n->burst_last_usec >= (gint64) TRAY_SHOCK_BURST_GAP_SEC * G_USEC_PER_SEC) {
                 n->burst_count = 0;
                 n->burst_first_usec = now;
                 n->burst_strongest_g = -1;
@@ -114,7 +115,8 @@ void tray_notifier_heads_parked(TrayNotifier *n, const char *const *disks)
 
 void tray_notifier_service(TrayNotifier *n, gboolean present)
 {
-        const char *summary = present ? _("Accelerometer service is back") : _("Accelerometer service stopped");
+        const char *summary =
+                present ? _("Accelerometer service is back") : _("Accelerometer service stopped");
         const char *body = present ? _("Tilt and shock alerts are on again.")
                                    : _("Tilt and shock alerts are off until it is started again.");
 

@@ -5,15 +5,15 @@
 #include "tray-settings.h"
 
 /* Ranges of the interface (data/org.thinkpad.Accelerometer.xml); the service checks them again. */
-#define SAMPLING_RATE_MIN    1
-#define SAMPLING_RATE_MAX    1000
-#define FILTER_ORDER_MIN     1
-#define FILTER_ORDER_MAX     8
-#define SENSITIVITY_MIN      0.1
-#define SENSITIVITY_MAX      10.0
-#define SENSITIVITY_STEP     0.1
-#define SENSITIVITY_DIGITS   1
-#define SPIN_PAGE_MULTIPLIER 10
+#define SAMPLING_RATE_MIN     1
+#define SAMPLING_RATE_MAX     1000
+#define FILTER_ORDER_MIN      1
+#define FILTER_ORDER_MAX      8
+#define SENSITIVITY_MIN       0.1
+#define SENSITIVITY_MAX       10.0
+#define SENSITIVITY_STEP      0.1
+#define SENSITIVITY_DIGITS    1
+#define SPIN_PAGE_MULTIPLIER  10
 #define SETTINGS_MIN_WIDTH_PX 420
 
 struct TraySettings {

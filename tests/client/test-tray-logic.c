@@ -72,8 +72,9 @@ static void test_icon_symbolic(void)
         g_assert_false(tray_icon_wants_symbolic(""));
         g_assert_false(tray_icon_wants_symbolic(NULL));
         for (size_t i = 0; i < G_N_ELEMENTS(states); i++) {
-                g_autofree char *file = g_strdup_printf("%s/data/icons/hicolor/scalable/status/%s-symbolic.svg",
-                                                        g_getenv("TOP_SRCDIR"), states[i]);
+                g_autofree char *file =
+                        g_strdup_printf("%s/data/icons/hicolor/scalable/status/%s-symbolic.svg",
+                                        g_getenv("TOP_SRCDIR"), states[i]);
                 g_assert_true(g_file_test(file, G_FILE_TEST_EXISTS));
         }
 }
@@ -122,9 +123,11 @@ static void test_refusal_words(void)
         g_autoptr(GError) challenge = g_dbus_error_new_for_dbus_error(
                 "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired",
                 "Interactive authentication required for org.thinkpad.accelerometer.configure");
-        g_autoptr(GError) denied = g_dbus_error_new_for_dbus_error("org.freedesktop.DBus.Error.AccessDenied",
-                                                                   "Not authorized: org.thinkpad.accelerometer.configure");
-        g_autoptr(GError) other = g_dbus_error_new_for_dbus_error("org.freedesktop.DBus.Error.InvalidArgs", "bad");
+        g_autoptr(GError) denied =
+                g_dbus_error_new_for_dbus_error("org.freedesktop.DBus.Error.AccessDenied",
+                                                "Not authorized: org.thinkpad.accelerometer.configure");
+        g_autoptr(GError) other =
+                g_dbus_error_new_for_dbus_error("org.freedesktop.DBus.Error.InvalidArgs", "bad");
         g_autofree char *challenge_words = tray_refusal_describe(challenge);
         g_autofree char *denied_words = tray_refusal_describe(denied);
         g_autofree char *other_words = tray_refusal_describe(other);
