@@ -12,8 +12,11 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clienttest import ACCEL, OUTDIR, TOP_SRCDIR, TRAY, ClientTestCase, stop_process, wait_until  # noqa: E402
+from clienttest import ACCEL, ACCEL_PATH, OUTDIR, TOP_SRCDIR, TRAY, ClientTestCase, stop_process, wait_until  # noqa: E402
 from gi.repository import GLib  # noqa: E402
+
+sys.path.insert(0, os.path.join(TOP_SRCDIR, "tests", "dbus"))
+from fake_sysfs import FakeSysfs  # noqa: E402
 
 WATCHER = "org.kde.StatusNotifierWatcher"
 WATCHER_PATH = "/StatusNotifierWatcher"
@@ -256,6 +259,20 @@ class TrayTest(ClientTestCase):
         self.assertGreater(timeout, 0)
         # Run uninstalled, the daemon gets the icon's file: it cannot see the tray's icon directory.
         self.assertTrue(os.path.isabs(icon) and os.path.isfile(icon), icon)
+
+    def test_heads_parked_is_critical(self):
+        # Disk protection acted: that one stays until the user saw it (critical), unlike a shock.
+        sysfs = FakeSysfs(os.path.join(self.tmpdir, "sys"))
+        sysfs.add_disk("sda")
+        self.start_tray()
+        self.start_daemon("drop-30cm.csv", loop=True, extra=["--sysfs-root=" + sysfs.root])
+        self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "SetProtectedDisks", (["sda"],), "(as)")
+        wait_until(lambda: any(n[2] == "Disk heads parked" for n in self.notify_calls()), timeout=25,
+                   what="the heads-parked notification")
+        _, icon, _, body, hints, _ = next(n for n in self.notify_calls() if n[2] == "Disk heads parked")
+        self.assertEqual(hints.get("urgency"), 2, hints)
+        self.assertIn("sda", body)
+        self.assertTrue(os.path.isfile(icon), icon)
 
     def test_shocks_coalesce_into_one_alert(self):
         # Three knocks 3 s apart: one notification, updated in place at each ("3 shocks in 6 s"), none
