@@ -48,19 +48,32 @@ WARMUP = 3.0
 
 
 def task_figures(pid):
-    """(context switches, CPU ns) summed over every thread of pid."""
-    switches = cpu = 0
+    """{thread id: (context switches, CPU ns)} for every thread of pid."""
+    threads = {}
     for tid in os.listdir('/proc/%d/task' % pid):
         try:
+            switches = 0
             with open('/proc/%d/task/%s/status' % (pid, tid)) as f:
                 for line in f:
                     if line.startswith(('voluntary_ctxt_switches', 'nonvoluntary_ctxt_switches')):
                         switches += int(line.split()[1])
             with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
-                cpu += int(f.read().split()[0])
+                threads[tid] = (switches, int(f.read().split()[0]))
         except FileNotFoundError:
             pass  # a thread that ended meanwhile
-    return switches, cpu
+    return threads
+
+
+def window_figures(before, after, span):
+    """(wakeups/s, CPU ms/s) between two task_figures() readings: per thread, so that a thread that ended
+    in between (GLib's worker threads come and go) does not take its whole history off the sum; a
+    thread that started counts from 0, one that ended counts nothing after the first reading."""
+    switches = cpu = 0
+    for tid, (s1, c1) in after.items():
+        s0, c0 = before.get(tid, (0, 0))
+        switches += s1 - s0
+        cpu += c1 - c0
+    return switches / span, cpu / span / 1e6
 
 
 def wait_for(cond, what, timeout=15):
@@ -209,8 +222,7 @@ def run_case(build, case, trace, seconds):
         time.sleep(seconds)
         after = {k: task_figures(pid) for k, pid in watched.items()}
         span = time.monotonic() - t0
-        figures = {k: ((after[k][0] - before[k][0]) / span, (after[k][1] - before[k][1]) / span / 1e6)
-                   for k in watched}
+        figures = {k: window_figures(before[k], after[k], span) for k in watched}
         return figures, rate, reason, getattr(c, 'tray_host', '')
     finally:
         c.stop()
@@ -306,8 +318,7 @@ def run_iio_case(build, trace, seconds):
         rate = '%.2f' % ((device.reads() - reads0) / span)
         if daemon.poll() is not None:
             raise RuntimeError('iio-sensor-proxy exited during the run')
-        figures = {k: ((after[k][0] - before[k][0]) / span, (after[k][1] - before[k][1]) / span / 1e6)
-                   for k in watched}
+        figures = {k: window_figures(before[k], after[k], span) for k in watched}
         return figures, rate, 'EVIOCGABS(ABS_X) reads/s', ''
     finally:
         stop_motion.set()
@@ -403,8 +414,8 @@ def print_floors(rows):
             continue
         rate, f = by_case[(case, tname)]
         total = sum(f[k][0] for k in ('tpacceld', 'tray', 'dbus-daemon') if k in f)
-        print('floor %s: tpacceld + tray + dbus-daemon %.1f wakeups/s (tpacceld %.1f, tray %.1f, dbus-daemon '
-              '%.1f), limit %.0f: %s' % (what, total, f['tpacceld'][0], f['tray'][0], f['dbus-daemon'][0], limit,
+        print('floor %s: tpacceld + tray + dbus-daemon %.2f wakeups/s (tpacceld %.2f, tray %.2f, dbus-daemon '
+              '%.2f), limit %.0f: %s' % (what, total, f['tpacceld'][0], f['tray'][0], f['dbus-daemon'][0], limit,
                                          'met' if total <= limit else 'NOT met'))
     for tname in ('rest', 'moving'):
         if ('rotation-laptop', tname) not in by_case:
