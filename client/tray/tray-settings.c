@@ -62,6 +62,7 @@ static void on_call_done(GObject *source, GAsyncResult *result, gpointer userdat
         g_autofree char *words = tray_refusal_describe(error);
         if (!words)
                 words = accel_error_describe(error, _("bus"));
+        g_debug("Settings: %s (%s)", words, error->message);
         show_error(s, words);
         show_values(s);
 }

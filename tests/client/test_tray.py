@@ -69,9 +69,9 @@ class TrayTest(ClientTestCase):
         super().tearDown()
         self.xvfb.stop()
 
-    def start_tray(self, *args, env=None, registered=True):
+    def start_tray(self, *args, env=None, registered=True, bus="--session"):
         env = dict(env or self.env, G_MESSAGES_DEBUG="all")
-        self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log", env=env)
+        self.tray = self.spawn([TRAY, bus] + list(args), "tray.log", env=env)
         if registered:
             wait_until(self.item_registered, what="the tray to register its StatusNotifierItem")
         return self.tray
@@ -273,6 +273,27 @@ class TrayTest(ClientTestCase):
         self.assertEqual(hints.get("urgency"), 2, hints)
         self.assertIn("sda", body)
         self.assertTrue(os.path.isfile(icon), icon)
+
+    def test_settings_refusal_in_user_words(self):
+        # tpacceld on a bus of its own asks polkit there (the dbusmock polkitd template refuses): the
+        # Settings dialog says what to do, not the service's developer text.
+        self.start_mock(["--system", "--template", "polkitd"], "org.freedesktop.PolicyKit1", "polkitd.log")
+        self.start_daemon("rest.csv", session=False)
+        self.start_tray(bus=f"--address={self.bus.address}")
+        wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
+        self.click_menu("_Settings…")
+        dialog = wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name",
+                                                    "Accelerometer Settings"], capture_output=True, text=True,
+                                                   env=self.env).stdout.split(), what="the Settings dialog")
+        # The sampling rate has the focus: one step up asks the service to change it.
+        self.xdotool("windowfocus", "--sync", dialog[0])
+        self.xdotool("key", "Up")
+        wait_until(lambda: "Settings: " in self.tray_log(), what="the refusal")
+        line = re.search(r"Settings: (.*) \(", self.tray_log()).group(1)
+        self.assertTrue(line.startswith("Not changed: you are not allowed"), line)
+        self.assertNotIn("org.thinkpad", line)
+        self.assertEqual(self.bus.accel_property("SamplingRate"), 50)
+        self.screenshot("tray-settings-refusal.png")
 
     def test_shocks_coalesce_into_one_alert(self):
         # Three knocks 3 s apart: one notification, updated in place at each ("3 shocks in 6 s"), none
