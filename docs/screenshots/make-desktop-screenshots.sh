@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Screenshots of tpaccel-tray in real panel hosts under Xvfb (issue 24): Xfce's panel with its
 # StatusNotifier plugin (xfce4-sntray-plugin) and xfwm4, xfce4-notifyd for the bubbles, and trayer
-# (XEmbed). Against tpacceld on the EC emulator on a private session bus. Writes desktop-*.png here.
+# (XEmbed), dunst. Against tpacceld on the EC emulator on a private session bus. Writes desktop-*.png here.
 # Usage: docs/screenshots/make-desktop-screenshots.sh BUILDDIR [DISPLAY_NUMBER]
 set -euo pipefail
 build=$(realpath "${1:?usage: $0 BUILDDIR [DISPLAY_NUMBER]}")
@@ -113,6 +113,26 @@ id=$(xdotool search --onlyvisible --name "^ThinkPad Accelerometer$" | head -1)
 eval "$(xdotool getwindowgeometry --shell "$id")"
 shot desktop-window-after-windowclose.png "$((WIDTH + 20))x$((HEIGHT + 80))+$((X - 10))+$((Y - 65))"
 echo "tray alive after windowclose: $(kill -0 "$tray" && echo yes), criticals: $(grep -c CRITICAL "$tmp/tray2.log" || true)"
+kill "$tray"
+
+# dunst: a shock bubble has normal urgency and a timeout, so it goes away by itself (dunst kept the old
+# critical ones for ever).
+kill "${pids[2]}"   # xfce4-notifyd
+sleep 0.5
+dunst >"$tmp/dunst.log" 2>&1 &
+pids+=($!)
+sleep 1
+kill "$daemon_pid"
+"$build/client/tpaccel-tray" --session --watch-shocks 2>"$tmp/tray4.log" &
+tray=$!
+pids+=("$tray")
+sleep 1
+daemon --trace="$src/tests/traces/drop-30cm.csv"
+for _ in $(seq 100); do grep -q "Shock detected" "$tmp/dunst.log" 2>/dev/null && break; sleep 0.1; done
+sleep 1
+shot desktop-dunst-shock.png 1024x200+0+0
+sleep 10
+shot desktop-dunst-shock-expired.png 1024x200+0+0
 kill "$tray"
 
 # trayer (XEmbed): the tooltip does not cover the opened menu.
