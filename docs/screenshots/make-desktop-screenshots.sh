@@ -11,9 +11,13 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 out="$src/docs/screenshots"
 
 if [ "${TPACCEL_SHOT_INNER:-}" != 1 ]; then
+        # The desktop's settings and caches (xfconf, dconf, mesa) in a home of their own, not the user's:
+        # set before the bus starts, which activates xfconfd and dconf-service with its environment.
+        home=$(mktemp -d)
+        export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_DATA_HOME="$home/.local/share"
         Xvfb ":$display" -screen 0 1024x768x24 -nolisten tcp >/dev/null 2>&1 &
         xvfb=$!
-        trap 'kill $xvfb' EXIT
+        trap 'kill $xvfb; rm -rf "$home"' EXIT
         sleep 1
         env TPACCEL_SHOT_INNER=1 DISPLAY=":$display" dbus-run-session -- "$0" "$@"
         exit

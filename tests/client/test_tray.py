@@ -508,7 +508,10 @@ class TrayTest(ClientTestCase):
     def test_minimized_and_other_workspace_under_xfwm4(self):
         # A real window manager: xfwm4 minimizes the window (windowminimize) and hides it on another
         # workspace (set_desktop); either way the full rate and the samples go, and come back.
-        self.spawn(["xfwm4", "--replace"], "xfwm4.log")
+        # Its settings and caches go to the test's directory, not the user's.
+        home = {k: os.path.join(self.tmpdir, d) for k, d in
+                [("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data")]}
+        self.spawn(["xfwm4", "--replace"], "xfwm4.log", env=dict(self.env, **home))
         wait_until(lambda: "window id" in subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=self.env,
                                                          capture_output=True, text=True).stdout, what="xfwm4")
         self.start_tray("--show-window")
