@@ -25,8 +25,8 @@ for a in "$@"; do
 done
 daemon_args=("${trace[@]}" "${daemon_args[@]}")
 
+# The daemon's state directory; the session below removes it when it ends (exec ends this shell's traps).
 state=$(mktemp -d /tmp/tpaccel-demo.XXXXXX)
-trap 'rm -rf "$state"' EXIT
 
 bus=(dbus-run-session --)
 if [ "$tray" = 1 ]; then
@@ -50,7 +50,7 @@ exec "${bus[@]}" bash -c '
         # still running, and then the daemon (EXIT trap).
         setsid build/service/tpacceld --session --backend=sim --state-dir="$0" "${@:2:$1}" &
         daemon=$! tray=
-        trap "kill \$tray $daemon 2>/dev/null; wait $daemon 2>/dev/null" EXIT
+        trap "kill \$tray $daemon 2>/dev/null; wait $daemon 2>/dev/null; rm -rf \"$0\"" EXIT
         for _ in $(seq 50); do
                 busctl --user status org.thinkpad.Accelerometer >/dev/null 2>&1 && break
                 sleep 0.1
