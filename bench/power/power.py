@@ -6,16 +6,23 @@ bus (dbus-daemon --session), tpacceld --session --backend=sim replaying a trace 
 client; after a warm-up, every thread of each process is read twice, a window apart:
   wakeups/s  voluntary + nonvoluntary context switches (/proc/PID/task/*/status) per second
   CPU ms/s   time on the CPU (/proc/PID/task/*/schedstat, ns) per second
-Cases: the tray's defaults (animated icon), the tray with its window open, the tray with
---watch-shocks, a net.hadess.SensorProxy rotation claim (tpacceld under umockdev-run with a tablet-mode
-switch, as tests/sensorproxy; the client is tests/sensorproxy/rotation-client.py), disk protection
+Every process on the private bus is tpaccel's (tpacceld and its client), so dbus-daemon's wakeups are
+the ones tpaccel causes (signals routed, method calls, match rules).
+Cases: the tray's defaults (animated icon), the tray with its window open, the tray with its window
+minimized (shown, then unmapped as a window manager does for a minimized window or one on another
+workspace), the tray with --watch-shocks, a net.hadess.SensorProxy rotation claim (tpacceld under
+umockdev-run with a tablet-mode switch in tablet mode, as tests/sensorproxy; the client is
+tests/sensorproxy/rotation-client.py), the same claim on a Tablet in laptop mode (the switch off: the
+orientation is pinned to normal, so nothing needs polling), disk protection
 armed (a fake sysfs disk), nothing at all, and, for comparison, Debian's iio-sensor-proxy claimed
 (claimer.py iio) on bench/compare/compare-iio.py's umockdev hdaps testbed (imported from there). Traces:
 rest.csv (still on a desk) and wobble.csv (moving); the testbed cannot replay them: its rest is a fixed
 position, its moving is compare-iio.py's motion script (a 40 degree turn every 1-1.5 s, looped).
 The tray runs under Xvfb, in trayer's XEmbed tray when trayer is installed.
-Prints `name: value unit` lines and a Markdown table.
-Usage: power.py BUILDDIR [SECONDS]"""
+Prints `name: value unit` lines, a Markdown table and the floors (issue 24): tray defaults at rest and
+the minimized window, tpacceld + tray + dbus-daemon <= 4 wakeups/s; a Tablet in laptop mode with a
+rotation claim, 0 polls (EffectiveRate 0).
+Usage: power.py BUILDDIR [SECONDS [CASE...]]"""
 
 import importlib.util
 import os
@@ -41,19 +48,32 @@ WARMUP = 3.0
 
 
 def task_figures(pid):
-    """(context switches, CPU ns) summed over every thread of pid."""
-    switches = cpu = 0
+    """{thread id: (context switches, CPU ns)} for every thread of pid."""
+    threads = {}
     for tid in os.listdir('/proc/%d/task' % pid):
         try:
+            switches = 0
             with open('/proc/%d/task/%s/status' % (pid, tid)) as f:
                 for line in f:
                     if line.startswith(('voluntary_ctxt_switches', 'nonvoluntary_ctxt_switches')):
                         switches += int(line.split()[1])
             with open('/proc/%d/task/%s/schedstat' % (pid, tid)) as f:
-                cpu += int(f.read().split()[0])
+                threads[tid] = (switches, int(f.read().split()[0]))
         except FileNotFoundError:
             pass  # a thread that ended meanwhile
-    return switches, cpu
+    return threads
+
+
+def window_figures(before, after, span):
+    """(wakeups/s, CPU ms/s) between two task_figures() readings: per thread, so that a thread that ended
+    in between (GLib's worker threads come and go) does not take its whole history off the sum; a
+    thread that started counts from 0, one that ended counts nothing after the first reading."""
+    switches = cpu = 0
+    for tid, (s1, c1) in after.items():
+        s0, c0 = before.get(tid, (0, 0))
+        switches += s1 - s0
+        cpu += c1 - c0
+    return switches / span, cpu / span / 1e6
 
 
 def wait_for(cond, what, timeout=15):
@@ -127,6 +147,19 @@ class Case:
         self.tray = self.spawn([os.path.join(self.build, 'client', 'tpaccel-tray'), '--session'] + list(args),
                                env=env)
 
+    def unmap_tray_window(self):
+        """Unmaps the tray's window from outside, as a window manager does when it minimizes it or
+        switches to another workspace."""
+        ids = []
+        deadline = time.monotonic() + 10
+        while not ids and time.monotonic() < deadline:
+            ids = subprocess.run(['xdotool', 'search', '--onlyvisible', '--name', 'ThinkPad Accelerometer'],
+                                 capture_output=True, text=True, env=self.env).stdout.split()
+            time.sleep(0.1)
+        if not ids:
+            raise RuntimeError("the tray's window did not show")
+        subprocess.run(['xdotool', 'windowunmap', ids[0]], check=True, env=self.env, timeout=10)
+
     def stop(self):
         for p in reversed(self.procs):
             if p.poll() is None:
@@ -144,9 +177,10 @@ def run_case(build, case, trace, seconds):
     try:
         c.start_bus()
         prefix, extra = (), []
-        if case == 'rotation':
+        if case.startswith('rotation'):
+            switch = 'laptop-mode.ioctl' if case == 'rotation-laptop' else 'tablet-mode.ioctl'
             prefix = ['umockdev-run', '-d', os.path.join(SP_DIR, 'thinkpad-extra-buttons.umockdev'),
-                      '-i', '/dev/input/event5=' + os.path.join(SP_DIR, 'tablet-mode.ioctl'), '--']
+                      '-i', '/dev/input/event5=' + os.path.join(SP_DIR, switch), '--']
             extra = ['--sensor-proxy=yes']
         if case == 'protection':
             sysfs = FakeSysfs(os.path.join(tmp, 'sys'))
@@ -155,16 +189,27 @@ def run_case(build, case, trace, seconds):
         c.start_daemon(trace, prefix, extra)
         watched = {'tpacceld': c.daemon_pid, 'dbus-daemon': c.bus.pid}
         if case.startswith('tray'):
-            args = {'tray': [], 'tray-window': ['--show-window'], 'tray-watch-shocks': ['--watch-shocks']}[case]
+            args = {'tray': [], 'tray-window': ['--show-window'], 'tray-minimized': ['--show-window'],
+                    'tray-watch-shocks': ['--watch-shocks']}[case]
             c.start_tray(*args)
             watched['tray'] = c.tray.pid
-            want = {'tray': '4', 'tray-window': '50', 'tray-watch-shocks': '50'}[case]
+            want = {'tray': '4', 'tray-window': '50', 'tray-minimized': '50', 'tray-watch-shocks': '50'}[case]
             wait_for(lambda: c.prop('EffectiveRate') == want, 'EffectiveRate %s' % want)
-        elif case == 'rotation':
+            if case == 'tray-minimized':
+                c.unmap_tray_window()
+                wait_for(lambda: c.prop('EffectiveRate') == '4', "the icon's rate with the window minimized")
+        elif case.startswith('rotation'):
             client = c.spawn(['/usr/bin/python3', os.path.join(SP_DIR, 'rotation-client.py'),
                               str(int(WARMUP + seconds + 10))])
             watched['client'] = client.pid
-            wait_for(lambda: c.prop('EffectiveRate') == '20', 'the 20 Hz rotation claim')
+            if case == 'rotation':
+                wait_for(lambda: c.prop('EffectiveRate') == '20', 'the 20 Hz rotation claim')
+            else:
+                # In laptop mode the claim may poll nothing and show in no property: give the client
+                # the time it needs to claim (it does within a second), then measure.
+                time.sleep(2)
+                if client.poll() is not None:
+                    raise RuntimeError('the rotation client exited')
         elif case == 'protection':
             r = c.busctl('call', NAME, PATH, IFACE, 'SetProtectedDisks', 'as', '1', 'sda')
             if r.returncode != 0:
@@ -177,8 +222,7 @@ def run_case(build, case, trace, seconds):
         time.sleep(seconds)
         after = {k: task_figures(pid) for k, pid in watched.items()}
         span = time.monotonic() - t0
-        figures = {k: ((after[k][0] - before[k][0]) / span, (after[k][1] - before[k][1]) / span / 1e6)
-                   for k in watched}
+        figures = {k: window_figures(before[k], after[k], span) for k in watched}
         return figures, rate, reason, getattr(c, 'tray_host', '')
     finally:
         c.stop()
@@ -274,8 +318,7 @@ def run_iio_case(build, trace, seconds):
         rate = '%.2f' % ((device.reads() - reads0) / span)
         if daemon.poll() is not None:
             raise RuntimeError('iio-sensor-proxy exited during the run')
-        figures = {k: ((after[k][0] - before[k][0]) / span, (after[k][1] - before[k][1]) / span / 1e6)
-                   for k in watched}
+        figures = {k: window_figures(before[k], after[k], span) for k in watched}
         return figures, rate, 'EVIOCGABS(ABS_X) reads/s', ''
     finally:
         stop_motion.set()
@@ -287,7 +330,9 @@ def run_iio_case(build, trace, seconds):
 
 
 CASES = [('tray', "the tray's defaults (animated icon)"), ('tray-window', 'the tray, window open'),
+         ('tray-minimized', 'the tray, window minimized'),
          ('tray-watch-shocks', 'the tray, --watch-shocks'), ('rotation', 'a SensorProxy rotation claim'),
+         ('rotation-laptop', 'a SensorProxy rotation claim, Tablet in laptop mode'),
          ('protection', 'disk protection armed'), ('idle', 'nothing claims'),
          ('iio', 'iio-sensor-proxy 3.0 claimed (umockdev hdaps)')]
 TRACE_NAMES = [('rest.csv', 'rest'), ('wobble.csv', 'moving')]
@@ -298,11 +343,15 @@ def main():
         sys.exit(__doc__)
     build = sys.argv[1]
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
+    only = sys.argv[3:]
+    unknown = set(only) - {c for c, _ in CASES}
+    if unknown:
+        sys.exit('unknown case(s): %s; cases: %s' % (', '.join(sorted(unknown)), ', '.join(c for c, _ in CASES)))
     with open('/proc/loadavg') as f:
         print('load average before: %s' % f.read().split()[0])
     # The icon follows a tilt: the first Tilt of each turn at the tray's 4 Hz against the full 50 Hz.
-    full = tilt_offsets(build, 0, max(seconds, 20))
-    low = tilt_offsets(build, 4, max(seconds, 20))
+    full = tilt_offsets(build, 0, max(seconds, 20)) if not only else []
+    low = tilt_offsets(build, 4, max(seconds, 20)) if not only else []
     if full and low:
         ref = sorted(full)[len(full) // 2]
         extra = [(o - ref) * 1000 for o in low]
@@ -311,10 +360,12 @@ def main():
         print('tilt latency at 4 Hz over 50 Hz, max: %.0f ms' % max(extra))
     rows = []
     for case, label in CASES:
+        if only and case not in only:
+            continue
         if case.startswith('tray') and not shutil.which('Xvfb'):
             print('%s: skipped (Xvfb missing)' % case)
             continue
-        if case == 'rotation' and not shutil.which('umockdev-run'):
+        if case.startswith('rotation') and not shutil.which('umockdev-run'):
             print('%s: skipped (umockdev-run missing)' % case)
             continue
         if case == 'iio':
@@ -335,18 +386,43 @@ def main():
                 print('%s %s %s cpu: %.2f ms/s' % (case, tname, proc, cpu))
             print('%s %s effective rate: %s Hz (%s)%s' % (case, tname, rate, reason,
                                                          ', tray host ' + host if host else ''))
-            rows.append((label, tname, rate, figures))
+            rows.append((case, label, tname, rate, figures))
     print()
     print('| case | trace | rate | daemon (tpacceld or iio-sensor-proxy) wakeups/s, CPU ms/s | client wakeups/s, CPU ms/s '
           '| tpacceld + client | dbus-daemon |')
     print('|---|---|---|---|---|---|---|')
-    for label, tname, rate, f in rows:
+    for _, label, tname, rate, f in rows:
         d = f.get('tpacceld') or f['iio-sensor-proxy']
         cl = f.get('tray') or f.get('client')
         b = f['dbus-daemon']
         both = (d[0] + (cl[0] if cl else 0), d[1] + (cl[1] if cl else 0))
         print('| %s | %s | %s Hz | %.1f, %.2f | %s | %.1f, %.2f | %.1f, %.2f |' % (
             label, tname, rate, d[0], d[1], '%.1f, %.2f' % cl if cl else '-', both[0], both[1], b[0], b[1]))
+    print_floors(rows)
+
+
+# The floors of issue 24: (case, trace, what, limit). Wakeups are tpacceld + tray + dbus-daemon.
+WAKEUP_FLOORS = [('tray', 'rest', "tray defaults at rest", 4.0),
+                 ('tray-minimized', 'rest', 'tray window minimized, at rest', 4.0)]
+
+
+def print_floors(rows):
+    print()
+    by_case = {(case, tname): (rate, f) for case, _, tname, rate, f in rows}
+    for case, tname, what, limit in WAKEUP_FLOORS:
+        if (case, tname) not in by_case:
+            continue
+        rate, f = by_case[(case, tname)]
+        total = sum(f[k][0] for k in ('tpacceld', 'tray', 'dbus-daemon') if k in f)
+        print('floor %s: tpacceld + tray + dbus-daemon %.2f wakeups/s (tpacceld %.2f, tray %.2f, dbus-daemon '
+              '%.2f), limit %.0f: %s' % (what, total, f['tpacceld'][0], f['tray'][0], f['dbus-daemon'][0], limit,
+                                         'met' if total <= limit else 'NOT met'))
+    for tname in ('rest', 'moving'):
+        if ('rotation-laptop', tname) not in by_case:
+            continue
+        rate = by_case[('rotation-laptop', tname)][0]
+        print('floor tablet in laptop mode with a rotation claim, %s: %s polls/s (EffectiveRate), limit 0: %s'
+              % (tname, rate, 'met' if rate == '0' else 'NOT met'))
 
 
 if __name__ == '__main__':

@@ -11,6 +11,7 @@
 #include "tray-indicator.h"
 #include "tray-menu.h"
 #include "tray-notify.h"
+#include "tray-refusal.h"
 #include "tray-settings.h"
 #include "tray-window.h"
 
@@ -36,9 +37,10 @@ struct TrayApp {
         guint claims[2];
         guint n_claims;
         gboolean claim_in_flight;
-        gboolean claim_failed;     /* do not retry until something changes */
-        guint temperature_timer;   /* only while the window shows the temperature */
-        GCancellable *cancellable; /* calls to the current service instance */
+        gboolean claim_failed;       /* do not retry until something changes */
+        gboolean samples_subscribed; /* SubscribeSamples() sent to the current instance */
+        guint temperature_timer;     /* only while the window shows the temperature */
+        GCancellable *cancellable;   /* calls to the current service instance */
         AppIndicator *indicator;
         char *icon_name;
         TrayMenu *menu;
@@ -99,13 +101,16 @@ static void refresh_icon(TrayApp *app)
                 .pitch = pitch(app),
                 .roll = roll(app),
         };
-        g_autofree char *name = tray_icon_name(&state);
+        g_autofree char *name = NULL;
 
         /* Without animation, the icon stays level but still shows shock and the missing states. */
-        if (!app->options.animate_icon && usable(app) && !state.shock_active) {
+        if (!app->options.animate_icon && usable(app) && !state.shock_active)
                 state.pitch = state.roll = 0;
+        name = tray_icon_name(&state);
+        if (app->options.symbolic_icons) {
+                char *symbolic = g_strconcat(name, "-symbolic", NULL);
                 g_free(name);
-                name = tray_icon_name(&state);
+                name = symbolic;
         }
         if (g_strcmp0(name, app->icon_name) == 0)
                 return;
@@ -154,8 +159,7 @@ static char *status_detail(TrayApp *app)
                         return g_strdup(words);
                 return without_headline(app->backend_reason ? app->backend_reason : "");
         }
-        if (!app->service_present)
-                return g_strdup_printf(_("tpacceld is not running on the %s."), app->bus_description);
+        /* Not running: the headline says it all (once). */
         return g_strdup("");
 }
 
@@ -166,8 +170,7 @@ static void refresh_ui(TrayApp *app)
         /* The window's line: "No accelerometer: why", or just what is wrong. */
         g_autofree char *status = no_accelerometer(app) && detail[0]
                                           ? g_strdup_printf("%s: %s", headline, detail)
-                                  : !app->service_present ? g_strdup(detail)
-                                                          : g_strdup(headline);
+                                          : g_strdup(headline);
 
         refresh_icon(app);
         tray_menu_set_service_usable(app->menu, usable(app));
@@ -219,7 +222,7 @@ static guint wanted_claims(TrayApp *app, guint wanted[2])
                 return 0;
         if (app->options.animate_icon)
                 wanted[n++] = TRAY_ICON_RATE_HZ;
-        if (app->options.watch_shocks || tray_window_is_visible(app->window))
+        if (app->options.watch_shocks || tray_window_is_seen(app->window))
                 wanted[n++] = 0;
         return n;
 }
@@ -339,7 +342,7 @@ static gboolean on_temperature_timer(gpointer userdata)
  * only. */
 static void update_temperature_polling(TrayApp *app)
 {
-        gboolean want = usable(app) && tray_window_is_visible(app->window);
+        gboolean want = usable(app) && tray_window_is_seen(app->window);
 
         if (want == (app->temperature_timer != 0))
                 return;
@@ -361,18 +364,48 @@ static void remember_instance(TrayApp *app)
         app->backend_reason = g_strdup(reason ? reason : "");
 }
 
-/* The signals shown: Shock always (a notification), Sample only while the window draws them, so that
- * neither the bus daemon nor the tray wakes up for them otherwise. Pitch, Roll and Orientation come
+static void on_samples_call_done(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_proxy_call_finish(G_DBUS_PROXY(source), result, &error);
+
+        /* An older tpacceld without the methods sends Sample to everyone: nothing to do. */
+        if (!reply && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+            !g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD))
+                g_debug("%s failed, ignoring: %s", (const char *) userdata, error->message);
+}
+
+/* Asks the service for Sample signals (SubscribeSamples) while the window is seen, and tells it when
+ * they are no longer wanted (UnsubscribeSamples): without a subscriber it sends none, so that the bus
+ * daemon does not wake up for them. One call per change; messages on a connection keep their order. */
+static void update_sample_subscription(TrayApp *app)
+{
+        gboolean want = app->service_present && usable(app) && tray_window_is_seen(app->window);
+        const char *method = want ? "SubscribeSamples" : "UnsubscribeSamples";
+
+        if (want == app->samples_subscribed)
+                return;
+        app->samples_subscribed = want;
+        if (!service(app))
+                return; /* it left: the subscription went with it */
+        g_debug("Calling %s", method);
+        g_dbus_proxy_call(G_DBUS_PROXY(service(app)), method, NULL, G_DBUS_CALL_FLAGS_NONE, -1,
+                          app->cancellable, on_samples_call_done, (gpointer) method);
+}
+
+/* The signals shown: Shock and HeadsParked always (notifications), Sample only while the window draws them,
+ * so that neither the bus daemon nor the tray wakes up for them otherwise. Pitch, Roll and Orientation come
  * as properties (Tilt's PropertiesChanged): the tray needs no Tilt. */
 static void update_signals(TrayApp *app)
 {
-        AccelSignals signals = ACCEL_SIGNAL_SHOCK;
+        AccelSignals signals = ACCEL_SIGNAL_SHOCK | ACCEL_SIGNAL_HEADS_PARKED;
 
         if (!app->client)
                 return;
-        if (tray_window_is_visible(app->window))
+        if (tray_window_is_seen(app->window))
                 signals |= ACCEL_SIGNAL_SAMPLE;
         accel_client_set_signals(app->client, signals);
+        update_sample_subscription(app);
 }
 
 static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const char *const *invalidated,
@@ -391,6 +424,7 @@ static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const ch
         remember_instance(app);
         refresh_ui(app);
         update_claim(app);
+        update_sample_subscription(app);
         update_temperature_polling(app);
 }
 
@@ -407,13 +441,22 @@ static void on_shock(TpaccelAccelerometer *proxy, double magnitude, guint64 time
         tray_notifier_shock(app->notifier, magnitude, reason);
 }
 
+static void on_heads_parked(TpaccelAccelerometer *proxy, const char *const *disks, gboolean parked,
+                            gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        if (parked)
+                tray_notifier_heads_parked(app->notifier, disks);
+}
+
 /* --- Service presence ----------------------------------------------------------------------- */
 
 static void service_appeared(TrayApp *app)
 {
         g_debug("tpacceld appeared as %s", app->owner);
         if (app->told_gone)
-                tray_notifier_service(app->notifier, TRUE, app->bus_description);
+                tray_notifier_service(app->notifier, TRUE);
         app->told_gone = FALSE;
         app->service_present = TRUE;
         app->service_idle = FALSE;
@@ -421,6 +464,7 @@ static void service_appeared(TrayApp *app)
         remember_instance(app);
         refresh_ui(app);
         update_claim(app);
+        update_sample_subscription(app);
         update_temperature_polling(app);
 }
 
@@ -441,8 +485,9 @@ static void service_vanished(TrayApp *app)
         app->service_present = FALSE;
         app->n_claims = 0;
         app->claim_in_flight = FALSE;
+        app->samples_subscribed = FALSE;
         if (was_present && !idle_exit) {
-                tray_notifier_service(app->notifier, FALSE, app->bus_description);
+                tray_notifier_service(app->notifier, FALSE);
                 app->told_gone = TRUE;
         }
         refresh_ui(app);
@@ -486,6 +531,7 @@ static void on_client_ready(GObject *source, GAsyncResult *result, gpointer user
         g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), app);
         g_signal_connect(proxy, "sample", G_CALLBACK(on_sample), app);
         g_signal_connect(proxy, "shock", G_CALLBACK(on_shock), app);
+        g_signal_connect(proxy, "heads-parked", G_CALLBACK(on_heads_parked), app);
         update_signals(app);
         on_name_owner(G_OBJECT(proxy), NULL, app);
 }
@@ -543,7 +589,9 @@ static void on_calibrate_done(GObject *source, GAsyncResult *result, gpointer us
                 return;
         if (!reply) {
                 TrayApp *app = userdata;
-                g_autofree char *words = accel_error_describe(error, app->bus_description);
+                g_autofree char *words = tray_refusal_describe(error);
+                if (!words)
+                        words = accel_error_describe(error, app->bus_description);
                 show_error_dialog(_("Calibration failed"), words);
         }
 }
@@ -632,12 +680,14 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->options.icon_dir = g_strdup(options->icon_dir);
         app->bus_description = accel_bus_describe(options->target, options->address);
         app->cancellable = g_cancellable_new();
-        app->notifier = tray_notifier_new();
+        app->notifier = tray_notifier_new(options->icon_dir);
         app->window = tray_window_new(G_CALLBACK(on_window_visibility), app);
         app->settings = tray_settings_new();
-        app->menu = tray_menu_new(&actions, app, options->animate_icon, options->watch_shocks);
+        app->menu = tray_menu_new(&actions, app, options->animate_icon, options->watch_shocks,
+                                  options->symbolic_icons);
 
-        app->icon_name = g_strdup(TRAY_ICON_SERVICE_MISSING);
+        app->icon_name =
+                g_strconcat(TRAY_ICON_SERVICE_MISSING, options->symbolic_icons ? "-symbolic" : "", NULL);
         app->indicator = tray_indicator_new(INDICATOR_ID, app->icon_name, _("ThinkPad Accelerometer"));
         if (options->icon_dir)
                 app_indicator_set_icon_theme_path(app->indicator, options->icon_dir);

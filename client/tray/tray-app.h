@@ -3,8 +3,9 @@
 
 /* tpaccel-tray's context: follows tpacceld on the bus through the generated proxy (accel-client.h:
  * present or not, restarts, its properties and the signals shown), claims the accelerometer at the rate it
- * needs (TRAY_ICON_RATE_HZ for the animated icon, the full SamplingRate while the window is open or with
- * watch_shocks, nothing otherwise), receives Sample signals only while the window is open, and drives the
+ * needs (TRAY_ICON_RATE_HZ for the animated icon, the full SamplingRate while the window is seen - shown,
+ * mapped, not minimized, not on another workspace - or with watch_shocks, nothing otherwise), subscribes to
+ * Sample signals (SubscribeSamples) only while the window is seen, and drives the
  * indicator, its menu, the window, the settings and notifications. */
 
 #include <gtk/gtk.h>
@@ -24,6 +25,7 @@ typedef struct TrayOptions {
         gboolean animate_icon;
         gboolean watch_shocks; /* hold a full-rate claim so that shocks are detected (more power) */
         char *icon_dir;        /* extra icon theme directory (uninstalled runs), NULL for none */
+        gboolean symbolic_icons; /* the panel wants NAME-symbolic icons (tray_icon_wants_symbolic()) */
 } TrayOptions;
 
 /* Connects to the bus and starts following the service. NULL and *error if the bus is unreachable. */

@@ -25,3 +25,16 @@ char *tray_icon_name(const TrayIconState *state)
         return g_strdup_printf("tpaccel-tilt-r%d-p%d", tray_icon_step(state->roll),
                                tray_icon_step(state->pitch));
 }
+
+gboolean tray_icon_wants_symbolic(const char *xdg_current_desktop)
+{
+        g_auto(GStrv) desktops = NULL;
+
+        if (!xdg_current_desktop)
+                return FALSE;
+        desktops = g_strsplit(xdg_current_desktop, ":", -1);
+        for (char **d = desktops; *d; d++)
+                if (g_ascii_strcasecmp(*d, "GNOME") == 0 || g_ascii_strcasecmp(*d, "GNOME-Classic") == 0)
+                        return TRUE;
+        return FALSE;
+}

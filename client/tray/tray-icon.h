@@ -28,3 +28,8 @@ int tray_icon_step(double degrees);
 
 /* The icon name for a state (newly allocated). */
 char *tray_icon_name(const TrayIconState *state);
+
+/* Whether the desktop's panel wants symbolic icons (NAME-symbolic: one colour that the panel recolours),
+ * from $XDG_CURRENT_DESKTOP (a colon-separated list; NULL for none): GNOME Shell's top bar does, with
+ * a dark background on which the full-colour icons nearly vanish. */
+gboolean tray_icon_wants_symbolic(const char *xdg_current_desktop);

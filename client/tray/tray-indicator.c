@@ -24,22 +24,34 @@ G_DEFINE_TYPE(TrayIndicator, tray_indicator, APP_INDICATOR_TYPE)
 /* GtkStatusIcon is deprecated, and it is what an XEmbed tray needs. */
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS
 
-static void pop_up_menu(AppIndicator *indicator)
+static void on_menu_hidden(GtkWidget *menu, gpointer userdata)
+{
+        gtk_status_icon_set_has_tooltip(GTK_STATUS_ICON(userdata), TRUE);
+        g_signal_handlers_disconnect_by_func(menu, on_menu_hidden, userdata);
+}
+
+/* The tooltip goes while the menu is open: in an XEmbed tray (trayer) it would cover the menu's first
+ * lines. */
+static void pop_up_menu(AppIndicator *indicator, GtkStatusIcon *icon)
 {
         GtkMenu *menu = app_indicator_get_menu(indicator);
 
-        if (menu)
-                gtk_menu_popup_at_pointer(menu, NULL);
+        if (!menu)
+                return;
+        gtk_status_icon_set_has_tooltip(icon, FALSE);
+        g_signal_handlers_disconnect_by_func(menu, on_menu_hidden, icon);
+        g_signal_connect_object(menu, "hide", G_CALLBACK(on_menu_hidden), icon, 0);
+        gtk_menu_popup_at_pointer(menu, NULL);
 }
 
 static void on_activate(GtkStatusIcon *icon, gpointer userdata)
 {
-        pop_up_menu(userdata);
+        pop_up_menu(userdata, icon);
 }
 
 static void on_popup_menu(GtkStatusIcon *icon, guint button, guint time, gpointer userdata)
 {
-        pop_up_menu(userdata);
+        pop_up_menu(userdata, icon);
 }
 
 static void on_new_icon(AppIndicator *indicator, gpointer userdata)

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "tray-app.h"
 #include "tray-icon.h"
+#include "tray-x11.h"
 
 static gboolean on_quit_signal(gpointer userdata)
 {
@@ -68,6 +69,7 @@ int main(int argc, char *argv[])
                         error->message);
                 return 2;
         }
+        tray_x11_tolerate_destroyed_windows();
         if (version) {
                 printf("tpaccel-tray %s\n", PACKAGE_VERSION);
                 return 0;
@@ -95,6 +97,7 @@ int main(int argc, char *argv[])
         options.animate_icon = !no_animation;
         options.watch_shocks = watch_shocks;
         options.icon_dir = icon_dir;
+        options.symbolic_icons = tray_icon_wants_symbolic(g_getenv("XDG_CURRENT_DESKTOP"));
 
         app = tray_app_new(&options, &error);
         if (!app) {

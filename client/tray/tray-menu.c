@@ -10,6 +10,8 @@ struct TrayMenu {
         GtkWidget *menu;
         GtkWidget *tilt, *orientation, *temperature;
         GtkWidget *calibrate, *settings;
+        GtkWidget *animate, *watch;
+        gboolean boxed_toggles, animate_on, watch_on;
         TrayMenuActions actions;
         gpointer userdata;
 };
@@ -32,16 +34,55 @@ static GtkWidget *action(TrayMenu *m, const char *label, GCallback callback)
         return item;
 }
 
-static void on_animate(GtkCheckMenuItem *item, gpointer userdata)
+static const char ANIMATE_LABEL[] = N_("_Animate icon");
+static const char WATCH_LABEL[] = N_("_Watch for shocks (full rate, more power)");
+
+static void set_boxed_label(GtkWidget *item, const char *label, gboolean on)
 {
-        TrayMenu *m = userdata;
-        m->actions.animate_toggled(gtk_check_menu_item_get_active(item), m->userdata);
+        g_autofree char *text = g_strconcat(on ? "☑ " : "☐ ", _(label), NULL);
+        gtk_menu_item_set_label(GTK_MENU_ITEM(item), text);
 }
 
-static void on_watch_shocks(GtkCheckMenuItem *item, gpointer userdata)
+static void on_animate(GtkMenuItem *item, gpointer userdata)
 {
         TrayMenu *m = userdata;
-        m->actions.watch_shocks_toggled(gtk_check_menu_item_get_active(item), m->userdata);
+
+        if (m->boxed_toggles) {
+                m->animate_on = !m->animate_on;
+                set_boxed_label(GTK_WIDGET(item), ANIMATE_LABEL, m->animate_on);
+        } else
+                m->animate_on = gtk_check_menu_item_get_active(GTK_CHECK_MENU_ITEM(item));
+        m->actions.animate_toggled(m->animate_on, m->userdata);
+}
+
+static void on_watch_shocks(GtkMenuItem *item, gpointer userdata)
+{
+        TrayMenu *m = userdata;
+
+        if (m->boxed_toggles) {
+                m->watch_on = !m->watch_on;
+                set_boxed_label(GTK_WIDGET(item), WATCH_LABEL, m->watch_on);
+        } else
+                m->watch_on = gtk_check_menu_item_get_active(GTK_CHECK_MENU_ITEM(item));
+        m->actions.watch_shocks_toggled(m->watch_on, m->userdata);
+}
+
+/* A toggle: a check item, or a plain item with a box in its label (boxed_toggles). */
+static GtkWidget *toggle(TrayMenu *m, const char *label, gboolean on, GCallback callback)
+{
+        GtkWidget *item;
+
+        if (m->boxed_toggles) {
+                item = gtk_menu_item_new_with_mnemonic("");
+                set_boxed_label(item, label, on);
+                g_signal_connect(item, "activate", callback, m);
+        } else {
+                item = gtk_check_menu_item_new_with_mnemonic(_(label));
+                gtk_check_menu_item_set_active(GTK_CHECK_MENU_ITEM(item), on);
+                g_signal_connect(item, "toggled", callback, m);
+        }
+        gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), item);
+        return item;
 }
 
 static void on_calibrate(GtkMenuItem *item, gpointer userdata)
@@ -69,13 +110,15 @@ static void on_quit(GtkMenuItem *item, gpointer userdata)
 }
 
 TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gboolean animate_icon,
-                        gboolean watch_shocks)
+                        gboolean watch_shocks, gboolean boxed_toggles)
 {
         TrayMenu *m = g_new0(TrayMenu, 1);
-        GtkWidget *animate, *watch;
 
         m->actions = *actions;
         m->userdata = userdata;
+        m->boxed_toggles = boxed_toggles;
+        m->animate_on = animate_icon;
+        m->watch_on = watch_shocks;
         m->menu = g_object_ref_sink(gtk_menu_new());
 
         m->tilt = readout(m->menu);
@@ -83,14 +126,8 @@ TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gbool
         m->temperature = readout(m->menu);
         gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), gtk_separator_menu_item_new());
 
-        animate = gtk_check_menu_item_new_with_mnemonic(_("_Animate icon"));
-        gtk_check_menu_item_set_active(GTK_CHECK_MENU_ITEM(animate), animate_icon);
-        g_signal_connect(animate, "toggled", G_CALLBACK(on_animate), m);
-        gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), animate);
-        watch = gtk_check_menu_item_new_with_mnemonic(_("_Watch for shocks (full rate, more power)"));
-        gtk_check_menu_item_set_active(GTK_CHECK_MENU_ITEM(watch), watch_shocks);
-        g_signal_connect(watch, "toggled", G_CALLBACK(on_watch_shocks), m);
-        gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), watch);
+        m->animate = toggle(m, ANIMATE_LABEL, animate_icon, G_CALLBACK(on_animate));
+        m->watch = toggle(m, WATCH_LABEL, watch_shocks, G_CALLBACK(on_watch_shocks));
         m->calibrate = action(m, _("_Calibrate"), G_CALLBACK(on_calibrate));
         m->settings = action(m, _("_Settings…"), G_CALLBACK(on_settings));
         action(m, _("Show _window"), G_CALLBACK(on_show_window));

@@ -17,8 +17,11 @@ typedef struct TrayMenuActions {
 
 typedef struct TrayMenu TrayMenu;
 
+/* boxed_toggles: show Animate icon and Watch for shocks as plain items whose label starts with a box,
+ * empty or ticked ("☐"/"☑"), for panels that draw a check item's state only when it is on (GNOME
+ * Shell's AppIndicator extension): a user there sees that the option exists and is off. */
 TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gboolean animate_icon,
-                        gboolean watch_shocks);
+                        gboolean watch_shocks, gboolean boxed_toggles);
 void tray_menu_free(TrayMenu *m);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrayMenu, tray_menu_free)
 

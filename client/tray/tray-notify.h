@@ -1,23 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* Desktop notifications of tpaccel-tray (libnotify): one notification, updated in place, for shocks
- * (at most one per TRAY_SHOCK_NOTIFY_INTERVAL_SEC), and one for the service going away or coming back.
- * A missing notification daemon is not an error: the failure is logged at debug level. */
+/* Desktop notifications of tpaccel-tray (libnotify): one for shocks, one for parked disk heads and one
+ * for the service going away or coming back, each updated in place. Shocks are news, not alarms:
+ * normal urgency and a timeout (TRAY_SHOCK_NOTIFY_TIMEOUT_MS), so that they go away by themselves;
+ * only a park of the disk heads, where the machine did something, is critical. Shocks less than
+ * TRAY_SHOCK_BURST_GAP_SEC apart are one burst, shown as one notification updated in place ("3 shocks
+ * in 6 s"); a shock after a quiet gap starts a new one. A missing notification daemon is not an error:
+ * the failure is logged at debug level. */
 
 #include <glib.h>
 
-#define TRAY_SHOCK_NOTIFY_INTERVAL_SEC 10
+#define TRAY_SHOCK_BURST_GAP_SEC     10
+#define TRAY_SHOCK_NOTIFY_TIMEOUT_MS 8000
 
 typedef struct TrayNotifier TrayNotifier;
 
-TrayNotifier *tray_notifier_new(void);
+/* icon_dir: the directory holding hicolor/ when the icons are not installed (the demo), NULL when they
+ * are: notification daemons get icon files from there, not names they cannot resolve. */
+TrayNotifier *tray_notifier_new(const char *icon_dir);
 void tray_notifier_free(TrayNotifier *n);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrayNotifier, tray_notifier_free)
 
-/* A Shock signal arrived. Shown unless one was shown less than the interval ago (then counted and
- * mentioned in the next one). */
+/* A Shock signal arrived, with the service's magnitude (g) and reason ("jolt", "drift", "freefall"). */
 void tray_notifier_shock(TrayNotifier *n, double magnitude, const char *reason);
 
+/* The disk heads of disks (a NULL-terminated list) were parked. */
+void tray_notifier_heads_parked(TrayNotifier *n, const char *const *disks);
+
 /* The service left (present FALSE) or came back (TRUE). */
-void tray_notifier_service(TrayNotifier *n, gboolean present, const char *bus_description);
+void tray_notifier_service(TrayNotifier *n, gboolean present);
+
+/* The body of a burst's notification: count shocks over span_usec, the strongest of strongest_g and
+ * the reason words of that one. Newly allocated. */
+char *tray_notify_burst_text(unsigned count, gint64 span_usec, double strongest_g, const char *reason);

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "accel-bus.h"
 #include "client-i18n.h"
+#include "tray-refusal.h"
 #include "tray-settings.h"
 
 /* Ranges of the interface (data/org.thinkpad.Accelerometer.xml); the service checks them again. */
-#define SAMPLING_RATE_MIN    1
-#define SAMPLING_RATE_MAX    1000
-#define FILTER_ORDER_MIN     1
-#define FILTER_ORDER_MAX     8
-#define SENSITIVITY_MIN      0.1
-#define SENSITIVITY_MAX      10.0
-#define SENSITIVITY_STEP     0.1
-#define SENSITIVITY_DIGITS   1
-#define SPIN_PAGE_MULTIPLIER 10
+#define SAMPLING_RATE_MIN     1
+#define SAMPLING_RATE_MAX     1000
+#define FILTER_ORDER_MIN      1
+#define FILTER_ORDER_MAX      8
+#define SENSITIVITY_MIN       0.1
+#define SENSITIVITY_MAX       10.0
+#define SENSITIVITY_STEP      0.1
+#define SENSITIVITY_DIGITS    1
+#define SPIN_PAGE_MULTIPLIER  10
+#define SETTINGS_MIN_WIDTH_PX 420
 
 struct TraySettings {
         GtkWidget *dialog;
@@ -57,7 +59,10 @@ static void on_call_done(GObject *source, GAsyncResult *result, gpointer userdat
         if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
                 return;
 
-        g_autofree char *words = accel_error_describe(error, _("bus"));
+        g_autofree char *words = tray_refusal_describe(error);
+        if (!words)
+                words = accel_error_describe(error, _("bus"));
+        g_debug("Settings: %s (%s)", words, error->message);
         show_error(s, words);
         show_values(s);
 }
@@ -121,17 +126,34 @@ static void add_row(GtkGrid *grid, int row, const char *title, const char *tip, 
         gtk_grid_attach(grid, control, 1, row, 1, 1);
 }
 
-TraySettings *tray_settings_new(void)
+static void build(TraySettings *s);
+
+/* Destroyed by someone else (XDestroyWindow: a window manager's force close): a new dialog, hidden,
+ * takes its place, so that the tray never touches the freed widgets and Settings opens again. */
+static void on_destroyed(GtkWidget *widget, gpointer userdata)
 {
-        TraySettings *s = g_new0(TraySettings, 1);
+        TraySettings *s = userdata;
+
+        g_signal_handlers_disconnect_by_data(widget, s);
+        s->dialog = NULL;
+        build(s);
+        show_values(s);
+}
+
+/* Makes the dialog (not shown). */
+static void build(TraySettings *s)
+{
         GtkWidget *content, *grid;
 
-        s->cancellable = g_cancellable_new();
         s->dialog = gtk_dialog_new_with_buttons(_("Accelerometer Settings"), NULL, 0, _("_Close"),
                                                 GTK_RESPONSE_CLOSE, NULL);
         gtk_window_set_icon_name(GTK_WINDOW(s->dialog), "tpaccel");
+        /* Wide enough for its title in a window manager's title bar (xfwm4 cut it to "Accelerometer
+         * Setting:" at the content's natural width). */
+        gtk_window_set_default_size(GTK_WINDOW(s->dialog), SETTINGS_MIN_WIDTH_PX, -1);
         g_signal_connect(s->dialog, "response", G_CALLBACK(gtk_widget_hide), NULL);
         g_signal_connect(s->dialog, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
+        g_signal_connect(s->dialog, "destroy", G_CALLBACK(on_destroyed), s);
 
         content = gtk_dialog_get_content_area(GTK_DIALOG(s->dialog));
         gtk_container_set_border_width(GTK_CONTAINER(content), 12);
@@ -171,6 +193,15 @@ TraySettings *tray_settings_new(void)
         g_signal_connect(s->invert, "notify::active", G_CALLBACK(on_invert_changed), s);
 
         gtk_widget_show_all(content);
+        gtk_widget_set_sensitive(content, s->bus != NULL);
+}
+
+TraySettings *tray_settings_new(void)
+{
+        TraySettings *s = g_new0(TraySettings, 1);
+
+        s->cancellable = g_cancellable_new();
+        build(s);
         return s;
 }
 
@@ -181,6 +212,7 @@ void tray_settings_free(TraySettings *s)
         g_cancellable_cancel(s->cancellable);
         g_clear_object(&s->cancellable);
         g_clear_object(&s->bus);
+        g_signal_handlers_disconnect_by_data(s->dialog, s);
         gtk_widget_destroy(s->dialog);
         g_free(s);
 }

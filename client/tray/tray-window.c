@@ -33,9 +33,13 @@ struct TrayWindow {
         GtkWidget *rate;
         SampleHistory history;
         int rest_x, rest_y;
+        gboolean seen;     /* last told through on_visibility */
+        gboolean x_mapped; /* the X window is mapped (map-event/unmap-event) */
         GCallback on_visibility;
         gpointer userdata;
 };
+
+static void build(TrayWindow *w);
 
 static void set_source_rgb_hex(cairo_t *cr, guint32 rgb)
 {
@@ -190,12 +194,63 @@ static gboolean draw_plot(GtkWidget *widget, cairo_t *cr, gpointer userdata)
         return TRUE;
 }
 
+/* Shown, mapped and not minimized. A window manager minimizing the window sets _NET_WM_STATE_HIDDEN
+ * (GDK: ICONIFIED); one switching to another workspace unmaps it (xfwm4, mutter; GDK: an unmap event,
+ * and ICONIFIED too when the window manager has no _NET_WM_STATE_HIDDEN), as does anyone unmapping it
+ * from outside; until it is first mapped the window is WITHDRAWN. */
+static gboolean is_seen(TrayWindow *w)
+{
+        GdkWindow *window = gtk_widget_get_window(w->window);
+
+        return gtk_widget_get_visible(w->window) && window && w->x_mapped &&
+               !(gdk_window_get_state(window) & (GDK_WINDOW_STATE_ICONIFIED | GDK_WINDOW_STATE_WITHDRAWN));
+}
+
+static void tell_visibility(TrayWindow *w)
+{
+        gboolean seen = w->window && is_seen(w);
+
+        if (seen == w->seen)
+                return;
+        w->seen = seen;
+        g_debug("Window %s", seen ? "seen" : "unseen");
+        if (w->on_visibility)
+                ((void (*)(gpointer)) w->on_visibility)(w->userdata);
+}
+
 static void on_visibility(GtkWidget *widget, gpointer userdata)
+{
+        tell_visibility(userdata);
+}
+
+static gboolean on_window_state(GtkWidget *widget, GdkEventWindowState *event, gpointer userdata)
+{
+        tell_visibility(userdata);
+        return FALSE;
+}
+
+static gboolean on_map_event(GtkWidget *widget, GdkEvent *event, gpointer userdata)
 {
         TrayWindow *w = userdata;
 
-        if (w->on_visibility)
-                ((void (*)(gpointer)) w->on_visibility)(w->userdata);
+        w->x_mapped = event->type == GDK_MAP;
+        tell_visibility(w);
+        return FALSE;
+}
+
+/* The window was destroyed by someone else (XDestroyWindow: xdotool windowclose, a window manager's
+ * force close; GTK destroys the widget then): a new one, hidden, takes its place, so that "Show window"
+ * and the readouts keep working. The samples are kept. */
+static void on_destroyed(GtkWidget *widget, gpointer userdata)
+{
+        TrayWindow *w = userdata;
+
+        g_message(_("The window was closed from outside; it is made again when asked for"));
+        g_signal_handlers_disconnect_by_data(widget, w);
+        w->window = NULL;
+        w->x_mapped = FALSE;
+        build(w);
+        tell_visibility(w);
 }
 
 static GtkWidget *readout_label(GtkGrid *grid, int row, const char *title)
@@ -211,14 +266,10 @@ static GtkWidget *readout_label(GtkGrid *grid, int row, const char *title)
         return value;
 }
 
-TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
+/* Makes the widgets (not shown). */
+static void build(TrayWindow *w)
 {
-        TrayWindow *w = g_new0(TrayWindow, 1);
         GtkWidget *box, *row, *grid;
-
-        w->on_visibility = on_visibility_changed;
-        w->userdata = userdata;
-        sample_history_init(&w->history, HISTORY_CAPACITY, (guint64) TRAY_PLOT_SPAN_SEC * USEC_PER_SEC);
 
         w->window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
         gtk_window_set_title(GTK_WINDOW(w->window), _("ThinkPad Accelerometer"));
@@ -227,6 +278,10 @@ TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
         g_signal_connect(w->window, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
         g_signal_connect(w->window, "show", G_CALLBACK(on_visibility), w);
         g_signal_connect(w->window, "hide", G_CALLBACK(on_visibility), w);
+        g_signal_connect(w->window, "window-state-event", G_CALLBACK(on_window_state), w);
+        g_signal_connect(w->window, "map-event", G_CALLBACK(on_map_event), w);
+        g_signal_connect(w->window, "unmap-event", G_CALLBACK(on_map_event), w);
+        g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroyed), w);
 
         box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
         gtk_container_add(GTK_CONTAINER(w->window), box);
@@ -264,6 +319,16 @@ TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
         w->rate = readout_label(GTK_GRID(grid), 3, _("Sampling rate"));
 
         gtk_widget_show_all(box);
+}
+
+TrayWindow *tray_window_new(GCallback on_visibility_changed, gpointer userdata)
+{
+        TrayWindow *w = g_new0(TrayWindow, 1);
+
+        w->on_visibility = on_visibility_changed;
+        w->userdata = userdata;
+        sample_history_init(&w->history, HISTORY_CAPACITY, (guint64) TRAY_PLOT_SPAN_SEC * USEC_PER_SEC);
+        build(w);
         return w;
 }
 
@@ -282,15 +347,15 @@ void tray_window_present(TrayWindow *w)
         gtk_window_present(GTK_WINDOW(w->window));
 }
 
-gboolean tray_window_is_visible(TrayWindow *w)
+gboolean tray_window_is_seen(TrayWindow *w)
 {
-        return gtk_widget_get_visible(w->window);
+        return w->seen;
 }
 
 void tray_window_add_sample(TrayWindow *w, guint64 time_usec, int x, int y)
 {
         sample_history_push(&w->history, time_usec, x, y);
-        if (!gtk_widget_get_visible(w->window))
+        if (!w->seen)
                 return;
         gtk_widget_queue_draw(w->level);
         gtk_widget_queue_draw(w->plot);
@@ -336,6 +401,13 @@ void tray_window_clear(TrayWindow *w)
 
 void tray_window_set_status(TrayWindow *w, const char *status)
 {
+        gboolean was_shown = gtk_widget_get_visible(w->status);
+
         gtk_label_set_text(GTK_LABEL(w->status), status);
         gtk_widget_set_visible(w->status, status[0] != '\0');
+        /* A toplevel keeps its size when its content shrinks: without the status line (the service is
+         * back) the extra height would stay as an empty strip above the bubble level. Back to the
+         * natural size. */
+        if (was_shown && status[0] == '\0')
+                gtk_window_resize(GTK_WINDOW(w->window), 1, 1);
 }

@@ -11,13 +11,16 @@
 
 typedef struct TrayWindow TrayWindow;
 
-/* on_visibility is called when the window is shown or hidden. */
+/* on_visibility is called when the window becomes seen or unseen (tray_window_is_seen()). A window
+ * destroyed from outside (XDestroyWindow) is made again, hidden: the TrayWindow stays valid. */
 TrayWindow *tray_window_new(GCallback on_visibility, gpointer userdata);
 void tray_window_free(TrayWindow *w);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrayWindow, tray_window_free)
 
 void tray_window_present(TrayWindow *w);
-gboolean tray_window_is_visible(TrayWindow *w);
+/* Shown, mapped and not minimized (not on another workspace): worth drawing, so worth the full rate and
+ * the samples. */
+gboolean tray_window_is_seen(TrayWindow *w);
 
 void tray_window_add_sample(TrayWindow *w, guint64 time_usec, int x, int y);
 void tray_window_set_rest(TrayWindow *w, int x, int y);

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests of the tray's display logic: icon choice and the plot's sample history. */
+/* Unit tests of the tray's display logic: icon choice, the plot's sample history and the shock
+ * notifications' words. */
 #include <math.h>
+#include <string.h>
 
 #include <glib.h>
 
+#include "accel-words.h"
+#include "test-helpers.h"
 #include "tray-history.h"
 #include "tray-icon.h"
-#include "test-helpers.h"
+#include "tray-notify.h"
+#include "tray-refusal.h"
 
 TEST(test_icon_steps)
 {
@@ -46,11 +51,34 @@ TEST(test_icon_names)
                         g_autofree char *file =
                                 g_strdup_printf("%s/data/icons/hicolor/scalable/status/%s.svg",
                                                 g_getenv("TOP_SRCDIR"), name);
+                        g_autofree char *symbolic =
+                                g_strdup_printf("%s/data/icons/hicolor/scalable/status/%s-symbolic.svg",
+                                                g_getenv("TOP_SRCDIR"), name);
                         CHECK(g_file_test(file, G_FILE_TEST_EXISTS));
+                        CHECK(g_file_test(symbolic, G_FILE_TEST_EXISTS));
                         g_hash_table_add(names, g_steal_pointer(&name));
                 }
         CHECK(g_hash_table_size(names) >= 16);
         g_hash_table_unref(names);
+}
+
+TEST(test_icon_symbolic)
+{
+        const char *states[] = {TRAY_ICON_SHOCK, TRAY_ICON_NO_ACCELEROMETER, TRAY_ICON_SERVICE_MISSING};
+
+        CHECK(tray_icon_wants_symbolic("GNOME"));
+        CHECK(tray_icon_wants_symbolic("ubuntu:GNOME"));
+        CHECK(tray_icon_wants_symbolic("GNOME-Classic:GNOME"));
+        CHECK(!(tray_icon_wants_symbolic("XFCE")));
+        CHECK(!(tray_icon_wants_symbolic("KDE")));
+        CHECK(!(tray_icon_wants_symbolic("")));
+        CHECK(!(tray_icon_wants_symbolic(NULL)));
+        for (size_t i = 0; i < G_N_ELEMENTS(states); i++) {
+                g_autofree char *file =
+                        g_strdup_printf("%s/data/icons/hicolor/scalable/status/%s-symbolic.svg",
+                                        g_getenv("TOP_SRCDIR"), states[i]);
+                CHECK(g_file_test(file, G_FILE_TEST_EXISTS));
+        }
 }
 
 TEST(test_history_span_and_capacity)
@@ -76,10 +104,52 @@ TEST(test_history_span_and_capacity)
         sample_history_done(&h);
 }
 
+TEST(test_shock_words)
+{
+        g_autofree char *one = tray_notify_burst_text(1, 0, 1.234, "jolt");
+        g_autofree char *three = tray_notify_burst_text(3, 6 * G_USEC_PER_SEC + 200000, 1.5, "freefall");
+        g_autofree char *quick = tray_notify_burst_text(2, 300000, 0.5, "drift");
+
+        /* The detector's names never reach the user. */
+        CHECK_STREQ(accel_shock_reason_words("jolt"), "a knock");
+        CHECK_STREQ(accel_shock_reason_words("drift"), "a sudden movement");
+        CHECK_STREQ(accel_shock_reason_words("freefall"), "a fall");
+        CHECK_STREQ(accel_shock_reason_words("new-test"), "new-test");
+        CHECK_STREQ(one, "Felt like a knock, 1.23 g.");
+        CHECK_STREQ(three, "3 shocks in 6 s; the strongest: a fall, 1.50 g.");
+        CHECK_STREQ(quick, "2 shocks in 1 s; the strongest: a sudden movement, 0.50 g.");
+}
+
+TEST(test_refusal_words)
+{
+        g_autoptr(GError) challenge = g_dbus_error_new_for_dbus_error(
+                "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired",
+                "Interactive authentication required for org.thinkpad.accelerometer.configure");
+        g_autoptr(GError) denied =
+                g_dbus_error_new_for_dbus_error("org.freedesktop.DBus.Error.AccessDenied",
+                                                "Not authorized: org.thinkpad.accelerometer.configure");
+        g_autoptr(GError) other =
+                g_dbus_error_new_for_dbus_error("org.freedesktop.DBus.Error.InvalidArgs", "bad");
+        g_autofree char *challenge_words = tray_refusal_describe(challenge);
+        g_autofree char *denied_words = tray_refusal_describe(denied);
+        g_autofree char *other_words = tray_refusal_describe(other);
+
+        /* What to do, without the developer's text. */
+        CHECK(strstr(challenge_words, "password") != NULL);
+        CHECK(strstr(challenge_words, "tpaccelctl set") != NULL);
+        CHECK(strstr(challenge_words, "org.thinkpad") == NULL);
+        CHECK(strstr(denied_words, "administrator") != NULL);
+        CHECK(strstr(denied_words, "org.thinkpad") == NULL);
+        CHECK(other_words == NULL);
+}
+
 int main(void)
 {
         RUN(test_icon_steps);
         RUN(test_icon_names);
+        RUN(test_icon_symbolic);
         RUN(test_history_span_and_capacity);
+        RUN(test_shock_words);
+        RUN(test_refusal_words);
         return test_summary();
 }

@@ -11,8 +11,10 @@ import sys
 import time
 import unittest
 
-from clienttest import ACCEL, OUTDIR, TOP_SRCDIR, TRAY, ClientTestCase, stop_process, wait_until
+from clienttest import ACCEL, ACCEL_PATH, OUTDIR, TOP_SRCDIR, TRAY, ClientTestCase, stop_process, wait_until
 from gi.repository import GLib
+
+from fake_sysfs import FakeSysfs
 
 WATCHER = "org.kde.StatusNotifierWatcher"
 WATCHER_PATH = "/StatusNotifierWatcher"
@@ -65,9 +67,9 @@ class TrayTest(ClientTestCase):
         super().tearDown()
         self.xvfb.stop()
 
-    def start_tray(self, *args, env=None, registered=True):
+    def start_tray(self, *args, env=None, registered=True, bus="--session"):
         env = dict(env or self.env, G_MESSAGES_DEBUG="all")
-        self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log", env=env)
+        self.tray = self.spawn([TRAY, bus] + list(args), "tray.log", env=env)
         if registered:
             wait_until(self.item_registered, what="the tray to register its StatusNotifierItem")
         return self.tray
@@ -102,15 +104,19 @@ class TrayTest(ClientTestCase):
         return subprocess.run(["convert", shot, "-format", "%c", "histogram:info:-"], capture_output=True,
                               text=True, check=True).stdout.upper()
 
-    def window_width(self):
-        """The width of the tray's window (no window manager: a top-level child of the root)."""
+    def window_size(self):
+        """The size (w, h) of the tray's window (no window manager: a top-level child of the root)."""
         tree = subprocess.run(["xwininfo", "-display", self.xvfb.display, "-root", "-children"],
                               capture_output=True, text=True, check=True).stdout
         for line in tree.splitlines():
             m = re.search(r'"ThinkPad Accelerometer".*?(\d+)x(\d+)\+', line)
             if m:
-                return int(m.group(1))
+                return int(m.group(1)), int(m.group(2))
         return None
+
+    def window_width(self):
+        size = self.window_size()
+        return size[0] if size else None
 
     def close_window(self):
         """Closes the tray's window as a window manager does: WM_DELETE_WINDOW (no WM runs here)."""
@@ -229,6 +235,11 @@ class TrayTest(ClientTestCase):
         self.assertLess(seen.index("tpaccel-tilt-r3-p2"), seen.index("tpaccel-tilt-r4-p2"))
         self.assertIs(self.bus.accel_property("Polling"), True)
 
+    def notify_calls(self):
+        """Every Notify call: (replaces_id, icon, summary, body, hints, timeout)."""
+        calls = self.bus.call(NOTIFICATIONS, NOTIFICATIONS_PATH, MOCK, "GetMethodCalls", ("Notify",), "(s)")[0]
+        return [(a[1], a[2], a[3], a[4], a[6], a[7]) for _, a in calls]
+
     def test_drop_raises_one_notification(self):
         # Shocks need the full rate: the tray's option holds a full-rate claim (the icon's 4 Hz would
         # miss the drop's free fall).
@@ -236,9 +247,69 @@ class TrayTest(ClientTestCase):
         self.start_daemon("drop-30cm.csv")
         wait_until(lambda: self.bus.accel_property("ShockCount") > 0, timeout=20, what="a shock")
         time.sleep(3)
-        shocks = [n for n in self.notifications() if n[0] == "Shock detected"]
+        shocks = [n for n in self.notify_calls() if n[2] == "Shock detected"]
         self.assertEqual(len(shocks), 1, self.notifications())
-        self.assertRegex(shocks[0][1], r"^\d+\.\d\d g \((a knock|a sudden movement|a fall)\)")
+        _, icon, _, body, hints, timeout = shocks[0]
+        # In a user's words, not the detector's ("jolt", "drift", "freefall").
+        self.assertRegex(body, r"^Felt like (a knock|a sudden movement|a fall), \d+\.\d\d g\.$")
+        # News, not an alarm: normal urgency, and it goes away by itself.
+        self.assertEqual(hints.get("urgency"), 1, hints)
+        self.assertGreater(timeout, 0)
+        # Run uninstalled, the daemon gets the icon's file: it cannot see the tray's icon directory.
+        self.assertTrue(os.path.isabs(icon) and os.path.isfile(icon), icon)
+
+    def test_heads_parked_is_critical(self):
+        # Disk protection acted: that one stays until the user saw it (critical), unlike a shock.
+        sysfs = FakeSysfs(os.path.join(self.tmpdir, "sys"))
+        sysfs.add_disk("sda")
+        self.start_tray()
+        self.start_daemon("drop-30cm.csv", loop=True, extra=["--sysfs-root=" + sysfs.root])
+        self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "SetProtectedDisks", (["sda"],), "(as)")
+        wait_until(lambda: any(n[2] == "Disk heads parked" for n in self.notify_calls()), timeout=25,
+                   what="the heads-parked notification")
+        _, icon, _, body, hints, _ = next(n for n in self.notify_calls() if n[2] == "Disk heads parked")
+        self.assertEqual(hints.get("urgency"), 2, hints)
+        self.assertIn("sda", body)
+        self.assertTrue(os.path.isfile(icon), icon)
+
+    def test_settings_refusal_in_user_words(self):
+        # tpacceld on a bus of its own asks polkit there (the dbusmock polkitd template refuses): the
+        # Settings dialog says what to do, not the service's developer text.
+        self.start_mock(["--system", "--template", "polkitd"], "org.freedesktop.PolicyKit1", "polkitd.log")
+        self.start_daemon("rest.csv", session=False)
+        self.start_tray(bus=f"--address={self.bus.address}")
+        wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
+        self.click_menu("_Settings…")
+        dialog = wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name",
+                                                    "Accelerometer Settings"], capture_output=True, text=True,
+                                                   env=self.env).stdout.split(), what="the Settings dialog")
+        # The sampling rate has the focus: one step up asks the service to change it.
+        self.xdotool("windowfocus", "--sync", dialog[0])
+        self.xdotool("key", "Up")
+        wait_until(lambda: "Settings: " in self.tray_log(), what="the refusal")
+        line = re.search(r"Settings: (.*) \(", self.tray_log()).group(1)
+        self.assertTrue(line.startswith("Not changed: you are not allowed"), line)
+        self.assertNotIn("org.thinkpad", line)
+        self.assertEqual(self.bus.accel_property("SamplingRate"), 50)
+        self.screenshot("tray-settings-refusal.png")
+
+    def test_shocks_coalesce_into_one_alert(self):
+        # Three knocks 3 s apart: one notification, updated in place at each ("3 shocks in 6 s"), none
+        # held back for a later alert.
+        self.start_tray("--watch-shocks")
+        self.start_daemon("desk-knock.csv")
+        wait_until(lambda: self.bus.accel_property("ShockCount") >= 2, timeout=20, what="two shocks")
+        time.sleep(4)
+        count = self.bus.accel_property("ShockCount")
+        shocks = [n for n in self.notify_calls() if n[2] == "Shock detected"]
+        self.assertEqual(len(shocks), count, shocks)
+        self.assertEqual(shocks[0][0], 0)
+        # The updates replace the first bubble (the mock numbers its notifications from 1).
+        self.assertEqual({n[0] for n in shocks[1:]}, {1}, shocks)
+        m = re.match(r"^(\d+) shocks in (\d+) s; the strongest: .*, \d+\.\d\d g\.$", shocks[-1][3])
+        self.assertTrue(m, shocks[-1][3])
+        self.assertEqual(int(m.group(1)), count)
+        self.assertLessEqual(int(m.group(2)), 3 * (count - 1) + 1)
 
     def test_window_renders(self):
         self.start_tray("--show-window")
@@ -263,6 +334,9 @@ class TrayTest(ClientTestCase):
         wait_until(lambda: self.icon_name() == "tpaccel-service-missing", what="the service-missing icon")
         wait_until(lambda: any(s == "Accelerometer service stopped" for s, _ in self.notifications()),
                    what="the service-gone notification")
+        # In a user's words, short enough for GNOME's bubbles: no daemon or bus names.
+        body = next(b for s, b in self.notifications() if s == "Accelerometer service stopped")
+        self.assertEqual(body, "Tilt and shock alerts are off until it is started again.")
         time.sleep(1)
         self.assertIsNone(self.tray.poll(), "tpaccel-tray died with the daemon")
         self.start_daemon("rest.csv")
@@ -296,16 +370,16 @@ class TrayTest(ClientTestCase):
         self.assertEqual(self.bus.accel_property("SamplingRate"), 50)
         self.assertNotIn("Subscribed to Sample", self.tray_log(), "Sample signals with the window closed")
         # One match rule per signal shown, none for the whole interface (that would bring every Sample).
-        self.assertEqual(self.accel_signal_rules(), ["Shock"])
+        self.assertEqual(self.accel_signal_rules(), ["HeadsParked", "Shock"])
         # The window (bubble level, plot) needs every readout.
         self.click_menu("Show _window")
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
         wait_until(lambda: "Subscribed to Sample" in self.tray_log(), what="the Sample subscription")
-        self.assertEqual(self.accel_signal_rules(), ["Sample", "Shock"])
+        self.assertEqual(self.accel_signal_rules(), ["HeadsParked", "Sample", "Shock"])
         self.close_window()
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate again")
         wait_until(lambda: "Unsubscribed from Sample" in self.tray_log(), what="the Sample subscription to go")
-        wait_until(lambda: self.accel_signal_rules() == ["Shock"], what="the Sample match rule to go")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Shock"], what="the Sample match rule to go")
         self.assertIs(self.bus.accel_property("Polling"), True)
 
     def test_watch_shocks_holds_the_full_rate(self):
@@ -403,6 +477,157 @@ class TrayTest(ClientTestCase):
         self.assertEqual(labels[0], "No accelerometer")
         self.assertLessEqual(max(len(label) for label in labels), 60, labels)
         self.assertTrue(labels[1].endswith("…"), labels)
+
+    def window_ids(self):
+        return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "ThinkPad Accelerometer"],
+                              capture_output=True, text=True, env=self.env).stdout.split()
+
+    def xdotool(self, *args):
+        subprocess.run(["xdotool"] + list(args), check=True, env=self.env, timeout=10)
+
+    def test_unseen_window_costs_what_the_icon_costs(self):
+        # A window nobody sees (unmapped from outside, as a window manager does for a minimized window or
+        # one on another workspace) needs neither the full rate nor Sample signals.
+        self.start_tray("--show-window")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Sample", "Shock"], what="the Sample match rule")
+        self.assertIn("Calling SubscribeSamples", self.tray_log())
+        ids = wait_until(self.window_ids, what="the window")
+        self.xdotool("windowunmap", ids[0])
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate when unseen")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Shock"], what="the Sample match rule to go")
+        wait_until(lambda: "Calling UnsubscribeSamples" in self.tray_log(), what="UnsubscribeSamples")
+        self.xdotool("windowmap", ids[0])
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate when seen again")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Sample", "Shock"], what="the Sample match rule again")
+        self.assertEqual(self.tray_log().count("Calling SubscribeSamples"), 2)
+
+    def test_minimized_and_other_workspace_under_xfwm4(self):
+        # A real window manager: xfwm4 minimizes the window (windowminimize) and hides it on another
+        # workspace (set_desktop); either way the full rate and the samples go, and come back.
+        # Its settings and caches go to the test's directory, not the user's.
+        home = {k: os.path.join(self.tmpdir, d) for k, d in
+                [("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data")]}
+        self.spawn(["xfwm4", "--replace"], "xfwm4.log", env=dict(self.env, **home))
+        wait_until(lambda: "window id" in subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=self.env,
+                                                         capture_output=True, text=True).stdout, what="xfwm4")
+        self.start_tray("--show-window")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
+        ids = wait_until(self.window_ids, what="the window")
+        self.xdotool("windowminimize", ids[0])
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate when minimized")
+        wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Shock"], what="the Sample rule to go")
+        self.xdotool("windowactivate", ids[0])
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate when restored")
+        self.xdotool("set_num_desktops", "2")
+        self.xdotool("set_desktop", "1")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate on another workspace")
+        self.xdotool("set_desktop", "0")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate back on its workspace")
+        self.assertIn("Calling UnsubscribeSamples", self.tray_log())
+
+    def test_window_destroyed_from_outside(self):
+        # XDestroyWindow from another client (xdotool windowclose, a window manager's force close): the
+        # tray goes on, updates without touching freed widgets, and "Show window" brings a new window.
+        self.start_tray("--show-window", env=dict(self.env, G_DEBUG="fatal-criticals"))
+        self.start_daemon("slow-roll-45.csv", loop=True)
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
+        ids = wait_until(self.window_ids, what="the window")
+        self.xdotool("windowclose", ids[0])
+        wait_until(lambda: not self.window_ids(), what="the window to go")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate without a window")
+        readouts = len(re.findall(r"Window readouts: ", self.tray_log()))
+        time.sleep(3)  # tilt updates arrive meanwhile
+        self.assertIsNone(self.tray.poll(), self.tray_log())
+        self.assertGreater(len(re.findall(r"Window readouts: ", self.tray_log())), readouts)
+        self.click_menu("Show _window")
+        wait_until(self.window_ids, what="the new window")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the new window")
+        time.sleep(3)
+        colours = self.colours(self.screenshot("tray-window-after-windowclose.png"))
+        for rgb in [BUBBLE, PLOT_X, PLOT_Y]:
+            self.assertIn(rgb, colours)
+        # The Settings dialog too.
+        self.click_menu("_Settings…")
+        settings = wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name",
+                                                      "Accelerometer Settings"], capture_output=True, text=True,
+                                                     env=self.env).stdout.split(), what="the Settings dialog")
+        self.xdotool("windowclose", settings[0])
+        time.sleep(2)  # property changes arrive meanwhile and set the dialog's values
+        self.click_menu("_Settings…")
+        wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "Accelerometer Settings"],
+                                          capture_output=True, text=True, env=self.env).stdout.split(),
+                   what="a new Settings dialog")
+        self.assertIsNone(self.tray.poll(), self.tray_log())
+        self.assertNotIn("CRITICAL", self.tray_log())
+        self.assertNotIn("Gtk-WARNING", self.tray_log())
+
+    def test_demo_motion_leans_the_icon(self):
+        # scripts/demo.sh's motion: the icon leans (first step at 7.5 deg) within the first seconds, and
+        # every orientation comes by within one tour.
+        self.start_tray()
+        t0 = time.monotonic()
+        self.start_daemon(os.path.join(TOP_SRCDIR, "scripts", "demo-tour.csv"), loop=True)
+        icons, orientations, early = [], [], set()
+        while time.monotonic() - t0 < 19:
+            name, orientation = self.icon_name(), self.bus.accel_property("Orientation")
+            if not icons or icons[-1] != name:
+                icons.append(name)
+            if orientation and (not orientations or orientations[-1] != orientation):
+                orientations.append(orientation)
+            if time.monotonic() - t0 < 5:
+                early.add(name)
+            time.sleep(0.1)
+        self.assertIn("tpaccel-tilt-r3-p2", early, icons)
+        self.assertIn("tpaccel-tilt-r4-p2", early, icons)
+        for name in ["tpaccel-tilt-r1-p2", "tpaccel-tilt-r0-p2", "tpaccel-tilt-r2-p3", "tpaccel-tilt-r2-p4"]:
+            self.assertIn(name, icons)
+        for orientation in ["right-up", "left-up", "bottom-up"]:
+            self.assertIn(orientation, orientations)
+        self.assertNotIn("tpaccel-shock", icons, "the demo's turns are no shocks")
+
+    def test_gnome_symbolic_icons_and_boxes(self):
+        # GNOME Shell's dark top bar wants symbolic icons, and its AppIndicator menu draws a check item's
+        # state only when it is on: the toggles carry a box in their label there.
+        self.start_tray(env=dict(self.env, XDG_CURRENT_DESKTOP="ubuntu:GNOME"))
+        self.assertEqual(self.icon_name(), "tpaccel-service-missing-symbolic")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2-symbolic", what="the symbolic level icon")
+        labels = self.menu_labels()
+        self.assertIn("☑ _Animate icon", labels)
+        self.assertIn("☐ _Watch for shocks (full rate, more power)", labels)
+        self.click_menu("☐ _Watch for shocks (full rate, more power)")
+        wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full-rate claim")
+        wait_until(lambda: "☑ _Watch for shocks (full rate, more power)" in self.menu_labels(), what="the ticked box")
+
+    def test_service_gone_said_once(self):
+        # The menu and the window say once, in user words, that the service is not running.
+        self.start_tray("--show-window")
+        wait_until(lambda: self.menu_labels(), what="the menu")
+        labels = self.menu_labels()
+        self.assertEqual(labels[0], "The accelerometer service is not running")
+        self.assertEqual([label for label in labels if "running" in label], labels[:1], labels)
+        self.assertNotIn("tpacceld", " ".join(labels))
+
+    def test_window_shrinks_back(self):
+        # After a long status line (no accelerometer: the reason wraps) the service comes back with one:
+        # the line goes and the window takes its old size, with no empty strip above the bubble level.
+        self.start_tray("--show-window")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
+        time.sleep(1)
+        normal = self.window_size()
+        self.stop_daemon()
+        self.start_daemon(backend="auto")
+        wait_until(lambda: self.icon_name() == "tpaccel-no-accelerometer", what="the no-accelerometer icon")
+        wait_until(lambda: self.window_size()[1] > normal[1], what="the status line")
+        self.stop_daemon()
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon again")
+        wait_until(lambda: self.window_size() == normal, what="the window's old size")
+        self.screenshot("tray-window-service-back.png")
 
     def test_xembed_tray_no_critical(self):
         # An XEmbed tray (trayer) and no StatusNotifierWatcher: the indicator's fallback icon. GDK's

@@ -583,8 +583,37 @@ def round2(variant=0):
     ]
 
 
+def scenario_demo_tour():
+    """scripts/demo.sh's motion (not a test trace): every tray icon step and every orientation within the
+    first seconds, then again in a loop. Holds long enough for the 4 Hz icon and the 250 ms orientation
+    debounce; turns of 1.5 s, slow enough to be no shock."""
+    t = Trace("demo-tour", 26000, 61, "the demo tour: roll right to 15 then 60 deg (right-up), back; left to "
+              "-15 then -60 (left-up), back; pitch to 15 then 60 (bottom-up), back; pitch to -20, back; turns "
+              "of 1.5 s, 0.5 s level at the start and 1.5 s at the end")
+    # (start ms, end ms, pitch from, pitch to, roll from, roll to); in between the last value holds.
+    moves = [(500, 2000, 0, 0, 0, 15), (2500, 4000, 0, 0, 15, 60), (5000, 6500, 0, 0, 60, 0),
+             (7000, 8500, 0, 0, 0, -15), (9000, 10500, 0, 0, -15, -60), (11500, 13000, 0, 0, -60, 0),
+             (13500, 15000, 0, 15, 0, 0), (15500, 17000, 15, 60, 0, 0), (18000, 19500, 60, 0, 0, 0),
+             (20000, 21500, 0, -20, 0, 0), (23000, 24500, -20, 0, 0, 0)]
+    def f(ms):
+        pitch = roll = 0.0
+        for t0, t1, p0, p1, r0, r1 in moves:
+            if ms < t0:
+                break
+            pitch, roll = ramp(ms, t0, t1, p0, p1), ramp(ms, t0, t1, r0, r1)
+        return pitch, roll
+    t.set_tilt(f)
+    return t
+
+
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["--demo"]:
+        # gen-traces.py --demo OUTDIR: scripts/demo.sh's motion, scripts/demo-tour.csv.
+        if len(args) != 2:
+            sys.exit("usage: gen-traces.py --demo OUTDIR")
+        scenario_demo_tour().render(args[1])
+        return
     if args[:1] == ["--variants"]:
         # gen-traces.py --variants K OUTDIR: issue 16's scenarios again with K other seeds each, for the
         # trade-off table in docs/MOTION.md (bench/motion/seed-variants.sh); not test traces.

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Screenshots of tpaccel-tray in GNOME Shell 43 (X11, under Xvfb) with the AppIndicator extension
+# (issue 24): the symbolic icon on the black top bar and the menu's toggles with their boxes. Against
+# tpacceld on the EC emulator on a private session bus, with a private bus as the system bus. Needs
+# gnome-shell, gnome-shell-extension-appindicator and dconf-cli (not in scripts/deps.sh: no test uses
+# them). Writes gnome-*.png here.
+# Usage: docs/screenshots/make-gnome-screenshots.sh BUILDDIR [DISPLAY_NUMBER]
+set -euo pipefail
+build=$(realpath "${1:?usage: $0 BUILDDIR [DISPLAY_NUMBER]}")
+display=${2:-67}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+out="$src/docs/screenshots"
+
+if [ "${TPACCEL_SHOT_INNER:-}" != 1 ]; then
+        # The desktop's settings and caches (xfconf, dconf, mesa) in a home of their own, not the user's:
+        # set before the bus starts, which activates xfconfd and dconf-service with its environment.
+        home=$(mktemp -d)
+        export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_DATA_HOME="$home/.local/share"
+        Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp +extension GLX >/dev/null 2>&1 &
+        xvfb=$!
+        trap 'kill $xvfb; rm -rf "$home"' EXIT
+        sleep 1
+        env TPACCEL_SHOT_INNER=1 DISPLAY=":$display" dbus-run-session -- "$0" "$@"
+        exit
+fi
+tmp=$(mktemp -d)
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+export NO_AT_BRIDGE=1 XDG_SESSION_TYPE=x11 XDG_CURRENT_DESKTOP=GNOME GSETTINGS_BACKEND=dconf
+export XDG_RUNTIME_DIR="$tmp/run" LIBGL_ALWAYS_SOFTWARE=1
+export TPACCEL_ICON_DIR="$src/data/icons"
+mkdir -p "$XDG_RUNTIME_DIR"
+chmod 700 "$XDG_RUNTIME_DIR"
+shot() { import -window root "$tmp/root.png"; convert "$tmp/root.png" -crop "$2" +repage "$out/$1"; }
+
+# Debian's gnome-shell-extension-appindicator has Ubuntu's uuid.
+gsettings set org.gnome.shell enabled-extensions "['ubuntu-appindicators@ubuntu.com']"
+gsettings set org.gnome.shell disable-user-extensions false
+gsettings set org.gnome.shell welcome-dialog-last-shown-version "'999'"
+# GNOME Shell wants a system bus (logind, accounts): a private one is enough to start.
+dbus-daemon --session --nofork --print-address=1 >"$tmp/sysbus" 2>/dev/null &
+pids+=($!)
+sleep 0.5
+DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$tmp/sysbus") gnome-shell --x11 --replace >"$tmp/shell.log" 2>&1 &
+pids+=($!)
+sleep 10
+xdotool key Escape   # leave the overview shown at start
+sleep 1
+
+"$build/service/tpacceld" --session --backend=sim --state-dir="$tmp" --trace="$src/scripts/demo-tour.csv" \
+        --trace-loop 2>"$tmp/daemon.log" &
+pids+=($!)
+for _ in $(seq 50); do busctl --user status org.thinkpad.Accelerometer >/dev/null 2>&1 && break; sleep 0.1; done
+G_MESSAGES_DEBUG=all "$build/client/tpaccel-tray" --session >"$tmp/tray.log" 2>&1 &
+tray=$!
+pids+=("$tray")
+sleep 6
+shot gnome-topbar-symbolic-icon.png 400x32+880+0
+# The menu: an unchecked "Watch for shocks" shows its empty box.
+xdotool mousemove 1210 16 click 1
+sleep 1.5
+shot gnome-menu.png 520x330+760+0
+xdotool key Escape
+sleep 0.5
+# For comparison, the full-colour icon the tray used before on GNOME's bar.
+kill "$tray"
+XDG_CURRENT_DESKTOP=XFCE "$build/client/tpaccel-tray" --session >>"$tmp/tray.log" 2>&1 &
+pids+=($!)
+sleep 4
+shot gnome-topbar-full-colour-icon.png 400x32+880+0
+echo "icon: $(grep -o 'Icon: [a-z0-9-]*' "$tmp/tray.log" | tail -1)"
+if [ -n "${TPACCEL_SHOT_DEBUG:-}" ]; then   # what the shell and the tray did
+        busctl --user list --no-pager | grep -i -e statusnotifier -e appindicator || true
+        grep -i -e extension -e appindicator -e error "$tmp/shell.log" | head || true
+        gsettings get org.gnome.shell enabled-extensions || true
+        tail -5 "$tmp/tray.log"
+fi
