@@ -20,6 +20,7 @@ void shock_reset(ShockDetector *s)
         s->vibration_ms2 = 0;
         s->collapsed = false;
         s->n_recent = 0;
+        s->deferred = false;
 }
 
 double shock_vibration_level(const ShockDetector *s)
@@ -67,6 +68,7 @@ static void start_history(ShockDetector *s, uint64_t time_usec, double gx, doubl
         s->prev_gy = s->ref_gy = gy;
         s->collapsed = false;
         s->n_recent = 0;
+        s->deferred = false;
 }
 
 /* The free-fall decision. In free fall both axes read 0 g until the impact, so the gravity vector of a
@@ -114,7 +116,10 @@ static bool steady_before(const ShockDetector *s, uint64_t time_usec, double lx,
         return n > 0;
 }
 
-static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, double gy)
+/* Returns whether this readout is a fall; *ret_collapsing whether it may be the first readout of one,
+ * caught mid-collapse by the sensor's settling: from a steady vector long enough to be a deep collapse
+ * (fast_t) it has shrunk by at least the fall threshold toward 0 g, and the next readout decides. */
+static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool *ret_collapsing)
 {
         double norm = hypot(gx, gy), fall_t = freefall_threshold(s, time_usec);
         uint64_t window = SHOCK_FREEFALL_COLLAPSE_MS * USEC_PER_MSEC;
@@ -129,6 +134,12 @@ static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, doubl
                         level = hypot(lx, ly);
                 }
 
+        double fast_t =
+                adjust(s, time_usec,
+                       MAX(SHOCK_FREEFALL_FAST_G, SHOCK_FREEFALL_VIBRATION_GAIN * shock_vibration_level(s)));
+        double start = MIN(level, hypot(s->ref_gx, s->ref_gy));
+        *ret_collapsing = start >= fast_t && start - norm >= fall_t && steady_before(s, time_usec, lx, ly);
+
         if (s->collapsed && s->collapse_level - norm >= fall_t &&
             norm <= SHOCK_FREEFALL_RESIDUAL * s->collapse_level) {
                 /* still collapsed: remember the readout (the last ones, if the hold is long) */
@@ -139,8 +150,8 @@ static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, doubl
                 }
                 s->settle_gx[s->n_settle] = gx;
                 s->settle_gy[s->n_settle++] = gy;
-        } else if ((level = MIN(level, hypot(s->ref_gx, s->ref_gy))) >= SHOCK_FREEFALL_MIN_G &&
-                   level - norm >= fall_t && norm <= SHOCK_FREEFALL_RESIDUAL * level) {
+        } else if ((level = start) >= SHOCK_FREEFALL_MIN_G && level - norm >= fall_t &&
+                   norm <= SHOCK_FREEFALL_RESIDUAL * level) {
                 /* a new collapse: from a tilted vector (just before, and on average) to a small fraction
                  * of it within the window */
                 s->collapsed = true;
@@ -163,9 +174,6 @@ static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, doubl
         if (!s->collapsed || s->collapse_fired)
                 return false; /* one decision per collapse: the hold of the shock does the rest */
 
-        double fast_t =
-                adjust(s, time_usec,
-                       MAX(SHOCK_FREEFALL_FAST_G, SHOCK_FREEFALL_VIBRATION_GAIN * shock_vibration_level(s)));
         double hold_usec = SHOCK_FREEFALL_HOLD_MS * USEC_PER_MSEC / s->sensitivity;
         s->collapse_fired =
                 s->collapse_level - norm >= fast_t ||
@@ -206,18 +214,33 @@ void shock_feed(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool
         double deviation = hypot(gx - s->ref_gx, gy - s->ref_gy);       /* g */
 
         double jolt_t = shock_jolt_threshold(s, time_usec);
-        bool freefall = freefall_test(s, time_usec, gx, gy);
+        bool collapsing, was_deferred = s->deferred;
+        bool freefall = freefall_test(s, time_usec, gx, gy, &collapsing);
         bool jolt = deviation >= jolt_t;
+        double magnitude = deviation, onset_rate = rate;
+
+        /* A jolt on what may be the first readout of a fall, caught mid-collapse, waits one readout for
+         * the fall decision: then it is raised as a fall, or as the jolt it was. */
+        s->deferred = !s->active && jolt && !freefall && collapsing && !was_deferred;
+        if (s->deferred) {
+                s->deferred_magnitude = deviation;
+                s->deferred_rate = rate;
+                jolt = false;
+        } else if (was_deferred && !freefall) {
+                jolt = true;
+                magnitude = MAX(deviation, s->deferred_magnitude);
+                onset_rate = MAX(rate, s->deferred_rate);
+        }
 
         if (jolt || freefall) {
                 if (!s->active) {
                         s->active = true;
                         s->count++;
                         s->last_onset_usec = time_usec;
-                        s->last_magnitude = deviation;
-                        s->last_reason = freefall                       ? "freefall"
-                                         : rate >= SHOCK_DRIFT_RATE_GPS ? "jolt"
-                                                                        : "drift";
+                        s->last_magnitude = magnitude;
+                        s->last_reason = freefall                             ? "freefall"
+                                         : onset_rate >= SHOCK_DRIFT_RATE_GPS ? "jolt"
+                                                                              : "drift";
                         ret->onset = ret->active_changed = true;
                         ret->magnitude = s->last_magnitude;
                         ret->reason = s->last_reason;
