@@ -20,7 +20,6 @@ void shock_reset(ShockDetector *s)
         s->vibration_ms2 = 0;
         s->collapsed = false;
         s->n_recent = 0;
-        s->deferred = false;
 }
 
 double shock_vibration_level(const ShockDetector *s)
@@ -68,7 +67,6 @@ static void start_history(ShockDetector *s, uint64_t time_usec, double gx, doubl
         s->prev_gy = s->ref_gy = gy;
         s->collapsed = false;
         s->n_recent = 0;
-        s->deferred = false;
 }
 
 /* The free-fall decision. In free fall both axes read 0 g until the impact, so the gravity vector of a
@@ -116,10 +114,12 @@ static bool steady_before(const ShockDetector *s, uint64_t time_usec, double lx,
         return n > 0;
 }
 
-/* Returns whether this readout is a fall; *ret_collapsing whether it may be the first readout of one,
- * caught mid-collapse by the sensor's settling: from a steady vector long enough to be a deep collapse
- * (fast_t) it has shrunk by at least the fall threshold toward 0 g, and the next readout decides. */
-static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool *ret_collapsing)
+/* Returns whether this readout is a fall. *ret_starting: whether it is the first readout of a collapse
+ * that is deep once complete, caught mid-way by the sensor's settling (the collapse is spread over two
+ * readouts): the last readout still had the steady vector, long enough that a collapse to the noise
+ * (SHOCK_FREEFALL_STILL_G) is a deep one, and this one is shorter by the fall threshold, along it
+ * (within SHOCK_FREEFALL_STEADY_G of the line from 0 g to it: shrinking, not turning). */
+static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool *ret_starting)
 {
         double norm = hypot(gx, gy), fall_t = freefall_threshold(s, time_usec);
         uint64_t window = SHOCK_FREEFALL_COLLAPSE_MS * USEC_PER_MSEC;
@@ -138,7 +138,11 @@ static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, doubl
                 adjust(s, time_usec,
                        MAX(SHOCK_FREEFALL_FAST_G, SHOCK_FREEFALL_VIBRATION_GAIN * shock_vibration_level(s)));
         double start = MIN(level, hypot(s->ref_gx, s->ref_gy));
-        *ret_collapsing = start >= fast_t && start - norm >= fall_t && steady_before(s, time_usec, lx, ly);
+        *ret_starting = start - SHOCK_FREEFALL_STILL_G >= fast_t && start - norm >= fall_t &&
+                        s->n_recent > 0 && hypot(s->recent_gx[0], s->recent_gy[0]) > start - fall_t &&
+                        gx * lx + gy * ly >= 0 &&
+                        fabs(gx * ly - gy * lx) / level <= SHOCK_FREEFALL_STEADY_G &&
+                        steady_before(s, time_usec, lx, ly);
 
         if (s->collapsed && s->collapse_level - norm >= fall_t &&
             norm <= SHOCK_FREEFALL_RESIDUAL * s->collapse_level) {
@@ -214,33 +218,24 @@ void shock_feed(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool
         double deviation = hypot(gx - s->ref_gx, gy - s->ref_gy);       /* g */
 
         double jolt_t = shock_jolt_threshold(s, time_usec);
-        bool collapsing, was_deferred = s->deferred;
-        bool freefall = freefall_test(s, time_usec, gx, gy, &collapsing);
+        bool starting;
+        bool freefall = freefall_test(s, time_usec, gx, gy, &starting);
         bool jolt = deviation >= jolt_t;
-        double magnitude = deviation, onset_rate = rate;
 
-        /* A jolt on what may be the first readout of a fall, caught mid-collapse, waits one readout for
-         * the fall decision: then it is raised as a fall, or as the jolt it was. */
-        s->deferred = !s->active && jolt && !freefall && collapsing && !was_deferred;
-        if (s->deferred) {
-                s->deferred_magnitude = deviation;
-                s->deferred_rate = rate;
-                jolt = false;
-        } else if (was_deferred && !freefall) {
-                jolt = true;
-                magnitude = MAX(deviation, s->deferred_magnitude);
-                onset_rate = MAX(rate, s->deferred_rate);
-        }
+        /* A jolt on the first readout of a deep collapse, caught mid-way, is the fall's onset: the next
+         * readout would take it as a fall, but the shock is raised now. */
+        if (jolt && starting && !s->active)
+                freefall = true;
 
         if (jolt || freefall) {
                 if (!s->active) {
                         s->active = true;
                         s->count++;
                         s->last_onset_usec = time_usec;
-                        s->last_magnitude = magnitude;
-                        s->last_reason = freefall                             ? "freefall"
-                                         : onset_rate >= SHOCK_DRIFT_RATE_GPS ? "jolt"
-                                                                              : "drift";
+                        s->last_magnitude = deviation;
+                        s->last_reason = freefall                       ? "freefall"
+                                         : rate >= SHOCK_DRIFT_RATE_GPS ? "jolt"
+                                                                        : "drift";
                         ret->onset = ret->active_changed = true;
                         ret->magnitude = s->last_magnitude;
                         ret->reason = s->last_reason;

@@ -30,10 +30,7 @@ typedef struct ShockDetector {
         bool collapse_fired;    /* ... and it was taken as a fall */
         double settle_gx[8], settle_gy[8]; /* g, the readouts since (the last 8) */
         unsigned n_settle;
-        bool deferred;             /* the last readout's jolt waits for the fall decision: ... */
-        double deferred_magnitude; /* ... its deviation, g, ... */
-        double deferred_rate;      /* ... and its rate, g/s */
-        uint64_t activity_usec;    /* last keyboard/mouse activity */
+        uint64_t activity_usec; /* last keyboard/mouse activity */
         bool have_activity;
 
         /* state, kept across resets */
