@@ -77,7 +77,8 @@ static void start_history(ShockDetector *s, uint64_t time_usec, double gx, doubl
  * SHOCK_FREEFALL_COLLAPSE_MS starts a candidate; a deep one (a tilted machine) is a fall at once, a
  * shallow one only if the vector was steady before it (steady_before()), it has lasted
  * SHOCK_FREEFALL_HOLD_MS / sensitivity and the readouts since its first one (which may still be settling)
- * all lie within SHOCK_FREEFALL_STILL_G of their mean (settled()). */
+ * all lie within SHOCK_FREEFALL_STILL_G of their mean (settled()). A jolt on the first readout of a
+ * collapse that would be deep, caught mid-way, is a fall too (freefall_test()'s *ret_starting). */
 static bool settled(const ShockDetector *s)
 {
         double mx = 0, my = 0;

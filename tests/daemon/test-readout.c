@@ -75,8 +75,8 @@ TEST(a_drop_raises_one_shock_at_every_tick_phase)
 {
         /* The tick phase decides which readout sees the collapse half done (the sensor settles over
          * ~25 ms): a drop from a tilted, hand-held position is a free fall at every phase, also where
-         * the first readout of the fall, caught mid-collapse, is already a jolt (phases 0-3 ms here:
-         * the jolt waits one readout for the fall decision, docs/MOTION.md "Freefall test"). */
+         * the first readout of the fall, caught mid-collapse, is already a jolt (phases 0-3 ms here,
+         * reported as a jolt before; docs/MOTION.md "Freefall test", step 2). */
         for (unsigned phase = 0; phase < 20; phase++) {
                 const char *reason = drop_at_phase(phase);
                 fprintf(stderr, "  phase %2u ms: %s\n", phase, strna(reason));
