@@ -57,6 +57,7 @@ static void outcome_done(Outcome *o)
 
 static bool arg_dump;
 static double arg_sensitivity = MOTION_SENSITIVITY_DEFAULT;
+static unsigned arg_phase_ms;
 
 static int run_motion(const char *path, bool direct, Outcome *out, char **ret_error)
 {
@@ -74,7 +75,7 @@ static int run_motion(const char *path, bool direct, Outcome *out, char **ret_er
         if (r < 0)
                 return r;
         r = direct ? replay_open_direct(path, &replay, ret_error)
-                   : replay_open_pipeline(path, &replay, ret_error);
+                   : replay_open_pipeline(path, arg_phase_ms, &replay, ret_error);
         if (r < 0)
                 return r;
 
@@ -260,25 +261,23 @@ static void usage(void)
                "  --hdapsd DIR  add hdapsd's parks from DIR/NAME.parks (bench/motion/hdapsd-replay.sh)\n"
                "  --check       exit 1 if a floor is missed\n"
                "  --sensitivity S  ShockSensitivity (default 1; 0.1..10)\n"
+               "  --phase MS    poll MS ms later (0..19, not with --direct): another tick phase\n"
                "  --dump        print every sample and the events it gave\n");
 }
 
 int main(int argc, char **argv)
 {
         static const struct option options[] = {
-                {"direct", no_argument, NULL, 'd'},
-                {"hdapsd", required_argument, NULL, 'H'},
-                {"check", no_argument, NULL, 'c'},
-                {"dump", no_argument, NULL, 'D'},
-                {"help", no_argument, NULL, 'h'},
-                {"sensitivity", required_argument, NULL, 's'},
-                {},
+                {"direct", no_argument, NULL, 'd'},      {"hdapsd", required_argument, NULL, 'H'},
+                {"check", no_argument, NULL, 'c'},       {"dump", no_argument, NULL, 'D'},
+                {"help", no_argument, NULL, 'h'},        {"sensitivity", required_argument, NULL, 's'},
+                {"phase", required_argument, NULL, 'p'}, {}, /* end */
         };
         bool direct = false, check = false;
         const char *hdapsd_dir = NULL;
         int c;
 
-        while ((c = getopt_long(argc, argv, "dH:cDhs:", options, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "dH:cDhs:p:", options, NULL)) >= 0)
                 switch (c) {
                 case 'd':
                         direct = true;
@@ -308,6 +307,20 @@ int main(int argc, char **argv)
                         }
                         break;
                 }
+                case 'p': {
+                        char *end;
+                        errno = 0;
+                        unsigned long v = strtoul(optarg, &end, 10);
+                        if (errno || end == optarg || *end || optarg[0] == '-' ||
+                            v >= (unsigned long) EVAL_PERIOD_MS) {
+                                fprintf(stderr,
+                                        "eval-motion: --phase '%s' is not a whole number of ms in 0..%d\n",
+                                        optarg, (int) EVAL_PERIOD_MS - 1);
+                                return 2;
+                        }
+                        arg_phase_ms = (unsigned) v;
+                        break;
+                }
                 default:
                         return 2;
                 }
@@ -316,10 +329,10 @@ int main(int argc, char **argv)
                 return 2;
         }
 
-        printf("# eval-motion: %s, sensitivity %.1f, hold %u ms, %.0f counts/g\n",
+        printf("# eval-motion: %s, sensitivity %.1f, hold %u ms, %.0f counts/g, tick phase %u ms\n",
                direct ? "direct feed (trace rows at 50 Hz)"
                       : "emulator -> EC -> hdaps -> motion, virtual time",
-               arg_sensitivity, MOTION_SHOCK_HOLD_MS_DEFAULT, EVAL_COUNTS_PER_G);
+               arg_sensitivity, MOTION_SHOCK_HOLD_MS_DEFAULT, EVAL_COUNTS_PER_G, direct ? 0 : arg_phase_ms);
         printf("%-18s %-11s | %-4s %-5s %-8s %-5s | %-4s %-5s %-8s %-5s | %s\n", "trace", "expected", "tpa",
                "false", "lat", "pass", "hda", "false", "lat", "pass", "orientation (tpaccel)");
 

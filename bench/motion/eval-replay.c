@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@ typedef struct Row {
 struct Replay {
         bool direct;
         uint64_t t0_usec; /* sample time of trace time 0 */
+        uint64_t phase_usec;
         double duration_ms;
         uint64_t tick;
         double data_ms;
@@ -160,7 +162,7 @@ static int next_direct(Replay *r, MotionSample *s)
 }
 
 #if HAVE_SIM
-int replay_open_pipeline(const char *trace_path, Replay **ret, char **ret_error)
+int replay_open_pipeline(const char *trace_path, unsigned phase_ms, Replay **ret, char **ret_error)
 {
         _cleanup_(replay_freep) Replay *r = calloc(1, sizeof(*r));
         _cleanup_(trace_freep) Trace *trace = NULL;
@@ -180,6 +182,8 @@ int replay_open_pipeline(const char *trace_path, Replay **ret, char **ret_error)
                 return k;
         r->port = port;
         r->t0_usec = port_now_ns(port) / NSEC_PER_USEC;
+        assert(phase_ms < (unsigned) EVAL_PERIOD_MS);
+        r->phase_usec = phase_ms * USEC_PER_MSEC;
         k = ec_new(TAKE_PTR(port), &r->ec);
         if (k < 0)
                 return k;
@@ -199,7 +203,7 @@ int replay_open_pipeline(const char *trace_path, Replay **ret, char **ret_error)
 
 static int next_pipeline(Replay *r, MotionSample *s, char **ret_error)
 {
-        uint64_t next = r->t0_usec + (r->tick + 1) * POLL_PERIOD_USEC;
+        uint64_t next = r->t0_usec + r->phase_usec + (r->tick + 1) * POLL_PERIOD_USEC;
         uint64_t now = port_now_ns(r->port) / NSEC_PER_USEC;
 
         if (replay_trace_ms(r, next) > r->duration_ms)
@@ -238,7 +242,7 @@ static int next_pipeline(Replay *r, MotionSample *s, char **ret_error)
         return 1;
 }
 #else
-int replay_open_pipeline(const char *trace_path, Replay **ret, char **ret_error)
+int replay_open_pipeline(const char *trace_path, unsigned phase_ms, Replay **ret, char **ret_error)
 {
         if (asprintf(ret_error, "this build has no EC emulator (service/sim); use --direct") < 0)
                 *ret_error = NULL;

@@ -9,8 +9,9 @@
 typedef struct Replay Replay;
 
 /* The pipeline: emulator (virtual time, this trace) -> EC -> hdaps (deferred calibration) polled every
- * 20 ms. -EOPNOTSUPP if this build has no emulator. */
-int replay_open_pipeline(const char *trace_path, Replay **ret, char **ret_error);
+ * 20 ms, the first poll phase_ms (0 <= phase_ms < 20) later than at phase 0: which samples of the EC
+ * every readout averages. -EOPNOTSUPP if this build has no emulator. */
+int replay_open_pipeline(const char *trace_path, unsigned phase_ms, Replay **ret, char **ret_error);
 /* The rows sampled every 20 ms with linear interpolation; rest = the first row. */
 int replay_open_direct(const char *trace_path, Replay **ret, char **ret_error);
 Replay *replay_free(Replay *r);

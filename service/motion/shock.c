@@ -77,7 +77,8 @@ static void start_history(ShockDetector *s, uint64_t time_usec, double gx, doubl
  * SHOCK_FREEFALL_COLLAPSE_MS starts a candidate; a deep one (a tilted machine) is a fall at once, a
  * shallow one only if the vector was steady before it (steady_before()), it has lasted
  * SHOCK_FREEFALL_HOLD_MS / sensitivity and the readouts since its first one (which may still be settling)
- * all lie within SHOCK_FREEFALL_STILL_G of their mean (settled()). */
+ * all lie within SHOCK_FREEFALL_STILL_G of their mean (settled()). A jolt on the first readout of a
+ * collapse that would be deep, caught mid-way, is a fall too (freefall_test()'s *ret_starting). */
 static bool settled(const ShockDetector *s)
 {
         double mx = 0, my = 0;
@@ -114,7 +115,12 @@ static bool steady_before(const ShockDetector *s, uint64_t time_usec, double lx,
         return n > 0;
 }
 
-static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, double gy)
+/* Returns whether this readout is a fall. *ret_starting: whether it is the first readout of a collapse
+ * that is deep once complete, caught mid-way by the sensor's settling (the collapse is spread over two
+ * readouts): the last readout still had the steady vector, long enough that a collapse to the noise
+ * (SHOCK_FREEFALL_STILL_G) is a deep one, and this one is shorter by the fall threshold, along it
+ * (within SHOCK_FREEFALL_STEADY_G of the line from 0 g to it: shrinking, not turning). */
+static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool *ret_starting)
 {
         double norm = hypot(gx, gy), fall_t = freefall_threshold(s, time_usec);
         uint64_t window = SHOCK_FREEFALL_COLLAPSE_MS * USEC_PER_MSEC;
@@ -129,6 +135,16 @@ static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, doubl
                         level = hypot(lx, ly);
                 }
 
+        double fast_t =
+                adjust(s, time_usec,
+                       MAX(SHOCK_FREEFALL_FAST_G, SHOCK_FREEFALL_VIBRATION_GAIN * shock_vibration_level(s)));
+        double start = MIN(level, hypot(s->ref_gx, s->ref_gy));
+        *ret_starting = start - SHOCK_FREEFALL_STILL_G >= fast_t && start - norm >= fall_t &&
+                        s->n_recent > 0 && hypot(s->recent_gx[0], s->recent_gy[0]) > start - fall_t &&
+                        gx * lx + gy * ly >= 0 &&
+                        fabs(gx * ly - gy * lx) / level <= SHOCK_FREEFALL_STEADY_G &&
+                        steady_before(s, time_usec, lx, ly);
+
         if (s->collapsed && s->collapse_level - norm >= fall_t &&
             norm <= SHOCK_FREEFALL_RESIDUAL * s->collapse_level) {
                 /* still collapsed: remember the readout (the last ones, if the hold is long) */
@@ -139,8 +155,8 @@ static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, doubl
                 }
                 s->settle_gx[s->n_settle] = gx;
                 s->settle_gy[s->n_settle++] = gy;
-        } else if ((level = MIN(level, hypot(s->ref_gx, s->ref_gy))) >= SHOCK_FREEFALL_MIN_G &&
-                   level - norm >= fall_t && norm <= SHOCK_FREEFALL_RESIDUAL * level) {
+        } else if ((level = start) >= SHOCK_FREEFALL_MIN_G && level - norm >= fall_t &&
+                   norm <= SHOCK_FREEFALL_RESIDUAL * level) {
                 /* a new collapse: from a tilted vector (just before, and on average) to a small fraction
                  * of it within the window */
                 s->collapsed = true;
@@ -163,9 +179,6 @@ static bool freefall_test(ShockDetector *s, uint64_t time_usec, double gx, doubl
         if (!s->collapsed || s->collapse_fired)
                 return false; /* one decision per collapse: the hold of the shock does the rest */
 
-        double fast_t =
-                adjust(s, time_usec,
-                       MAX(SHOCK_FREEFALL_FAST_G, SHOCK_FREEFALL_VIBRATION_GAIN * shock_vibration_level(s)));
         double hold_usec = SHOCK_FREEFALL_HOLD_MS * USEC_PER_MSEC / s->sensitivity;
         s->collapse_fired =
                 s->collapse_level - norm >= fast_t ||
@@ -206,8 +219,14 @@ void shock_feed(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool
         double deviation = hypot(gx - s->ref_gx, gy - s->ref_gy);       /* g */
 
         double jolt_t = shock_jolt_threshold(s, time_usec);
-        bool freefall = freefall_test(s, time_usec, gx, gy);
+        bool starting;
+        bool freefall = freefall_test(s, time_usec, gx, gy, &starting);
         bool jolt = deviation >= jolt_t;
+
+        /* A jolt on the first readout of a deep collapse, caught mid-way, is the fall's onset: the next
+         * readout would take it as a fall, but the shock is raised now. */
+        if (jolt && starting && !s->active)
+                freefall = true;
 
         if (jolt || freefall) {
                 if (!s->active) {

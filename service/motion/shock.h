@@ -4,8 +4,9 @@
 /* Shock detection in g and seconds: the deviation of the measured gravity vector from a short
  * low-pass reference, against thresholds that grow with the background vibration (a robust running
  * RMS) and during keyboard/mouse activity, plus a more sensitive test for the vector collapsing toward
- * 0 g (a fall): at once when the collapse is deep, after it has held still for a moment when it is
- * shallow (a passing swing through 0 g is not a fall). Algorithm and parameters: docs/MOTION.md, "Shock". */
+ * 0 g (a fall): at once when the collapse is deep (or a jolt's readout catches a deep one mid-way),
+ * after it has held still for a moment when it is shallow (a passing swing through 0 g is not a fall).
+ * Algorithm and parameters: docs/MOTION.md, "Shock". */
 
 #include <stdbool.h>
 #include <stdint.h>

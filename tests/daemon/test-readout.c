@@ -73,19 +73,15 @@ static const char *drop_at_phase(unsigned phase)
 
 TEST(a_drop_raises_one_shock_at_every_tick_phase)
 {
-        unsigned freefall = 0;
-
-        /* The tick phase decides which readout sees the collapse half done: a drop from a tilted,
-         * hand-held position is a free fall, except at the phases where the first readout of the fall
-         * is caught mid-collapse, which it reports as a jolt (4 of the 20 phases, see the report). */
+        /* The tick phase decides which readout sees the collapse half done (the sensor settles over
+         * ~25 ms): a drop from a tilted, hand-held position is a free fall at every phase, also where
+         * the first readout of the fall, caught mid-collapse, is already a jolt (phases 0-3 ms here,
+         * reported as a jolt before; docs/MOTION.md "Freefall test", step 2). */
         for (unsigned phase = 0; phase < 20; phase++) {
                 const char *reason = drop_at_phase(phase);
-                CHECK(reason && (strcmp(reason, "freefall") == 0 || strcmp(reason, "jolt") == 0));
-                if (reason && strcmp(reason, "freefall") == 0)
-                        freefall++;
                 fprintf(stderr, "  phase %2u ms: %s\n", phase, strna(reason));
+                CHECK_STREQ(reason, "freefall");
         }
-        CHECK(freefall >= 16);
 }
 
 static void no_shock_on(const char *trace, uint64_t ms, bool vibration)

@@ -218,6 +218,46 @@ TEST(test_freefall_tilted_at_once)
         CHECK_STREQ(reason, "freefall");
 }
 
+/* Held still at 12 deg (0.21 g) for 4 s; then one readout at 40 % of the vector, moved by `across` g
+ * at right angles to it (a deviation of 0.13 g or more: a jolt), then the vector at the fraction `then`
+ * of it. Returns the readout of the onset (1 = that first one), 0 if none, and the reason. */
+static unsigned mid_collapse(double across, double then, const char **reason)
+{
+        const double lx = 0.06, ly = 0.2, len = hypot(lx, ly);
+        ShockDetector s;
+        ShockResult r;
+        uint64_t now = 0;
+
+        shock_init(&s, 1.0, 1000);
+        for (unsigned i = 0; i < 200; i++, now += PERIOD_US) {
+                shock_feed(&s, now, lx + noise(i), ly + noise(i + 5), true, false, &r);
+                CHECK(!r.onset);
+        }
+        for (unsigned k = 1; k <= 10; k++, now += PERIOD_US) {
+                double f = k == 1 ? 0.4 : then, a = k == 1 ? across : 0;
+                shock_feed(&s, now, f * lx + a * ly / len + noise(k), f * ly - a * lx / len + noise(k + 3),
+                           true, false, &r);
+                if (r.onset) {
+                        *reason = r.reason;
+                        return k;
+                }
+        }
+        return 0;
+}
+
+TEST(test_freefall_caught_mid_collapse)
+{
+        const char *reason = NULL;
+
+        /* The first readout of a fall from a tilted machine, caught mid-collapse (sensor settling), is
+         * already a jolt: it is the fall's onset (it was reported as a jolt: the tick phase decided) ... */
+        CHECK_EQ(mid_collapse(0.0, 0.0, &reason), 1);
+        CHECK_STREQ(reason, "freefall");
+        /* ... but a knock that turns the vector while shortening it is a jolt. */
+        CHECK_EQ(mid_collapse(0.06, 1.0, &reason), 1);
+        CHECK_STREQ(reason, "jolt");
+}
+
 TEST(test_freefall_flat_after_the_hold)
 {
         const char *reason = NULL;
@@ -325,6 +365,7 @@ int main(void)
         RUN(test_activity_raises_threshold);
         RUN(test_vibration_adapts);
         RUN(test_freefall_tilted_at_once);
+        RUN(test_freefall_caught_mid_collapse);
         RUN(test_freefall_flat_after_the_hold);
         RUN(test_swing_through_zero_is_not_a_fall);
         RUN(test_slow_rotation_to_level_is_not_a_fall);
