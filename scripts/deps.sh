@@ -13,6 +13,8 @@ test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkex
            libseccomp-dev)
 # tests/package: builds the Debian packages from git archive HEAD and checks them with lintian.
 test_pkgs+=(debhelper dpkg-dev fakeroot lintian git)
+# tests/package/test-systemd.sh: boots the installed packages under systemd as PID 1 (systemd-nspawn).
+test_pkgs+=(systemd-container)
 
 pkgs=("${build_pkgs[@]}")
 [ "$what" = test ] && pkgs+=("${test_pkgs[@]}")
