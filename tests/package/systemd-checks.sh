@@ -194,13 +194,27 @@ ok "polkitd allows root: tilt-step 7"
 [ "$(stat -c %U "$STATE")" = tpaccel ] || fail "$STATE does not belong to tpaccel"
 
 # --- systemctl reload: the daemon has reloaded when it returns -----------------------------------------
+# While tpacceld is stopped (SIGSTOP) it cannot reload: the reload job must wait for it, not end when the
+# signal is sent.
 grep -q '^tilt_step=7$' "$STATE" || fail "$STATE does not hold tilt_step=7: $(cat "$STATE")"
-sed -i 's/^tilt_step=7$/tilt_step=11/' "$STATE"
+sed -i 's/^tilt_step=7$/tilt_step=10/' "$STATE"
 pid=$(main_pid)
+unit_active() { [ "$(prop ActiveState $UNIT)" = active ]; }
+kill -STOP "$pid"
+systemctl reload --no-block $UNIT
+sleep 2
+during=$(prop ActiveState $UNIT)
+kill -CONT "$pid"
+[ "$during" = reloading ] ||
+        fail "systemctl reload ended ($UNIT $during) while tpacceld was stopped and could not have reloaded"
+wait_for 30 unit_active || fail "the reload did not end within 30 s of SIGCONT: $UNIT $(prop ActiveState $UNIT)"
+float_eq "$(tilt_step)" 10 || fail "after the reload, tilt-step is $(tilt_step), not 10 from the state file"
+ok "systemctl reload waits for tpacceld: 'reloading' while it is stopped, done after SIGCONT (tilt-step 10)"
+sed -i 's/^tilt_step=10$/tilt_step=11/' "$STATE"
 timeout 30 systemctl reload $UNIT || fail "systemctl reload $UNIT failed"
 float_eq "$(tilt_step)" 11 || fail "right after systemctl reload, tilt-step is $(tilt_step), not 11 from the state file"
 [ "$(main_pid)" = "$pid" ] || fail "systemctl reload restarted tpacceld"
-invocation_journal | grep -q 'SIGHUP: reloading the state file' || fail "no reload in tpacceld's journal"
+[ "$(invocation_journal | grep -c 'SIGHUP: reloading the state file')" = 2 ] || fail "not two reloads in tpacceld's journal"
 ok "systemctl reload returns once tpacceld has reloaded the state file (tilt-step 11 at once)"
 
 # --- input devices without /dev/uinput: the message names the missing device node --------------------------
