@@ -1,44 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# End to end with the REAL polkitd, with tpacceld run exactly as it ships: as the tpaccel user made from
-# the shipped data/tpaccel.sysusers by systemd-sysusers (removed afterwards if this test made it), on a
-# private system bus that denies by default and includes the shipped bus policy
-# (data/org.thinkpad.Accelerometer.conf) and polkit's own. Two ways of starting it, both as shipped:
-#   unit:        data/tpacceld.service.in's ExecStart= with its User=, Group=, AmbientCapabilities=,
-#                CapabilityBoundingSet=, NoNewPrivileges=, UMask= and StateDirectory= (a fresh
-#                directory owned by User=, passed in $STATE_DIRECTORY), through setpriv, then under the
-#                unit's seccomp sandbox (SystemCallFilter= with its groups expanded by systemd-analyze,
-#                SystemCallErrorNumber=, SystemCallArchitectures=, RestrictAddressFamilies=,
-#                MemoryDenyWriteExecute=, RestrictNamespaces=, RestrictRealtime=, LockPersonality=) applied
-#                by unit-sandbox-exec after the uid switch, as systemd does; it must exit 0 on SIGTERM;
-#   activation:  data/org.thinkpad.Accelerometer.service.in started by the bus itself on the first call
-#                (as root, as dbus-daemon-launch-helper does without systemd), with a state directory
-#                that does not exist yet: tpacceld creates it and hands it to tpaccel before switching.
-# Both get --backend=sim (no ThinkPad here) and a state directory below the test's own tmp.
+# End to end with the REAL polkitd, with tpacceld started as it ships where systemd does not run: by the
+# bus itself from data/org.thinkpad.Accelerometer.service.in on the first call (as root, as
+# dbus-daemon-launch-helper does without systemd), switching to the tpaccel user made from the shipped
+# data/tpaccel.sysusers by systemd-sysusers (removed afterwards if this test made it), with a state
+# directory that does not exist yet: tpacceld creates it and hands it to tpaccel before switching. The
+# bus is private, denies by default and includes the shipped bus policy
+# (data/org.thinkpad.Accelerometer.conf) and polkit's own. tpacceld gets --backend=sim (no ThinkPad here).
+# The unit's way (tpacceld.service under systemd, its sandbox as systemd builds it) is tested for real by
+# tests/package/test-systemd.sh, under systemd as PID 1.
 # The project's .policy is installed into /usr/share/polkit-1/actions and a rule into /etc/polkit-1/rules.d
-# that allows uid 65534 (nobody) to configure, and nobody else. Then, for each way:
+# that allows uid 65534 (nobody) to configure, and nobody else. Then:
 #   status (properties) as nobody; a configure call refused to uid 1 (no rule: polkit asks for
 #   authentication); allowed to nobody by the rule; allowed to root; saved in the state directory,
 #   owned by tpaccel; raw EC access refused to nobody, served to root; the sample stream (AcquireStream)
 #   acquired by nobody, its records as documented (stream-client.py) and, with TPACCELCTL, read by
 #   `tpaccelctl monitor --samples` as nobody.
-# Negative controls of the sandbox, first: unit-sandbox-probe run under unit-sandbox-exec with the unit's
-# settings must be refused each thing the unit forbids (a socket outside RestrictAddressFamilies=, a
-# system call outside SystemCallFilter=, ...) and, outside it, get another answer; without
-# SystemCallErrorNumber= the call outside the filter kills it (SIGSYS).
 # Everything installed is removed on exit. Needs root.
-#   test-real-polkitd.sh PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC UNIT-SANDBOX-PROBE [TPACCELCTL]
+#   test-real-polkitd.sh PATH/TO/tpacceld POLICY-FILE [TPACCELCTL]
 set -euo pipefail
 test_name=real-polkitd
 . "$(dirname "$0")/system-test-lib.sh"
 
-usage="usage: $0 PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC UNIT-SANDBOX-PROBE [TPACCELCTL]"
-if [ $# -lt 4 ] || [ $# -gt 5 ]; then fail "$usage"; fi
+usage="usage: $0 PATH/TO/tpacceld POLICY-FILE [TPACCELCTL]"
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then fail "$usage"; fi
 tpacceld=$(realpath "$1")
 policy=$(realpath "$2")
-sandbox_exec=$(realpath "$3")
-sandbox_probe=$(realpath "$4")
-tpaccelctl=${5:+$(realpath "$5")}
+tpaccelctl=${3:+$(realpath "$3")}
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
 stream_client=$src/tests/dbus/stream-client.py
 require_root "installs a polkit action and rule, a system user"
@@ -47,7 +35,6 @@ system_tests_lock
 
 name=org.thinkpad.Accelerometer
 obj=/org/thinkpad/Accelerometer
-unit=$src/data/tpacceld.service.in
 activation=$src/data/org.thinkpad.Accelerometer.service.in
 rule_file=/etc/polkit-1/rules.d/49-tpaccel-test-$$.rules
 tmp=$(mktemp -d /tmp/tpaccel-real-polkit.XXXXXX)
@@ -103,217 +90,6 @@ chmod 644 "$rule_file"
 /usr/lib/polkit-1/polkitd --no-debug >"$tmp/polkitd.log" 2>&1 &
 pids+=($!)
 wait_for_name --system org.freedesktop.PolicyKit1 || fail "polkitd did not start"
-
-unit_get() { # the last value of KEY= in the unit
-        sed -n "s/^$1=//p" "$unit" | tail -1
-}
-caps_for_setpriv() { # CAP_SYS_RAWIO CAP_X -> +sys_rawio,+x
-        local out=() c
-        for c in $1; do
-                c=${c,,}
-                out+=("+${c#cap_}")
-        done
-        (IFS=,; echo "${out[*]}")
-}
-
-unit_get_all() { # every value of KEY= in the unit, one a line
-        sed -n "s/^$1=//p" "$unit"
-}
-unit_yes() { # KEY= is a true boolean (its last value)
-        case "$(unit_get "$1")" in yes | true | on | 1) return 0 ;; *) return 1 ;; esac
-}
-
-# SystemCallFilter=: syscall_set holds the names of the merged lines, groups expanded by systemd-analyze;
-# syscall_deny_list says whether they are refused (the first line began with ~) or the only ones allowed.
-# As systemd merges them: an allow list implies @default; a later line of the other kind removes names.
-declare -A syscall_set=() known_set=()
-syscall_deny_list=no
-syscalls_update() { # SET-NAME, + or -, then names and @groups
-        local -n set=$1
-        local op=$2 item out members
-        shift 2
-        for item; do
-                case "$item" in
-                *:*) fail "SystemCallFilter= entry '$item': a per-call errno is not imitated" ;;
-                @*)
-                        out=$(systemd-analyze syscall-filter "$item" 2>&1) ||
-                                fail "systemd-analyze syscall-filter does not know $item: $out"
-                        # The group's name, then its description (#) and members, indented.
-                        mapfile -t members < <(sed -n '2,$ { s/^ *//; /^#/d; /^$/d; p; }' <<<"$out")
-                        [ ${#members[@]} -gt 0 ] || fail "systemd-analyze lists nothing in $item"
-                        syscalls_update "${!set}" "$op" "${members[@]}"
-                        ;;
-                *) if [ "$op" = + ]; then set[$item]=1; else unset "set[$item]"; fi ;;
-                esac
-        done
-}
-read_syscall_filter() {
-        local line deny first=yes items
-        while IFS= read -r line; do
-                [ -n "$line" ] || fail "an empty SystemCallFilter= (a reset) is not imitated"
-                deny=no
-                [ "${line:0:1}" = "~" ] && { deny=yes; line=${line:1}; }
-                read -ra items <<<"$line"
-                if [ $first = yes ]; then
-                        syscall_deny_list=$deny
-                        [ $deny = no ] && syscalls_update syscall_set + @default
-                        first=no
-                fi
-                if [ $deny = $syscall_deny_list ]; then
-                        syscalls_update syscall_set + "${items[@]}"
-                else
-                        syscalls_update syscall_set - "${items[@]}"
-                fi
-        done < <(unit_get_all SystemCallFilter)
-}
-syscall_allowed() { # NAME: does the unit's SystemCallFilter= let it through?
-        if [ $syscall_deny_list = yes ]; then [ -z "${syscall_set[$1]:-}" ]; else [ -n "${syscall_set[$1]:-}" ]; fi
-}
-
-# unit_sandbox: the unit-sandbox-exec options for the unit's seccomp settings. Settings it cannot imitate
-# make the test fail rather than run with less than the unit says.
-unit_sandbox=()
-read_unit_sandbox() {
-        local value names
-        read_syscall_filter
-        if [ -n "$(unit_get SystemCallFilter)" ]; then
-                names=$(printf '%s\n' "${!syscall_set[@]}" | sort | paste -sd,)
-                [ $syscall_deny_list = yes ] && names="~$names"
-                unit_sandbox+=(--system-call-filter="$names")
-                # An allow list refuses what systemd knows; newer calls fail ENOSYS (systemd >= 247).
-                if [ $syscall_deny_list = no ]; then
-                        syscalls_update known_set + @known
-                        names=$(printf '%s\n' "${!known_set[@]}" | sort | paste -sd,)
-                        unit_sandbox+=(--known-system-calls="$names")
-                fi
-        fi
-        value=$(unit_get SystemCallErrorNumber)
-        [ -n "$value" ] && unit_sandbox+=(--system-call-error-number="$value")
-        value=$(unit_get SystemCallArchitectures)
-        [ -n "$value" ] && unit_sandbox+=(--system-call-architectures="$value")
-        [ "$(unit_get_all RestrictAddressFamilies | wc -l)" -le 1 ] ||
-                fail "several RestrictAddressFamilies= lines are not imitated"
-        value=$(unit_get RestrictAddressFamilies)
-        [ -n "$value" ] && unit_sandbox+=(--restrict-address-families="${value// /,}")
-        unit_yes MemoryDenyWriteExecute && unit_sandbox+=(--memory-deny-write-execute)
-        case "$(unit_get RestrictNamespaces)" in
-        yes | true | on | 1) unit_sandbox+=(--restrict-namespaces) ;;
-        "" | no | false | off | 0) ;;
-        *) fail "RestrictNamespaces=$(unit_get RestrictNamespaces): only yes or no is imitated" ;;
-        esac
-        unit_yes RestrictRealtime && unit_sandbox+=(--restrict-realtime)
-        unit_yes LockPersonality && unit_sandbox+=(--lock-personality)
-        return 0
-}
-
-# In a sanitizer build, no LeakSanitizer under SystemCallFilter=: it needs ptrace(), which is refused.
-no_leak_check=ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-as_unit_user() { # the unit's user and group, no new privileges, as the daemon starts
-        env "$no_leak_check" setpriv --reuid="$user" --regid="$user" --init-groups --no-new-privs "$@"
-}
-probe() { # [SANDBOX-OPTION...] -- PROBE-ARG...: what unit-sandbox-probe answers, "SIGSYS" if killed by it
-        local opts=() out rc=0
-        while [ "$1" != -- ]; do opts+=("$1"); shift; done
-        shift
-        # The answer is stdout; stderr (unit-sandbox-exec's notes) only with a failure.
-        if [ ${#opts[@]} -gt 0 ]; then
-                out=$(as_unit_user "$sandbox_exec" "${opts[@]}" "$sandbox_probe" "$@" 2>"$tmp/probe.err") || rc=$?
-        else
-                out=$(as_unit_user "$sandbox_probe" "$@" 2>"$tmp/probe.err") || rc=$?
-        fi
-        case $rc in
-        0) echo "$out" ;;
-        $((128 + 31))) echo SIGSYS ;;
-        *) echo "exit $rc: $out $(cat "$tmp/probe.err")" ;;
-        esac
-}
-# The control: under OPTIONS, PROBE-ARG... must answer one of EXPECTED (|-separated); outside, something else.
-sandbox_control() { # WHAT "EXPECTED" [SANDBOX-OPTION...] -- PROBE-ARG...
-        local what=$1 expected=$2 opts=() inside outside
-        shift 2
-        while [ "$1" != -- ]; do opts+=("$1"); shift; done
-        shift
-        inside=$(probe "${opts[@]}" -- "$@")
-        outside=$(probe -- "$@")
-        echo "sandbox control: $what: '$*' answers $inside in the sandbox, $outside outside"
-        [[ "|$expected|" == *"|$inside|"* ]] || fail "sandbox control: $what: '$*' answers '$inside' in the sandbox, not $expected"
-        [[ "|$expected|" != *"|$outside|"* ]] ||
-                fail "sandbox control: $what: '$*' answers '$outside' outside the sandbox too: the control proves nothing"
-}
-
-# Each thing the unit forbids, refused in its sandbox (unit-sandbox-exec must not silently apply nothing).
-check_sandbox_controls() {
-        local refused name candidates=(perf_event_open adjtimex clock_adjtime ptrace)
-        local without_errno=() opt mdwe_seccomp=()
-
-        if [ -n "$(unit_get SystemCallFilter)" ]; then
-                refused=$(unit_get SystemCallErrorNumber)
-                case "$refused" in "" | kill) refused=SIGSYS ;; esac
-                for name in "${candidates[@]}"; do syscall_allowed "$name" || break; name=; done
-                [ -n "$name" ] || fail "each of ${candidates[*]} passes the unit's SystemCallFilter=: pick another control"
-                sandbox_control "SystemCallFilter=" "$refused" "${unit_sandbox[@]}" -- syscall "$name"
-                # Without SystemCallErrorNumber=, systemd kills the process.
-                for opt in "${unit_sandbox[@]}"; do
-                        [[ $opt == --system-call-error-number=* ]] || without_errno+=("$opt")
-                done
-                sandbox_control "SystemCallFilter= without SystemCallErrorNumber=" SIGSYS \
-                        "${without_errno[@]}" -- syscall "$name"
-        fi
-        if [ -n "$(unit_get RestrictAddressFamilies)" ]; then
-                case " $(unit_get RestrictAddressFamilies) " in
-                *" AF_INET "*) fail "the unit allows AF_INET: the RestrictAddressFamilies= control needs another family" ;;
-                esac
-                sandbox_control "RestrictAddressFamilies=" EAFNOSUPPORT "${unit_sandbox[@]}" -- socket-inet
-        fi
-        if unit_yes MemoryDenyWriteExecute; then
-                # EACCES from PR_SET_MDWE, EPERM from the seccomp rules (kernels before 6.3); both ways.
-                sandbox_control "MemoryDenyWriteExecute=" "EACCES|EPERM" "${unit_sandbox[@]}" -- mmap-wx
-                for opt in "${unit_sandbox[@]}"; do
-                        [ "$opt" = --memory-deny-write-execute ] && opt=--memory-deny-write-execute=seccomp
-                        mdwe_seccomp+=("$opt")
-                done
-                sandbox_control "MemoryDenyWriteExecute= by seccomp" EPERM "${mdwe_seccomp[@]}" -- mmap-wx
-        fi
-        unit_yes RestrictNamespaces &&
-                sandbox_control "RestrictNamespaces=" EPERM "${unit_sandbox[@]}" -- setns-net
-        unit_yes RestrictRealtime &&
-                sandbox_control "RestrictRealtime=" EPERM "${unit_sandbox[@]}" -- sched-fifo
-        unit_yes LockPersonality &&
-                sandbox_control "LockPersonality=" EPERM "${unit_sandbox[@]}" -- personality
-        return 0
-}
-
-# The unit's way: ExecStart= as User=/Group= with the unit's capabilities, umask and state directory.
-start_as_unit() { # $1: state directory base; sets unit_state_dir
-        local exec user_unit group ambient bounding umask_unit state_name state_dir args=()
-        exec=$(unit_get ExecStart)
-        user_unit=$(unit_get User)
-        group=$(unit_get Group)
-        ambient=$(unit_get AmbientCapabilities)
-        bounding=$(unit_get CapabilityBoundingSet)
-        umask_unit=$(unit_get UMask)
-        state_name=$(unit_get StateDirectory)
-        [ "$user_unit" = "$user" ] || fail "the unit runs as '$user_unit', the sysusers file makes '$user'"
-        [ "$(unit_get NoNewPrivileges)" = yes ] && args+=(--no-new-privs)
-        [ -n "$ambient" ] && args+=(--inh-caps="$(caps_for_setpriv "$ambient")" \
-                --ambient-caps="$(caps_for_setpriv "$ambient")")
-        [ -n "$bounding" ] && args+=(--bounding-set="-all,$(caps_for_setpriv "$bounding")")
-        # StateDirectory=: systemd makes /var/lib/NAME owned by User=, mode 0755, and passes it.
-        state_dir=$1/$state_name
-        install -d -m 755 -o "$user_unit" -g "$group" "$state_dir"
-        read -ra exec <<<"$exec"
-        # Then the unit's seccomp settings, after the uid switch, last before exec, as systemd does.
-        (
-                umask "${umask_unit:-0022}"
-                exec env STATE_DIRECTORY="$state_dir" "$no_leak_check" \
-                        setpriv --reuid="$user_unit" --regid="$group" --init-groups "${args[@]}" \
-                        "$sandbox_exec" "${unit_sandbox[@]}" "$tpacceld" "${exec[@]:1}" --backend=sim -v
-        ) >"$tmp/daemon-unit.log" 2>&1 &
-        unit_pid=$!
-        pids+=("$unit_pid")
-        wait_for_name --system $name "$unit_pid" || fail "tpacceld did not take $name"
-        unit_state_dir=$state_dir
-}
 
 # The activation file's way: the bus starts Exec= itself, as root (User=root), on the first call.
 start_by_activation() { # $1: state directory (must not exist yet)
@@ -424,19 +200,7 @@ stop_daemon() { # waits until the name is gone
         fail "tpacceld (pid $pid) did not exit on SIGTERM"
 }
 
-# 0. The unit's sandbox refuses what it should (the controls of unit-sandbox-exec).
-read_unit_sandbox
-check_sandbox_controls
-
-# 1. As the unit runs it, in its sandbox.
-start_as_unit "$tmp/unit-state"
-check_calls unit "$unit_state_dir"
-stop_daemon
-rc=0
-wait "$unit_pid" || rc=$?
-[ $rc -eq 0 ] || fail "unit: tpacceld exited with status $rc on SIGTERM in the unit's sandbox (159: SIGSYS)"
-
-# 2. As the bus activates it without systemd.
+# As the bus activates it without systemd.
 start_by_activation "$tmp/activation-state"
 check_calls activation "$tmp/activation-state"
 grep -q "Running as user $user" "$tmp/bus.log" || fail "activation: no 'Running as user $user' in the log"

@@ -172,7 +172,7 @@ exposure=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' /tm
 python3 -c 'import sys; sys.exit(float(sys.argv[1]) > 2.5)' "$exposure" ||
         { cat /tmp/security; fail "systemd-analyze security: exposure $exposure, above 2.5"; }
 for setting in PrivateNetwork= NoNewPrivileges= ProtectSystem= "RestrictAddressFamilies=~AF_(INET|INET6)" \
-        SystemCallArchitectures= User=/DynamicUser= "SystemCallFilter=~@debug" IPAddressDeny=; do
+        SystemCallArchitectures= User=/DynamicUser= "SystemCallFilter=~@debug" IPAddressDeny= RestrictRealtime=; do
         grep -qF "✓ $setting" /tmp/security || { cat /tmp/security; fail "systemd-analyze security: $setting is not ✓ (above)"; }
 done
 grep -q 'DeviceAllow=.*device ACL.* /dev/uinput:rw .*/dev/port:rw' /tmp/security ||
@@ -241,7 +241,10 @@ float_eq "$(as_nobody tpaccelctl get tilt-step)" 11 || fail "tilt-step is not 11
 ok "re-activated (MainPID $(main_pid)), tilt-step 11 kept"
 
 # --- The emulator polling inside the full sandbox (a test drop-in selects it) --------------------------
-systemctl stop $UNIT
+timeout 60 systemctl stop $UNIT || fail "systemctl stop $UNIT"
+[ "$(prop Result $UNIT)/$(prop ExecMainStatus $UNIT)" = success/0 ] ||
+        fail "tpacceld did not exit 0 on SIGTERM in its sandbox: result $(prop Result $UNIT), status $(prop ExecMainStatus $UNIT) (159: SIGSYS)"
+ok "systemctl stop: tpacceld exits 0 on SIGTERM in its sandbox"
 cat >"$DROPIN_DIR/80-test-emulator.conf" <<EOF
 # tpaccel's test-systemd.sh: the EC emulator instead of the backend choice (removed before the purge)
 [Service]
@@ -256,6 +259,10 @@ samples=$(as_nobody timeout --preserve-status -s INT 3 tpaccelctl monitor --samp
 pid=$(main_pid)
 [ "$(status_field Seccomp)/$(status_field NoNewPrivs)" = 2/1 ] || fail "the emulator's tpacceld is not sandboxed"
 ok "the emulator polls inside the sandbox: $samples samples in 3 s (tpaccelctl monitor --samples as nobody)"
+tpaccelctl ec read-row 0x13 >/tmp/ec 2>&1 || { cat /tmp/ec; fail "root's ec read-row 0x13 (ReadRow) in the sandbox"; }
+as_nobody tpaccelctl --no-ask-password ec read-row 0x13 >/tmp/ec-nobody 2>&1 &&
+        fail "nobody got raw EC access: $(cat /tmp/ec-nobody)"
+ok "raw EC access (ReadRow) in the sandbox: served to root ($(head -1 /tmp/ec)), refused to nobody"
 
 # --- The watchdog: a stopped daemon is killed ------------------------------------------------------------
 [ "$(prop WatchdogUSec $UNIT)" = ${WATCHDOG_SEC}s ] || fail "$UNIT's WatchdogSec is $(prop WatchdogUSec $UNIT)"
