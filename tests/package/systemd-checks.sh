@@ -16,7 +16,7 @@ STATE=/var/lib/tpaccel/state
 DROPIN_DIR=/etc/systemd/system/tpacceld.service.d
 IDLE_EXIT_SEC=30 # the unit's --exit-idle-time
 WATCHDOG_SEC=30  # the unit's WatchdogSec=
-export SYSTEMD_PAGER= SYSTEMD_COLORS=0 DEBIAN_FRONTEND=noninteractive
+export SYSTEMD_PAGER='' SYSTEMD_COLORS=0 DEBIAN_FRONTEND=noninteractive
 
 checks=0
 ok() {
@@ -57,6 +57,13 @@ invocation_journal() { # this run of tpacceld.service only (its InvocationID)
         journalctl -b --no-pager -o cat _SYSTEMD_INVOCATION_ID="$(prop InvocationID $UNIT)"
 }
 tilt_step() { tpaccelctl get tilt-step; }
+# PATTERN: does the input match? It reads all of it first: `producer | grep -q` under pipefail fails when
+# grep's early exit kills the producer with SIGPIPE.
+matches() {
+        local input
+        input=$(cat)
+        grep -q -- "$1" <<<"$input"
+}
 float_eq() { python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-9)' "$1" "$2"; }
 bit_set() { # HEX BIT
         (((0x$1 >> $2) & 1))
@@ -103,9 +110,9 @@ as_nobody tpaccelctl status >/tmp/status 2>&1 || { cat /tmp/status; fail "tpacce
 [ "$(prop ActiveState $UNIT)" = active ] || fail "$UNIT is $(prop ActiveState $UNIT) after a client's call"
 pid=$(main_pid)
 [ "$(bus_owner_pid)" = "$pid" ] || fail "the owner of $NAME (pid $(bus_owner_pid)) is not $UNIT's MainPID $pid"
-journal_of dbus.service | grep -q "Activating via systemd: service name='$NAME' unit='$UNIT'" ||
+journal_of dbus.service | matches "Activating via systemd: service name='$NAME' unit='$UNIT'" ||
         fail "dbus-daemon did not hand the activation to systemd (no 'Activating via systemd' for $UNIT)"
-tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--user=' &&
+tr '\0' ' ' <"/proc/$pid/cmdline" | matches '--user=' &&
         fail "tpacceld runs with the activation file's Exec= (--user=), not the unit's ExecStart="
 ok "a call as nobody activated $NAME through $UNIT (SystemdService=), MainPID $pid owns the name"
 grep -q 'DMI' /tmp/status || fail "status does not say why there is no accelerometer"
@@ -253,8 +260,7 @@ ExecStart=$TPACCELD --system --exit-idle-time=$IDLE_EXIT_SEC --backend=sim
 EOF
 systemctl daemon-reload
 [ "$(as_nobody tpaccelctl get has-accelerometer)" = yes ] || fail "the emulator drop-in: no accelerometer"
-rc=0
-samples=$(as_nobody timeout --preserve-status -s INT 3 tpaccelctl monitor --samples 2>&1 | grep -c '  sample  ') || rc=$?
+samples=$(as_nobody timeout --preserve-status -s INT 3 tpaccelctl monitor --samples 2>&1 | grep -c '  sample  ')
 [ "${samples:-0}" -ge 20 ] || fail "tpaccelctl monitor --samples got ${samples:-0} samples in 3 s from the emulator in the sandbox"
 pid=$(main_pid)
 [ "$(status_field Seccomp)/$(status_field NoNewPrivs)" = 2/1 ] || fail "the emulator's tpacceld is not sandboxed"
@@ -277,7 +283,7 @@ ok "activated again after the watchdog (MainPID $(main_pid))"
 
 # --- hdapsd's units with tpaccel's drop-ins ------------------------------------------------------------
 for unit in hdapsd.service hdapsd@sda.service; do
-        prop DropInPaths $unit | grep -q "/${unit/sda/}.d/tpaccel.conf" ||
+        prop DropInPaths $unit | matches "/${unit/sda/}.d/tpaccel.conf" ||
                 fail "$unit does not load tpaccel's drop-in: $(prop DropInPaths $unit)"
         systemd-analyze security --no-pager $unit >/tmp/security 2>&1 || true
         grep -q '✓ ProtectKernelModules=' /tmp/security || fail "$unit: the drop-in's ProtectKernelModules= is not applied"
@@ -287,7 +293,7 @@ timeout 60 systemctl start hdapsd@sda.service || fail "systemctl start hdapsd@sd
 [ "$(prop ActiveState $UNIT)" = active ] || fail "starting hdapsd@sda did not start $UNIT (the drop-in's Wants=)"
 [ "$(prop ActiveState hdapsd@sda.service)" = inactive ] ||
         fail "hdapsd@sda runs ($(prop ActiveState hdapsd@sda.service)) without tpacceld's input devices"
-journal_of hdapsd@sda.service | grep -q 'hdapsd not started' ||
+journal_of hdapsd@sda.service | matches 'hdapsd not started' ||
         fail "hdapsd@sda's journal does not say why it did not start (ExecCondition=)"
 ok "hdapsd@sda.service: tpaccel's drop-in applied, Wants= started $UNIT, ExecCondition= skipped it: $(journal_of hdapsd@sda.service | grep 'hdapsd not started' | tail -1)"
 

@@ -31,6 +31,13 @@ top_srcdir=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 here=$top_srcdir/tests/package
 BOOT_LIMIT_SEC=420 # the container's whole life, checks included (about 100 s of it are waits)
 cgroup_name=tpaccel-systemd-test.$$
+# The cgroup hierarchies nspawn writes to: hybrid (this machine: cgroup2 at unified/, name=systemd v1) or
+# unified (cgroup2 at the root).
+if [ -d /sys/fs/cgroup/unified ]; then
+        cgroup_roots="/sys/fs/cgroup/unified /sys/fs/cgroup/systemd"
+else
+        cgroup_roots=/sys/fs/cgroup
+fi
 
 fail() {
         echo "systemd: FAIL: $*" >&2
@@ -55,14 +62,14 @@ chmod 755 "$tmp"
 started=$SECONDS
 
 remove_cgroups() { # the container's cgroups below ours, deepest first; what still runs in them is killed
-        local h dir
-        for h in unified systemd; do
-                dir=/sys/fs/cgroup/$h/$cgroup_name
+        local root dir
+        for root in $cgroup_roots; do
+                dir=$root/$cgroup_name
                 [ -d "$dir" ] || continue
                 for _ in 1 2 3 4 5 6 7 8 9 10; do
                         find "$dir" -depth -type d -exec rmdir {} \; 2>/dev/null
                         [ -d "$dir" ] || break
-                        find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+                        find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null | while read -r p; do kill -KILL "$p"; done 2>/dev/null
                         sleep 0.5
                 done
                 [ ! -d "$dir" ] || echo "systemd: cannot remove the cgroup $dir" >&2
@@ -133,9 +140,9 @@ boot() {
         mkdir /run/root
         mount --bind / /run/root
         mount -o remount,bind,ro /run/root
-        for h in unified systemd; do
-                mkdir "/sys/fs/cgroup/$h/$cgroup_name"
-                echo $$ >"/sys/fs/cgroup/$h/$cgroup_name/cgroup.procs"
+        for root in $cgroup_roots; do
+                mkdir "$root/$cgroup_name"
+                echo $$ >"$root/$cgroup_name/cgroup.procs"
         done
         # The host's dpkg lock (fcntl, as apt and dpkg take it), held while the container reads the root.
         exec env SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 python3 -c '
@@ -154,7 +161,7 @@ sys.exit(subprocess.call(sys.argv[1:]))' \
 step "boot: systemd-nspawn --boot on a read-only bind of / (--volatile=overlay), checks inside"
 booted=$SECONDS
 export -f boot
-export tmp cgroup_name BOOT_LIMIT_SEC
+export tmp cgroup_name cgroup_roots BOOT_LIMIT_SEC
 unshare --mount --propagation private bash -c boot >"$tmp/nspawn.log" 2>&1 </dev/null &
 boot_pid=$!
 wait $boot_pid
