@@ -10,8 +10,7 @@
 # re-activation, the emulator polling in the sandbox, the watchdog, hdapsd's units with tpaccel's
 # drop-ins, purge. One line per check.
 #
-# The container's settings (docs of the facts: ../shared notes "real parts"), each needed for the test
-# to prove what it says:
+# The container's settings, each needed for the test to prove what it says (each was tried without):
 #   SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1: in the default hybrid mode systemd does not enforce DeviceAllow=;
 #   --system-call-filter=bpf: nspawn's own filter blocks the BPF programs of DeviceAllow=/IPAddressDeny=;
 #   --capability=CAP_SYS_RAWIO: otherwise systemd silently drops the unit's AmbientCapabilities=;
