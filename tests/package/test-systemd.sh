@@ -143,13 +143,15 @@ boot() {
                 mkdir "$root/$cgroup_name"
                 echo $$ >"$root/$cgroup_name/cgroup.procs"
         done
-        # The host's dpkg lock (fcntl, as apt and dpkg take it), held while the container reads the root.
+        # The host's dpkg lock (fcntl, as apt and dpkg take it), held while the container reads the root:
+        # taken, then kept across exec by the same process, timeout, which passes a SIGTERM on to nspawn.
         exec env SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 python3 -c '
-import fcntl, os, subprocess, sys
-fds = [os.open(p, os.O_RDWR | os.O_CREAT, 0o640) for p in ("/var/lib/dpkg/lock-frontend", "/var/lib/dpkg/lock")]
-for fd in fds:
+import fcntl, os, sys
+for path in ("/var/lib/dpkg/lock-frontend", "/var/lib/dpkg/lock"):
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o640)
     fcntl.lockf(fd, fcntl.LOCK_EX)
-sys.exit(subprocess.call(sys.argv[1:]))' \
+    os.set_inheritable(fd, True)
+os.execvp(sys.argv[1], sys.argv[1:])' \
                 timeout -k 20 $BOOT_LIMIT_SEC systemd-nspawn --quiet --directory=/run/root --volatile=overlay \
                 --boot --register=no --keep-unit --system-call-filter=bpf --capability=CAP_SYS_RAWIO \
                 --private-network --console=pipe \
