@@ -77,7 +77,15 @@ wait_for 30 busctl status >/dev/null 2>&1 || fail "the system bus did not come u
 ok "systemd is PID 1, the system bus runs ($(prop MainPID dbus.service) is dbus-daemon)"
 
 # --- Install as a user would -------------------------------------------------------------------------
-getent passwd tpaccel >/dev/null && fail "a tpaccel user exists before the install (the container is not fresh)"
+# The container is the host's root: what the host has of tpaccel goes first (in the overlay only).
+if dpkg-query -W -f='${Status}\n' tpaccel tpaccel-tray 2>/dev/null | matches ' installed'; then
+        echo "note: the host has tpaccel installed; purged inside the container first"
+        apt-get purge -y -q tpaccel tpaccel-tray >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "purging the host's tpaccel"; }
+fi
+if getent passwd tpaccel >/dev/null; then
+        echo "note: the host has a tpaccel user; removed inside the container first"
+        userdel tpaccel && { ! getent group tpaccel >/dev/null || groupdel tpaccel; } || fail "cannot remove the host's tpaccel user"
+fi
 (cd "$in/debs" && apt-get install -y -q --no-install-recommends ./tpaccel_*.deb ./tpaccel-tray_*.deb) \
         >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; fail "apt-get install ./tpaccel_*.deb ./tpaccel-tray_*.deb"; }
 ok "apt-get install ./tpaccel_*.deb ./tpaccel-tray_*.deb"
