@@ -15,6 +15,8 @@ test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkex
 test_pkgs+=(stress-ng)
 # tests/package: builds the Debian packages from git archive HEAD and checks them with lintian.
 test_pkgs+=(debhelper dpkg-dev fakeroot lintian git)
+# tests/package/test-systemd.sh: boots the installed packages under systemd as PID 1 (systemd-nspawn).
+test_pkgs+=(systemd-container)
 
 # tests/reference: tp_smapi 0.43's source, the reference driver the emulator is held to. Only downloaded
 # and unpacked at test time (dpkg-deb -x), never installed: installing would make dkms build a module.

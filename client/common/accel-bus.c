@@ -17,6 +17,7 @@ static const ErrorWords error_words[] = {
         {"org.freedesktop.DBus.Error.AuthFailed", N_("Permission denied"), EXIT_STATUS_DENIED},
         {"org.freedesktop.DBus.Error.InvalidArgs", N_("Invalid value"), EXIT_STATUS_INVALID_VALUE},
         {"org.freedesktop.DBus.Error.NotSupported", N_("Not supported"), EXIT_STATUS_NO_ACCELEROMETER},
+        {"org.freedesktop.DBus.Error.FileNotFound", N_("Not found"), EXIT_STATUS_FAILURE},
         {"org.freedesktop.DBus.Error.NoReply", N_("The service did not answer"), EXIT_STATUS_FAILURE},
         {"org.freedesktop.DBus.Error.Timeout", N_("The service did not answer"), EXIT_STATUS_FAILURE},
         {"org.freedesktop.DBus.Error.UnknownMethod",

@@ -595,6 +595,24 @@ static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *er
         return sd_bus_reply_method_return(m, NULL);
 }
 
+/* SetInputDevices(true) without /dev/uinput: every backend supports the devices, the device node is what
+ * is missing (FileNotFound) or could not be opened (Failed), as opening it at start said. */
+static int input_devices_missing(const Context *c, sd_bus_error *error)
+{
+        int r = c->input_devices_error;
+
+        if (r == -ENOENT || r == -ENODEV || r == -ENXIO)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_FILE_NOT_FOUND,
+                                         "%s does not exist: this kernel has no uinput (load the uinput "
+                                         "module, then restart tpacceld)",
+                                         INPUT_DEVICES_UINPUT_PATH);
+        return sd_bus_error_setf(error, SD_BUS_ERROR_FAILED,
+                                 "%s could not be opened when tpacceld started: %s (is the unit's "
+                                 "DeviceAllow=%s rw in place, and 62-tpaccel-uinput.rules?)",
+                                 INPUT_DEVICES_UINPUT_PATH, r < 0 ? strerror(-r) : "not tried",
+                                 INPUT_DEVICES_UINPUT_PATH);
+}
+
 /* The hdaps input devices through uinput (input-devices.h): persisted; while on, polling runs. */
 static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
@@ -612,10 +630,7 @@ static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_er
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
         if (enabled && !c->input_devices)
-                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
-                                         "No input devices: %s could not be opened when tpacceld started "
-                                         "(no uinput module, or the unit lacks DeviceAllow=%s rw)",
-                                         INPUT_DEVICES_UINPUT_PATH, INPUT_DEVICES_UINPUT_PATH);
+                return input_devices_missing(c, error);
         r = copy_config(c, &next);
         if (r < 0)
                 return r;

@@ -164,6 +164,7 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
         c->backend = backend;
         c->tablet_mode = o->tablet_mode;
         c->input_devices = o->input_devices;
+        c->input_devices_error = o->input_devices_error;
         c->sysroot = o->sysroot;
         c->port_capture = o->port_capture;
         poller_init(&c->poller, c);

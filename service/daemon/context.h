@@ -62,6 +62,7 @@ typedef struct ContextOptions {
         PortLog *port_capture;       /* wraps the EC backend's port: the port log of a diagnosis readout */
         TabletMode *tablet_mode;     /* taken; NULL: no tablet-mode switch (laptop mode) */
         InputDevices *input_devices; /* taken; NULL: /dev/uinput could not be opened */
+        int input_devices_error;     /* why not: the negative errno of opening /dev/uinput; 0: not tried */
 } ContextOptions;
 
 typedef struct Context {
@@ -98,6 +99,7 @@ typedef struct Context {
         PortLog *port_capture; /* borrowed, wraps the EC backend's port; NULL: no port log of a readout */
 
         InputDevices *input_devices; /* /dev/uinput opened at start (input-devices.h); NULL: none */
+        int input_devices_error;     /* NULL input_devices: opening /dev/uinput failed so; 0: not tried */
         TabletMode *tablet_mode;     /* NULL: no tablet-mode switch (laptop mode) */
 
         /* The D-Bus face's state (service/bus/): set, used and freed by the face only. */

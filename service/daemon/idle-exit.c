@@ -38,7 +38,7 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
                 log_info("No accelerometer and no calls for %llu s: exiting (D-Bus activation starts "
                          "tpacceld again when a client asks)",
                          (unsigned long long) (e->timeout_usec / USEC_PER_SEC));
-                return sd_event_exit(c->event, 0);
+                return sd_event_exit(c->event, IDLE_EXIT_EVENT_CODE);
         }
         (void) sd_event_source_set_time(s, e->last_call_usec + e->timeout_usec);
         (void) sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);

@@ -13,7 +13,12 @@ typedef struct IdleExit IdleExit;
 
 #define EXIT_IDLE_SEC_MAX 86400u
 
-/* Starts the timer on c->event. Returns 0 or a negative errno (logged); seconds == 0 sets *ret to NULL. */
+/* What sd_event_loop() returns after the idle exit, told apart from a signal (0, sd_event_set_signal_exit())
+ * and the bus connection lost (1, sd-bus's exit on disconnect): the caller logs why it ends. */
+#define IDLE_EXIT_EVENT_CODE 2
+
+/* Starts the timer on c->event; when it fires it ends the loop with IDLE_EXIT_EVENT_CODE. Returns 0 or a
+ * negative errno (logged); seconds == 0 sets *ret to NULL. */
 int idle_exit_start(Context *c, unsigned seconds, IdleExit **ret);
 /* A method call arrived (the D-Bus face's filter): the idle time starts again. e may be NULL. */
 void idle_exit_note_call(IdleExit *e);

@@ -13,12 +13,14 @@
 #include "bus-face.h"
 #include "diagnose.h"
 #include "dump.h"
+#include "idle-exit.h"
 #include "input-devices.h"
 #include "log.h"
 #include "options.h"
 #include "port-lock.h"
 #include "privileges.h"
 #include "strutil.h"
+#include "time-util.h"
 
 #define EXIT_USAGE 2
 
@@ -95,16 +97,21 @@ static int hdapsd_sysfs_for(const Options *o, HdapsdSysfs **ret)
         return hdapsd_sysfs_new(dir, kernel_dir, ret);
 }
 
-/* SIGHUP: the systemd convention for "reload your configuration" (ExecReload= in the unit). */
+/* SIGHUP: the systemd convention for "reload your configuration" (ExecReload= in the unit). Said to
+ * the service manager as systemd's reload protocol has it (RELOADING=1 with the time, then READY=1). */
 static int on_sighup(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
+        (void) sd_notifyf(false, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=Reloading the state file",
+                          (unsigned long long) now_usec());
         log_info("SIGHUP: reloading the state file");
         context_reload(userdata);
+        (void) sd_notify(false, "READY=1\nSTATUS=Serving org.thinkpad.Accelerometer");
         return 0;
 }
 
 static int setup_signals(Context *c)
 {
+        sd_event_source *hup = NULL; /* made floating: the event loop owns it */
         sigset_t mask;
         int r;
 
@@ -118,9 +125,17 @@ static int setup_signals(Context *c)
         sigaddset(&mask, SIGHUP);
         if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
                 return log_error_errno(-errno, "Failed to block SIGHUP: %m");
-        r = sd_event_add_signal(c->event, NULL, SIGHUP, on_sighup, c);
+        r = sd_event_add_signal(c->event, &hup, SIGHUP, on_sighup, c);
         if (r < 0)
                 return log_error_errno(r, "Failed to handle SIGHUP: %m");
+        /* Before any bus message: a call sent after the signal (the unit's ExecReload= pings the daemon
+         * once it has sent SIGHUP) is answered only once the reload is done. */
+        r = sd_event_source_set_priority(hup, SD_EVENT_PRIORITY_IMPORTANT);
+        if (r >= 0)
+                r = sd_event_source_set_floating(hup, true);
+        sd_event_source_unref(hup);
+        if (r < 0)
+                return log_error_errno(r, "Failed to set up SIGHUP's handler: %m");
         return 0;
 }
 
@@ -137,6 +152,7 @@ static int run(const Options *o)
         _cleanup_free_ char *reason = NULL;
         _cleanup_(tablet_mode_freep) TabletMode *tablet_mode = NULL;
         _cleanup_(input_devices_freep) InputDevices *input_devices = NULL;
+        int input_devices_error = 0; /* opening /dev/uinput failed so (ContextOptions) */
         const char *sim_faults[SIM_FAULTS_MAX + 1] = {};
         BackendOptions bo = {
                 .kind = o->backend,
@@ -219,10 +235,11 @@ static int run(const Options *o)
         /* /dev/uinput is root's: opened now, the devices are made when SetInputDevices(true) asks. */
         if (o->dump == 0 && !o->diagnose) {
                 r = input_devices_open(NULL, &input_devices);
-                if (r < 0)
+                if (r < 0) {
+                        input_devices_error = r;
                         log_debug_errno(r, "No hdaps input devices: %s cannot be opened: %m",
                                         INPUT_DEVICES_UINPUT_PATH);
-                else {
+                } else {
                         HdapsdSysfs *sysfs = NULL;
 
                         r = hdapsd_sysfs_for(o, &sysfs);
@@ -252,6 +269,7 @@ static int run(const Options *o)
         co.port_capture = port_capture;
         co.tablet_mode = TAKE_PTR(tablet_mode);
         co.input_devices = TAKE_PTR(input_devices);
+        co.input_devices_error = input_devices_error;
         r = context_new(&co, TAKE_PTR(backend), reason, &c);
         if (r < 0) {
                 log_error_errno(r, "tpacceld: cannot set up: %m");
@@ -282,13 +300,15 @@ static int run(const Options *o)
                 log_error_errno(r, "Event loop failed: %m");
         else if (r == 0)
                 log_info("Exiting (signal)");
+        else if (r == IDLE_EXIT_EVENT_CODE)
+                log_info("Exiting (idle: no accelerometer and no calls)");
         else
                 log_error("Exiting (bus connection lost): every claim and stream is gone and disk "
                           "protection is off until tpacceld starts again (the unit restarts it, "
                           "Restart=on-failure)");
 
         context_shutdown(c); /* normally done already by the exit handler */
-        return r == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+        return r == 0 || r == IDLE_EXIT_EVENT_CODE ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
 int main(int argc, char *argv[])

@@ -366,7 +366,10 @@ class KernelTest(TpaccelTestBase):
         self.assertIsNone(self.daemon.poll(), 'calls keep the daemon up')
         self.assertEqual(self.daemon.wait(TIMEOUT), 0)
         self.assertGreater(time.monotonic() - start, 4)
-        self.assertIn('No accelerometer and no calls for 2 s: exiting', self.daemon_log())
+        log = self.daemon_log()
+        self.assertIn('No accelerometer and no calls for 2 s: exiting', log)
+        self.assertIn('Exiting (idle: no accelerometer and no calls)', log)  # not "(signal)"
+        self.assertNotIn('Exiting (signal)', log)
 
     def test_bad_options(self):
         for args, message in ((['--exit-idle-time=-1'], '--exit-idle-time=-1: expected seconds'),

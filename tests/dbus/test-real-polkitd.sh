@@ -1,44 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# End to end with the REAL polkitd, with tpacceld run exactly as it ships: as the tpaccel user made from
-# the shipped data/tpaccel.sysusers by systemd-sysusers (removed afterwards if this test made it), on a
-# private system bus that denies by default and includes the shipped bus policy
-# (data/org.thinkpad.Accelerometer.conf) and polkit's own. Two ways of starting it, both as shipped:
-#   unit:        data/tpacceld.service.in's ExecStart= with its User=, Group=, AmbientCapabilities=,
-#                CapabilityBoundingSet=, NoNewPrivileges=, UMask= and StateDirectory= (a fresh
-#                directory owned by User=, passed in $STATE_DIRECTORY), through setpriv, then under the
-#                unit's seccomp sandbox (SystemCallFilter= with its groups expanded by systemd-analyze,
-#                SystemCallErrorNumber=, SystemCallArchitectures=, RestrictAddressFamilies=,
-#                MemoryDenyWriteExecute=, RestrictNamespaces=, RestrictRealtime=, LockPersonality=) applied
-#                by unit-sandbox-exec after the uid switch, as systemd does; it must exit 0 on SIGTERM;
-#   activation:  data/org.thinkpad.Accelerometer.service.in started by the bus itself on the first call
-#                (as root, as dbus-daemon-launch-helper does without systemd), with a state directory
-#                that does not exist yet: tpacceld creates it and hands it to tpaccel before switching.
-# Both get --backend=sim (no ThinkPad here) and a state directory below the test's own tmp.
+# End to end with the REAL polkitd, with tpacceld started as it ships where systemd does not run: by the
+# bus itself from data/org.thinkpad.Accelerometer.service.in on the first call (as root, as
+# dbus-daemon-launch-helper does without systemd), switching to the tpaccel user made from the shipped
+# data/tpaccel.sysusers by systemd-sysusers (removed afterwards if this test made it), with a state
+# directory that does not exist yet: tpacceld creates it and hands it to tpaccel before switching. The
+# bus is private, denies by default and includes the shipped bus policy
+# (data/org.thinkpad.Accelerometer.conf) and polkit's own. tpacceld gets --backend=sim (no ThinkPad here).
+# The unit's way (tpacceld.service under systemd, its sandbox as systemd builds it) is tested for real by
+# tests/package/test-systemd.sh, under systemd as PID 1.
 # The project's .policy is installed into /usr/share/polkit-1/actions and a rule into /etc/polkit-1/rules.d
-# that allows uid 65534 (nobody) to configure, and nobody else. Then, for each way:
+# that allows uid 65534 (nobody) to configure, and nobody else. Then:
 #   status (properties) as nobody; a configure call refused to uid 1 (no rule: polkit asks for
 #   authentication); allowed to nobody by the rule; allowed to root; saved in the state directory,
 #   owned by tpaccel; raw EC access refused to nobody, served to root; the sample stream (AcquireStream)
 #   acquired by nobody, its records as documented (stream-client.py) and, with TPACCELCTL, read by
 #   `tpaccelctl monitor --samples` as nobody.
-# Negative controls of the sandbox, first: unit-sandbox-probe run under unit-sandbox-exec with the unit's
-# settings must be refused each thing the unit forbids (a socket outside RestrictAddressFamilies=, a
-# system call outside SystemCallFilter=, ...) and, outside it, get another answer; without
-# SystemCallErrorNumber= the call outside the filter kills it (SIGSYS).
 # Everything installed is removed on exit. Needs root.
-#   test-real-polkitd.sh PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC UNIT-SANDBOX-PROBE [TPACCELCTL]
+#   test-real-polkitd.sh PATH/TO/tpacceld POLICY-FILE [TPACCELCTL]
 set -euo pipefail
 test_name=real-polkitd
 . "$(dirname "$0")/system-test-lib.sh"
 
-usage="usage: $0 PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC UNIT-SANDBOX-PROBE [TPACCELCTL]"
-if [ $# -lt 4 ] || [ $# -gt 5 ]; then fail "$usage"; fi
+usage="usage: $0 PATH/TO/tpacceld POLICY-FILE [TPACCELCTL]"
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then fail "$usage"; fi
 tpacceld=$(realpath "$1")
 policy=$(realpath "$2")
-sandbox_exec=$(realpath "$3")
-sandbox_probe=$(realpath "$4")
-tpaccelctl=${5:+$(realpath "$5")}
+tpaccelctl=${3:+$(realpath "$3")}
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
 stream_client=$src/tests/dbus/stream-client.py
 require_root "installs a polkit action and rule, a system user"
@@ -47,7 +35,6 @@ system_tests_lock
 
 name=org.thinkpad.Accelerometer
 obj=/org/thinkpad/Accelerometer
-unit=$src/data/tpacceld.service.in
 activation=$src/data/org.thinkpad.Accelerometer.service.in
 rule_file=/etc/polkit-1/rules.d/49-tpaccel-test-$$.rules
 tmp=$(mktemp -d /tmp/tpaccel-real-polkit.XXXXXX)
@@ -103,82 +90,6 @@ chmod 644 "$rule_file"
 /usr/lib/polkit-1/polkitd --no-debug >"$tmp/polkitd.log" 2>&1 &
 pids+=($!)
 wait_for_name --system org.freedesktop.PolicyKit1 || fail "polkitd did not start"
-
-# unit_get, read_unit_sandbox, as_unit_user, start_as_unit, ...
-. "$(dirname "$0")/unit-lib.sh"
-
-probe() { # [SANDBOX-OPTION...] -- PROBE-ARG...: what unit-sandbox-probe answers, "SIGSYS" if killed by it
-        local opts=() out rc=0
-        while [ "$1" != -- ]; do opts+=("$1"); shift; done
-        shift
-        # The answer is stdout; stderr (unit-sandbox-exec's notes) only with a failure.
-        if [ ${#opts[@]} -gt 0 ]; then
-                out=$(as_unit_user "$sandbox_exec" "${opts[@]}" "$sandbox_probe" "$@" 2>"$tmp/probe.err") || rc=$?
-        else
-                out=$(as_unit_user "$sandbox_probe" "$@" 2>"$tmp/probe.err") || rc=$?
-        fi
-        case $rc in
-        0) echo "$out" ;;
-        $((128 + 31))) echo SIGSYS ;;
-        *) echo "exit $rc: $out $(cat "$tmp/probe.err")" ;;
-        esac
-}
-# The control: under OPTIONS, PROBE-ARG... must answer one of EXPECTED (|-separated); outside, something else.
-sandbox_control() { # WHAT "EXPECTED" [SANDBOX-OPTION...] -- PROBE-ARG...
-        local what=$1 expected=$2 opts=() inside outside
-        shift 2
-        while [ "$1" != -- ]; do opts+=("$1"); shift; done
-        shift
-        inside=$(probe "${opts[@]}" -- "$@")
-        outside=$(probe -- "$@")
-        echo "sandbox control: $what: '$*' answers $inside in the sandbox, $outside outside"
-        [[ "|$expected|" == *"|$inside|"* ]] || fail "sandbox control: $what: '$*' answers '$inside' in the sandbox, not $expected"
-        [[ "|$expected|" != *"|$outside|"* ]] ||
-                fail "sandbox control: $what: '$*' answers '$outside' outside the sandbox too: the control proves nothing"
-}
-
-# Each thing the unit forbids, refused in its sandbox (unit-sandbox-exec must not silently apply nothing).
-check_sandbox_controls() {
-        local refused name candidates=(perf_event_open adjtimex clock_adjtime ptrace)
-        local without_errno=() opt mdwe_seccomp=()
-
-        if [ -n "$(unit_get SystemCallFilter)" ]; then
-                refused=$(unit_get SystemCallErrorNumber)
-                case "$refused" in "" | kill) refused=SIGSYS ;; esac
-                for name in "${candidates[@]}"; do syscall_allowed "$name" || break; name=; done
-                [ -n "$name" ] || fail "each of ${candidates[*]} passes the unit's SystemCallFilter=: pick another control"
-                sandbox_control "SystemCallFilter=" "$refused" "${unit_sandbox[@]}" -- syscall "$name"
-                # Without SystemCallErrorNumber=, systemd kills the process.
-                for opt in "${unit_sandbox[@]}"; do
-                        [[ $opt == --system-call-error-number=* ]] || without_errno+=("$opt")
-                done
-                sandbox_control "SystemCallFilter= without SystemCallErrorNumber=" SIGSYS \
-                        "${without_errno[@]}" -- syscall "$name"
-        fi
-        if [ -n "$(unit_get RestrictAddressFamilies)" ]; then
-                case " $(unit_get RestrictAddressFamilies) " in
-                *" AF_INET "*) fail "the unit allows AF_INET: the RestrictAddressFamilies= control needs another family" ;;
-                esac
-                sandbox_control "RestrictAddressFamilies=" EAFNOSUPPORT "${unit_sandbox[@]}" -- socket-inet
-        fi
-        if unit_yes MemoryDenyWriteExecute; then
-                # EACCES from PR_SET_MDWE, EPERM from the seccomp rules (kernels before 6.3); both ways.
-                sandbox_control "MemoryDenyWriteExecute=" "EACCES|EPERM" "${unit_sandbox[@]}" -- mmap-wx
-                for opt in "${unit_sandbox[@]}"; do
-                        [ "$opt" = --memory-deny-write-execute ] && opt=--memory-deny-write-execute=seccomp
-                        mdwe_seccomp+=("$opt")
-                done
-                sandbox_control "MemoryDenyWriteExecute= by seccomp" EPERM "${mdwe_seccomp[@]}" -- mmap-wx
-        fi
-        unit_yes RestrictNamespaces &&
-                sandbox_control "RestrictNamespaces=" EPERM "${unit_sandbox[@]}" -- setns-net
-        unit_yes RestrictRealtime &&
-                sandbox_control "RestrictRealtime=" EPERM "${unit_sandbox[@]}" -- sched-fifo
-        unit_yes LockPersonality &&
-                sandbox_control "LockPersonality=" EPERM "${unit_sandbox[@]}" -- personality
-        return 0
-}
-
 
 # The activation file's way: the bus starts Exec= itself, as root (User=root), on the first call.
 start_by_activation() { # $1: state directory (must not exist yet)
@@ -289,19 +200,7 @@ stop_daemon() { # waits until the name is gone
         fail "tpacceld (pid $pid) did not exit on SIGTERM"
 }
 
-# 0. The unit's sandbox refuses what it should (the controls of unit-sandbox-exec).
-read_unit_sandbox
-check_sandbox_controls
-
-# 1. As the unit runs it, in its sandbox.
-start_as_unit "$tmp/unit-state" -v
-check_calls unit "$unit_state_dir"
-stop_daemon
-rc=0
-wait "$unit_pid" || rc=$?
-[ $rc -eq 0 ] || fail "unit: tpacceld exited with status $rc on SIGTERM in the unit's sandbox (159: SIGSYS)"
-
-# 2. As the bus activates it without systemd.
+# As the bus activates it without systemd.
 start_by_activation "$tmp/activation-state"
 check_calls activation "$tmp/activation-state"
 grep -q "Running as user $user" "$tmp/bus.log" || fail "activation: no 'Running as user $user' in the log"
