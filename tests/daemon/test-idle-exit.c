@@ -23,7 +23,7 @@ TEST(exits_when_idle_without_accelerometer)
         uint64_t at = rig_now_usec() - t0;
         CHECK(at >= 30 * USEC_PER_SEC && at <= 31 * USEC_PER_SEC + USEC_PER_MSEC);
         int code = -1;
-        CHECK(sd_event_get_exit_code(r->c->event, &code) >= 0 && code == 0);
+        CHECK(sd_event_get_exit_code(r->c->event, &code) >= 0 && code == IDLE_EXIT_EVENT_CODE);
         rig_free(r);
 }
 
