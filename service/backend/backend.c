@@ -33,7 +33,7 @@ const char *backend_kind_to_string(BackendKind k)
 BackendKind backend_kind_from_string(const char *s)
 {
         for (BackendKind k = 0; k < _BACKEND_KIND_MAX; k++)
-                if (s && strcmp(s, backend_kind_table[k]) == 0)
+                if (s && streq(s, backend_kind_table[k]))
                         return k;
         return _BACKEND_KIND_INVALID;
 }

@@ -76,7 +76,7 @@ static int remove_tree_at(int parent_fd, const char *name, int depth)
                 return -errno;
         fd = -EBADF; /* the DIR owns it now */
         while ((e = readdir(d))) {
-                if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
                         continue;
                 int r = remove_tree_at(dirfd(d), e->d_name, depth - 1);
                 if (r < 0) {
@@ -174,7 +174,7 @@ static int open_dir_path(const char *path, bool create)
                 next = strchr(p, '/');
                 if (next)
                         *next++ = '\0';
-                if (p[0] == '\0' || strcmp(p, ".") == 0)
+                if (p[0] == '\0' || streq(p, "."))
                         continue;
                 bool last = !next || next[strspn(next, "/")] == '\0';
                 int child = open_dir_at(fd, p, create && last);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "strutil.h"
 #include "tablet-mode.h"
 
 #define BITS_PER_LONG       (sizeof(unsigned long) * CHAR_BIT)
@@ -66,7 +67,7 @@ static int open_switch(const char *path, bool *ret_named)
                 return -ENODEV;
         if (ioctl(fd, EVIOCGNAME(sizeof(name) - 1), name) < 0)
                 name[0] = '\0';
-        *ret_named = strcmp(name, TABLET_MODE_DEVICE_NAME) == 0;
+        *ret_named = streq(name, TABLET_MODE_DEVICE_NAME);
         return TAKE_FD(fd);
 }
 

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "idle-exit.h"
 #include "options.h"
+#include "strutil.h"
 
 #define STATE_DIR_DEFAULT LOCALSTATEDIR "/lib/tpaccel"
 
@@ -230,7 +231,7 @@ int options_parse(int argc, char *argv[], Options *ret)
                         break;
                 }
                 case ARG_DIAGNOSE:
-                        if (optarg && strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0)
+                        if (optarg && !streq(optarg, "text") && !streq(optarg, "json"))
                                 return bad("--diagnose=%s: the format is text or json", optarg);
                         o.diagnose = optarg ?: "text";
                         break;

@@ -105,7 +105,7 @@ static int check_flag(DiskProtect *d, const char *name, const char *attr, const 
         if (r < 0)
                 return error_printf(ret_error, r == -ENOENT ? -ENOENT : -EINVAL,
                                     "Disk '%s': cannot read %s: %s", name, attr, strerror(-r));
-        if (strcmp(value, want) != 0)
+        if (!streq(value, want))
                 return error_printf(ret_error, -EINVAL, "Disk '%s' is %s (%s is %s)", name, what, attr,
                                     value);
         return 0;
@@ -173,7 +173,7 @@ int disk_protect_set_disks(DiskProtect *d, char *const *names, char **ret_error)
 
         for (size_t i = 0; i < n; i++) {
                 for (size_t j = 0; j < i; j++)
-                        if (strcmp(names[i], names[j]) == 0)
+                        if (streq(names[i], names[j]))
                                 return error_printf(ret_error, -EINVAL, "Disk '%s' is listed twice",
                                                     names[i]);
                 int r = disk_protect_check_disk(d, names[i], ret_error);

@@ -9,6 +9,7 @@
 #include "motion.h"
 #include "orientation.h"
 #include "shock.h"
+#include "strutil.h"
 #include "tilt.h"
 
 /* Plausible HDAPS scales: about 155-160 counts per g; anything outside this range is a typo. */
@@ -41,7 +42,7 @@ const char *motion_orientation_to_string(MotionOrientation o)
 int motion_orientation_from_string(const char *s)
 {
         for (int i = 0; s && i < _MOTION_ORIENTATION_MAX; i++)
-                if (strcmp(orientation_names[i], s) == 0)
+                if (streq(orientation_names[i], s))
                         return i;
         return -EINVAL;
 }

@@ -58,7 +58,7 @@ bool state_disk_name_valid(const char *name)
 {
         size_t n = strlen(name);
 
-        if (n == 0 || n > STATE_DISK_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        if (n == 0 || n > STATE_DISK_NAME_MAX || streq(name, ".") || streq(name, ".."))
                 return false;
         return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
 }
@@ -151,7 +151,7 @@ static int parse_disks(Parser *p, const char *key, char *v, char ***ret)
                 if (!state_disk_name_valid(w))
                         return parse_error(p, "%s: '%s' is not a block device name", key, str_excerpt(w, x));
                 for (char **d = disks; *d; d++)
-                        if (strcmp(*d, w) == 0)
+                        if (streq(*d, w))
                                 return parse_error(p, "%s: '%s' is listed twice", key, w);
                 if (strv_length(disks) >= STATE_DISKS_MAX)
                         return parse_error(p, "%s: more than %d disks", key, STATE_DISKS_MAX);
@@ -207,7 +207,7 @@ static int parse_line(Parser *p, char *key, char *value, StateConfig *c)
         int k;
 
         for (k = 0; k < _KEY_MAX; k++)
-                if (strcmp(key, key_names[k]) == 0)
+                if (streq(key, key_names[k]))
                         break;
 
         switch (k) {
@@ -329,7 +329,7 @@ int state_config_parse(const char *text, size_t len, const char *name, StateConf
                         continue;
                 }
                 for (int k = 0; k < _KEY_MAX; k++)
-                        if (strcmp(key, key_names[k]) == 0) {
+                        if (streq(key, key_names[k])) {
                                 if (seen[k]) {
                                         r = parse_error(&p, "duplicate key '%s'", key);
                                         goto fail;
@@ -516,7 +516,7 @@ static bool is_temp_name(const char *name, const char *base)
         if (len != 1 + n + 1 + 16 + 4 || name[0] != '.' || strncmp(name + 1, base, n) != 0 ||
             name[1 + n] != '.')
                 return false;
-        return strspn(name + 2 + n, "0123456789abcdef") == 16 && strcmp(name + 2 + n + 16, ".tmp") == 0;
+        return strspn(name + 2 + n, "0123456789abcdef") == 16 && streq(name + 2 + n + 16, ".tmp");
 }
 
 int state_config_remove_stale(const char *path)
