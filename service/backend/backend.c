@@ -23,20 +23,7 @@ static const char *const backend_kind_table[_BACKEND_KIND_MAX] = {
         [BACKEND_SIM] = "sim",   [BACKEND_KERNEL] = "kernel",
 };
 
-const char *backend_kind_to_string(BackendKind k)
-{
-        if (k < 0 || k >= _BACKEND_KIND_MAX)
-                return NULL;
-        return backend_kind_table[k];
-}
-
-BackendKind backend_kind_from_string(const char *s)
-{
-        for (BackendKind k = 0; k < _BACKEND_KIND_MAX; k++)
-                if (s && streq(s, backend_kind_table[k]))
-                        return k;
-        return _BACKEND_KIND_INVALID;
-}
+DEFINE_STRING_TABLE_LOOKUP(backend_kind, BackendKind);
 
 #define BACKEND_NAME_IOPERM  "ec-ioperm"
 #define BACKEND_NAME_DEVPORT "ec-devport"

@@ -264,18 +264,14 @@ DiskProtectState disk_protect_get_state(const DiskProtect *d, uint64_t now_usec)
         return d->parked ? DISK_PROTECT_PARKED : DISK_PROTECT_ARMED;
 }
 
-const char *disk_protect_state_to_string(DiskProtectState s)
-{
-        static const char *const names[_DISK_PROTECT_STATE_MAX] = {
-                [DISK_PROTECT_OFF] = "off",
-                [DISK_PROTECT_ARMED] = "armed",
-                [DISK_PROTECT_PARKED] = "parked",
-                [DISK_PROTECT_PAUSED] = "paused",
-        };
-        if (s < 0 || s >= _DISK_PROTECT_STATE_MAX)
-                return NULL;
-        return names[s];
-}
+static const char *const disk_protect_state_table[_DISK_PROTECT_STATE_MAX] = {
+        [DISK_PROTECT_OFF] = "off",
+        [DISK_PROTECT_ARMED] = "armed",
+        [DISK_PROTECT_PARKED] = "parked",
+        [DISK_PROTECT_PAUSED] = "paused",
+};
+
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(disk_protect_state, DiskProtectState, );
 
 int disk_protect_follow(DiskProtect *d, bool shock_active, uint64_t now_usec)
 {

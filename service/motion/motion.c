@@ -26,26 +26,13 @@ struct Motion {
         bool tilt_sent;
 };
 
-static const char *const orientation_names[_MOTION_ORIENTATION_MAX] = {
+static const char *const motion_orientation_table[_MOTION_ORIENTATION_MAX] = {
         [MOTION_ORIENTATION_UNDEFINED] = "undefined", [MOTION_ORIENTATION_NORMAL] = "normal",
         [MOTION_ORIENTATION_BOTTOM_UP] = "bottom-up", [MOTION_ORIENTATION_LEFT_UP] = "left-up",
         [MOTION_ORIENTATION_RIGHT_UP] = "right-up",
 };
 
-const char *motion_orientation_to_string(MotionOrientation o)
-{
-        if (o < 0 || o >= _MOTION_ORIENTATION_MAX)
-                return NULL;
-        return orientation_names[o];
-}
-
-int motion_orientation_from_string(const char *s)
-{
-        for (int i = 0; s && i < _MOTION_ORIENTATION_MAX; i++)
-                if (streq(orientation_names[i], s))
-                        return i;
-        return -EINVAL;
-}
+DEFINE_STRING_TABLE_LOOKUP(motion_orientation, MotionOrientation);
 
 /* isfinite() first: NaN compares false with everything and would slip through a range check. */
 static bool in_range(double v, double lo, double hi)

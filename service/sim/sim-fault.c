@@ -12,7 +12,7 @@
 #include "strutil.h"
 #include "sim-fault.h"
 
-static const char *const fault_kind_names[_SIM_FAULT_MAX] = {
+static const char *const sim_fault_kind_table[_SIM_FAULT_MAX] = {
         [SIM_FAULT_BUSY] = "busy",
         [SIM_FAULT_SILENT] = "silent",
         [SIM_FAULT_BAD_STATUS] = "bad-status",
@@ -32,12 +32,7 @@ static const char *const fault_kind_names[_SIM_FAULT_MAX] = {
         "warm-up, mode-change, end-status"
 #define FAULT_PROBABILITY_QUOTE_MAX 32
 
-const char *sim_fault_kind_to_string(SimFaultKind k)
-{
-        if ((unsigned) k >= _SIM_FAULT_MAX)
-                return NULL;
-        return fault_kind_names[k];
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(sim_fault_kind, SimFaultKind, );
 
 /* A plain non-negative decimal (digits and at most one point), or -EINVAL. */
 static int parse_seconds(const char *p, size_t len, double *ret)
@@ -111,8 +106,8 @@ int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
         colon = strchr(s, ':');
         kind_len = colon ? (size_t) (colon - s) : strlen(s);
         for (unsigned k = 0; k < _SIM_FAULT_MAX; k++)
-                if (strlen(fault_kind_names[k]) == kind_len &&
-                    strncmp(s, fault_kind_names[k], kind_len) == 0)
+                if (strlen(sim_fault_kind_table[k]) == kind_len &&
+                    strncmp(s, sim_fault_kind_table[k], kind_len) == 0)
                         f.kind = k;
         if (f.kind == _SIM_FAULT_MAX)
                 return error_printf(ret_error, -EINVAL,
