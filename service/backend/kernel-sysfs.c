@@ -11,6 +11,7 @@
 
 #include "hdaps-models.h"
 #include "kernel-sysfs.h"
+#include "strutil.h"
 
 #define ATTR_TEXT_MAX            64
 #define MAINLINE_INVERT_NEGATE_X 0x1
@@ -126,19 +127,17 @@ static bool only_space(const char *s)
 
 int kernel_attr_read_int(int fd, int *ret)
 {
-        char buf[ATTR_TEXT_MAX], *end;
-        long v;
+        char buf[ATTR_TEXT_MAX];
+        size_t n;
         int r;
 
         r = read_text(fd, buf);
         if (r < 0)
                 return r;
-        errno = 0;
-        v = strtol(buf, &end, 10);
-        if (errno != 0 || end == buf || !only_space(end) || v < INT_MIN || v > INT_MAX)
-                return -EIO;
-        *ret = (int) v;
-        return 0;
+        n = strlen(buf);
+        while (n > 0 && strchr(" \t\n", buf[n - 1])) /* the attribute's "\n" */
+                buf[--n] = '\0';
+        return safe_atoi(buf, ret) < 0 ? -EIO : 0;
 }
 
 int kernel_attr_read_pair(int fd, int *ret_x, int *ret_y)

@@ -39,7 +39,6 @@ static int parse_seconds(const char *p, size_t len, double *ret)
 {
         char buf[FAULT_PROBABILITY_QUOTE_MAX + 1];
         bool digit = false;
-        char *end = NULL;
         unsigned points = 0;
 
         if (len == 0 || len > FAULT_PROBABILITY_QUOTE_MAX)
@@ -56,9 +55,7 @@ static int parse_seconds(const char *p, size_t len, double *ret)
                 return -EINVAL;
         memcpy(buf, p, len);
         buf[len] = 0;
-        errno = 0;
-        *ret = strtod(buf, &end);
-        return errno == 0 && end && *end == 0 && isfinite(*ret) ? 0 : -EINVAL;
+        return safe_atod(buf, ret) < 0 ? -EINVAL : 0;
 }
 
 /* "@FROM-TO" after the fault (at points at '@'). */
@@ -116,18 +113,10 @@ int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
 
         if (colon) {
                 const char *p = colon + 1;
-                char *end = NULL;
                 double v;
 
-                /* Plain decimal only: no sign, hex, exponent-only, inf or nan spellings. */
-                bool plain = *p != 0;
-                for (const char *c = p; *c; c++)
-                        if (!((*c >= '0' && *c <= '9') || *c == '.' || *c == 'e' || *c == 'E' || *c == '-' ||
-                              *c == '+'))
-                                plain = false;
-                errno = 0;
-                v = plain ? strtod(p, &end) : NAN;
-                if (!plain || errno != 0 || !end || *end != 0 || !isfinite(v))
+                /* Plain decimal only (safe_atod()): no hex, inf or nan spellings. */
+                if (safe_atod(p, &v) < 0)
                         return error_printf(ret_error, -EINVAL, "probability '%.*s' is not a number",
                                             FAULT_PROBABILITY_QUOTE_MAX, p);
                 if (v < 0 || v > 1)
