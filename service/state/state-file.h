@@ -14,6 +14,9 @@
  *   shock_sensitivity=1         0.1..10
  *   protected_disks=sda sdb     block device names, space separated (empty: protection off)
  *
+ * Numbers are plain decimal (safe_atou64(), safe_atoi64(), safe_atod() in strutil.h): no sign on the
+ * unsigned ones, no hex, inf or nan. The keys are one table in state-file.c.
+ *
  * The parser is a pure function (no I/O) so a fuzzer can feed it. */
 
 #include <stdbool.h>
