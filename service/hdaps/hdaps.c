@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The hdaps device: accelerometer commands over the EC transport. Facts: docs/PROTOCOL.md. */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <stdint.h>
 
+#include "calibration.h"
 #include "ec-protocol.h"
 #include "hdaps.h"
 #include "log.h"
@@ -54,8 +56,7 @@ int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret)
         d->config = HDAPS_CONFIG_DEFAULT;
         d->axis_code = axis_code;
         d->cache_stale = true;
-        /* Calibration is armed at load and on request only (seeds PATCH 07/12), never by an init. */
-        d->state.calibration_pending = true;
+        calibration_request(&d->state); /* armed at load and on request only, never by an init */
         *ret = d;
         return 0;
 }
@@ -487,11 +488,7 @@ static int parse_readout(HdapsDevice *d, const EcRow *data, HdapsReadout *ret)
         if (r.mouse)
                 s->last_mouse_ns = now;
         refresh_activity(d, now);
-        if (s->calibration_pending) { /* deferred calibration (seeds PATCH 07/12) */
-                s->rest_x = r.x;
-                s->rest_y = r.y;
-                s->calibration_pending = false;
-        }
+        (void) calibration_readout(s, r.x, r.y);
         d->cache_stale = false;
 
         if (ret)
@@ -608,14 +605,14 @@ void hdaps_invalidate_cache(HdapsDevice *d)
 
 void hdaps_calibrate(HdapsDevice *d)
 {
-        d->state.calibration_pending = true;
+        assert(d);
+        calibration_request(&d->state);
 }
 
 void hdaps_set_rest(HdapsDevice *d, int rest_x, int rest_y)
 {
-        d->state.rest_x = rest_x;
-        d->state.rest_y = rest_y;
-        d->state.calibration_pending = false;
+        assert(d);
+        calibration_set_rest(&d->state, rest_x, rest_y);
 }
 
 int hdaps_set_axis_code(HdapsDevice *d, unsigned code)
