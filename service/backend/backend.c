@@ -2,6 +2,7 @@
 /* Backend selection: --backend=auto|ioperm|devport|sim|kernel; auto gathers the facts for
  * backend_choose(). */
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -302,6 +303,10 @@ static int open_auto(const BackendOptions *o, Backend **ret, char **ret_reason)
 int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason)
 {
         int r;
+
+        assert(o);
+        assert(ret);
+        assert(ret_reason);
 
         *ret_reason = NULL;
 

@@ -4,7 +4,8 @@
 /* Motion processing: from axis-corrected readouts to tilt (pitch, roll), a debounced screen
  * orientation, and shock detection. Pure computation: no I/O, no clock of its own (time comes with
  * each sample), no logging above debug. Deterministic: the same samples give the same events.
- * Parameters, units and sources are documented in docs/MOTION.md. */
+ * Parameters, units and sources are documented in docs/MOTION.md. Pointer arguments are never NULL
+ * (assert()ed) unless a function says otherwise; motion_free() takes NULL. */
 
 #include <stdbool.h>
 #include <stdint.h>

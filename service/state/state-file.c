@@ -28,6 +28,8 @@
 
 void state_config_init(StateConfig *c)
 {
+        assert(c);
+
         *c = (StateConfig){
                 .sampling_rate = HDAPS_DEFAULT_SAMPLING_RATE,
                 .oversampling_ratio = HDAPS_DEFAULT_OVERSAMPLING_RATIO,
@@ -39,12 +41,17 @@ void state_config_init(StateConfig *c)
 
 void state_config_done(StateConfig *c)
 {
+        assert(c);
+
         c->protected_disks = strv_free(c->protected_disks);
 }
 
 int state_config_copy(StateConfig *dst, const StateConfig *src)
 {
         char **disks = NULL;
+
+        assert(dst);
+        assert(src);
 
         if (src->protected_disks) {
                 disks = strv_copy(src->protected_disks);
@@ -58,6 +65,8 @@ int state_config_copy(StateConfig *dst, const StateConfig *src)
 
 bool state_disk_name_valid(const char *name)
 {
+        assert(name);
+
         size_t n = strlen(name);
 
         if (n == 0 || n > STATE_DISK_NAME_MAX || streq(name, ".") || streq(name, ".."))
@@ -339,6 +348,9 @@ int state_config_format(const StateConfig *c, char **ret)
 {
         _cleanup_free_ char *disks = NULL, *rest = NULL;
 
+        assert(c);
+        assert(ret);
+
         disks = strv_join(c->protected_disks, " ");
         if (!disks)
                 return -ENOMEM;
@@ -414,6 +426,10 @@ int state_config_load(const char *path, StateConfig *ret, char ***ret_warnings, 
         _cleanup_close_ int fd = -1;
         size_t len = 0;
         ssize_t n;
+
+        assert(path);
+        assert(ret);
+        assert(ret_error);
 
         *ret_error = NULL;
         fd = open_state_file(path, ret_error);
@@ -495,6 +511,8 @@ int state_config_remove_stale(const char *path)
         DIR *d;
         int fd, n = 0;
 
+        assert(path);
+
         dir_copy = strdup(path);
         base_copy = strdup(path);
         if (!dir_copy || !base_copy)
@@ -523,6 +541,9 @@ int state_config_save(const char *path, const StateConfig *c)
         char tmp[STATE_TMP_NAME_MAX];
         const char *base;
         int r;
+
+        assert(path);
+        assert(c);
 
         r = state_config_format(c, &text);
         if (r < 0)
