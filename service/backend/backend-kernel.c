@@ -163,7 +163,7 @@ static void read_config_attr(BackendKernel *k, KernelAttr a, unsigned *field)
         if (k->fds[a] < 0)
                 return;
         if (kernel_attr_read_int(k->fds[a], &v) < 0 || v <= 0) {
-                log_debug("Cannot read %s/%s, keeping %u", k->dir, kernel_attr_name(a), *field);
+                log_debug("Cannot read %s/%s, keeping %u", k->dir, kernel_attr_to_string(a), *field);
                 return;
         }
         *field = (unsigned) v;
@@ -181,7 +181,7 @@ static void apply_config_attr(BackendKernel *k, KernelAttr a, unsigned want)
         r = kernel_attr_write_uint(k->fds[a], want);
         if (r < 0)
                 log_debug_errno(r, "Cannot set %s/%s to %u, keeping the driver's %u: %m", k->dir,
-                                kernel_attr_name(a), want, have);
+                                kernel_attr_to_string(a), want, have);
 }
 
 static int bk_init(Backend *b, const HdapsConfig *config)
@@ -257,7 +257,7 @@ static int set_config_attr(BackendKernel *k, KernelAttr a, unsigned value, unsig
         r = kernel_attr_write_uint(k->fds[a], value);
         if (r < 0)
                 return log_debug_errno(r, "Writing %u to %s/%s failed: %m", value, k->dir,
-                                       kernel_attr_name(a));
+                                       kernel_attr_to_string(a));
         *field = value;
         return 0;
 }

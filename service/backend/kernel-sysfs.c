@@ -33,12 +33,7 @@ static const char *const kernel_attr_table[_KERNEL_ATTR_MAX] = {
         [KERNEL_ATTR_TEMP2] = "temp2",
 };
 
-const char *kernel_attr_name(KernelAttr a)
-{
-        if (a < 0 || a >= _KERNEL_ATTR_MAX)
-                return NULL;
-        return kernel_attr_table[a];
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(kernel_attr, KernelAttr, );
 
 char *kernel_hdaps_dir(const char *sysroot)
 {
@@ -57,7 +52,7 @@ static bool attr_exists(const char *dir, KernelAttr a, int mode)
 {
         char path[PATH_MAX];
 
-        if (snprintf(path, sizeof(path), "%s/%s", dir, kernel_attr_name(a)) >= (int) sizeof(path))
+        if (snprintf(path, sizeof(path), "%s/%s", dir, kernel_attr_to_string(a)) >= (int) sizeof(path))
                 return false;
         return access(path, mode) == 0;
 }
@@ -88,7 +83,8 @@ int kernel_attrs_open(const char *dir, int fds[static _KERNEL_ATTR_MAX])
                 char path[PATH_MAX];
 
                 fds[a] = -1;
-                if (snprintf(path, sizeof(path), "%s/%s", dir, kernel_attr_name(a)) >= (int) sizeof(path))
+                if (snprintf(path, sizeof(path), "%s/%s", dir, kernel_attr_to_string(a)) >=
+                    (int) sizeof(path))
                         continue;
                 fds[a] = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
                 if (fds[a] < 0)

@@ -114,8 +114,7 @@ bool ec_dmi_allows_probe(const EcDmi *d, const char **ret_reason)
                 }
         /* tp_smapi 0.41 accepted every LENOVO ThinkPad, but Ivy Bridge and later models have no LPC3
          * interface and some lock up when probed; accept only models known to carry HDAPS. */
-        if (streq(d->board_vendor, "LENOVO") &&
-            thinkpad_model_lookup(d->board_vendor, d->product_version)) {
+        if (streq(d->board_vendor, "LENOVO") && thinkpad_model_lookup(d->board_vendor, d->product_version)) {
                 *ret_reason = "the model is a LENOVO ThinkPad known to carry HDAPS";
                 return true;
         }

@@ -103,8 +103,8 @@ static int parse_u64(Parser *p, const StateKey *k, const char *v, uint64_t *ret)
         if (safe_atou64(v, &u) < 0)
                 return parse_error(p, "%s: '%s' is not a number", k->name, str_excerpt(v, x));
         if (u < (uint64_t) k->min || u > (uint64_t) k->max)
-                return parse_error(p, "%s: %" PRIu64 " is out of range %u..%u", k->name, u, (unsigned) k->min,
-                                   (unsigned) k->max);
+                return parse_error(p, "%s: %" PRIu64 " is out of range %u..%u", k->name, u,
+                                   (unsigned) k->min, (unsigned) k->max);
         *ret = u;
         return 0;
 }
@@ -157,9 +157,11 @@ static int parse_count(Parser *p, const StateKey *k, char **v, int *ret)
         r = safe_atoi64(s, &l);
         *end = saved;
         if (r < 0)
-                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", k->name, str_excerpt(s, x));
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", k->name,
+                                   str_excerpt(s, x));
         if (l < REST_MIN || l > REST_MAX)
-                return parse_error(p, "%s: %" PRId64 " is out of range %d..%d", k->name, l, REST_MIN, REST_MAX);
+                return parse_error(p, "%s: %" PRId64 " is out of range %d..%d", k->name, l, REST_MIN,
+                                   REST_MAX);
         *ret = (int) l;
         *v = end;
         return 0;
@@ -175,13 +177,15 @@ static int parse_rest(Parser *p, const StateKey *k, char *v, StateConfig *c)
         if (r < 0)
                 return r;
         if (*s != ',')
-                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", k->name, str_excerpt(v, x));
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", k->name,
+                                   str_excerpt(v, x));
         s++;
         r = parse_count(p, k, &s, &ry);
         if (r < 0)
                 return r;
         if (*s != '\0')
-                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", k->name, str_excerpt(v, x));
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", k->name,
+                                   str_excerpt(v, x));
         c->has_rest = true;
         c->rest_x = rx;
         c->rest_y = ry;
@@ -199,7 +203,8 @@ static int parse_disks(Parser *p, const StateKey *k, char *v, StateConfig *c)
                 return -ENOMEM;
         for (char *w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
                 if (!state_disk_name_valid(w))
-                        return parse_error(p, "%s: '%s' is not a block device name", k->name, str_excerpt(w, x));
+                        return parse_error(p, "%s: '%s' is not a block device name", k->name,
+                                           str_excerpt(w, x));
                 if (strv_contains(disks, w))
                         return parse_error(p, "%s: '%s' is listed twice", k->name, w);
                 if (strv_length(disks) >= STATE_DISKS_MAX)
@@ -225,7 +230,8 @@ static const StateKey state_keys[] = {
          EC_FILTER_ORDER_MAX},
         {"invert", parse_bool, offsetof(StateConfig, invert), 0, 1},
         {"rest_position", parse_rest, 0, REST_MIN, REST_MAX},
-        {"tilt_step", parse_double, offsetof(StateConfig, tilt_step), MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX},
+        {"tilt_step", parse_double, offsetof(StateConfig, tilt_step), MOTION_TILT_STEP_MIN,
+         MOTION_TILT_STEP_MAX},
         {"shock_sensitivity", parse_double, offsetof(StateConfig, shock_sensitivity), MOTION_SENSITIVITY_MIN,
          MOTION_SENSITIVITY_MAX},
         {"protected_disks", parse_disks, offsetof(StateConfig, protected_disks), 0, 0},
@@ -306,7 +312,8 @@ int state_config_parse(const char *text, size_t len, const char *name, StateConf
                 const StateKey *k = state_key_find(key);
                 if (!k) {
                         char *w = NULL;
-                        r = error_printf_at(&w, 0, name, p.line, "unknown key '%s', ignoring", str_excerpt(key, x));
+                        r = error_printf_at(&w, 0, name, p.line, "unknown key '%s', ignoring",
+                                            str_excerpt(key, x));
                         if (r >= 0)
                                 r = strv_consume(&warnings, w);
                         if (r < 0)
@@ -324,8 +331,9 @@ int state_config_parse(const char *text, size_t len, const char *name, StateConf
         }
 
         if ((uint64_t) c.sampling_rate * c.oversampling_ratio > EC_RATE_MAX) {
-                r = error_printf(ret_error, -EINVAL, "%s: sampling_rate %u x oversampling_ratio %u exceeds %u",
-                                 name, c.sampling_rate, c.oversampling_ratio, EC_RATE_MAX);
+                r = error_printf(ret_error, -EINVAL,
+                                 "%s: sampling_rate %u x oversampling_ratio %u exceeds %u", name,
+                                 c.sampling_rate, c.oversampling_ratio, EC_RATE_MAX);
                 if (!*ret_error)
                         r = -ENOMEM;
                 goto fail;

@@ -81,7 +81,8 @@ TEST(test_bad)
         expect_error("tilt_step=0x10\n", "tilt_step: '0x10' is not a number");
         expect_error("tilt_step=inf\n", "tilt_step: 'inf' is not a number");
         expect_error("tilt_step=1e-400\n", "tilt_step: '1e-400' is not a number");
-        /* rest_position quotes the part that is not a number, checks each count's range before what follows it */
+        /* rest_position quotes the part that is not a number and checks each count's range before what
+         * follows it */
         expect_error("rest_position=1,-\n", "rest_position: expected two integers 'X,Y', got '-'");
         expect_error("rest_position=1,2x\n", "rest_position: expected two integers 'X,Y', got '1,2x'");
         expect_error("rest_position=99999x,1\n", "rest_position: 99999 is out of range -32768..32767");

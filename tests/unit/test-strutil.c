@@ -178,7 +178,8 @@ TEST(test_excerpt)
         CHECK_STREQ(str_excerpt_n("a\0b", 3, buf), "a\\x00b");
         CHECK_STREQ(str_excerpt_n("abcdef", 2, buf), "ab");
         CHECK_STREQ(str_excerpt_n("", 0, buf), "");
-        CHECK_STREQ(str_excerpt_n("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 17, buf),
+        CHECK_STREQ(str_excerpt_n("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 17,
+                                  buf),
                     "\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff...");
 }
 
