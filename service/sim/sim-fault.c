@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fault specifications ("KIND[:PROBABILITY]") and the per-transaction fault decision. */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
@@ -81,6 +82,8 @@ int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
         char *at;
         size_t kind_len;
         SimFault f = {.kind = _SIM_FAULT_MAX, .probability = 1.0};
+
+        assert(ret);
 
         if (ret_error)
                 *ret_error = NULL;

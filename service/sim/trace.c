@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Motion trace files: a strict CSV parser that accepts any bytes and names the first problem with
  * "NAME:LINE: reason", plus interpolated sampling. The format is documented in docs/EMULATOR.md. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -207,6 +208,9 @@ int trace_parse(const char *text, size_t len, const char *name, Trace **ret, cha
         char q[STR_EXCERPT_SIZE];
         int r;
 
+        assert(text || len == 0);
+        assert(ret);
+
         if (!name)
                 name = "trace";
         if (ret_error)
@@ -291,6 +295,9 @@ int trace_load(const char *path, Trace **ret, char **ret_error)
         _cleanup_free_ char *buf = NULL;
         struct stat st;
         size_t len = 0;
+
+        assert(path);
+        assert(ret);
 
         if (ret_error)
                 *ret_error = NULL;
@@ -408,5 +415,7 @@ void trace_sample(const Trace *t, double time_ms, double *ret_x, double *ret_y, 
 
 double trace_duration_ms(const Trace *t)
 {
+        assert(t);
+
         return t->rows[t->n_rows - 1].time_ms;
 }
