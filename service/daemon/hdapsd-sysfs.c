@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hdapsd's stand-in for /sys/devices/platform/hdaps (hdapsd-sysfs.h). */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,10 @@ struct HdapsdSysfs {
 int hdapsd_sysfs_new(const char *dir, const char *kernel_dir, HdapsdSysfs **ret)
 {
         _cleanup_(hdapsd_sysfs_freep) HdapsdSysfs *s = calloc(1, sizeof(*s));
+
+        assert(dir);
+        assert(kernel_dir);
+        assert(ret);
 
         if (!s)
                 return -ENOMEM;
@@ -264,6 +269,8 @@ int hdapsd_sysfs_publish(HdapsdSysfs *s, bool position_known, int x, int y, unsi
 {
         int r;
 
+        assert(s);
+
         if (s->published)
                 return update_tree(s, position_known, x, y, rate_hz, keyboard, mouse);
         if (access(s->kernel_dir, F_OK) == 0)
@@ -281,6 +288,8 @@ int hdapsd_sysfs_publish(HdapsdSysfs *s, bool position_known, int x, int y, unsi
 
 int hdapsd_sysfs_remove(HdapsdSysfs *s)
 {
+        assert(s);
+
         _cleanup_close_ int dir_fd = open_dir_path(s->dir, false);
         int r;
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -174,6 +175,8 @@ int tablet_mode_open(const char *input_dir, TabletMode **ret)
         _cleanup_(tablet_mode_freep) TabletMode *t = NULL;
         int r;
 
+        assert(ret);
+
         t = calloc(1, sizeof(*t));
         if (!t)
                 return -ENOMEM;
@@ -192,6 +195,9 @@ int tablet_mode_open(const char *input_dir, TabletMode **ret)
 int tablet_mode_attach(TabletMode *t, sd_event *event, TabletModeChanged cb, void *userdata)
 {
         int r;
+
+        assert(t);
+        assert(event);
 
         if (t->fd < 0)
                 return -EBADF;
