@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* Formatted messages for the "return an errno and a sentence saying why" convention used across
- * tpacceld (error texts for D-Bus replies, backend reasons, file:line parse errors). */
+/* Strings: comparison (streq), strict number parsing (safe_ato*), enum <-> name tables
+ * (DEFINE_STRING_TABLE_LOOKUP), and formatted messages for the "return an errno and a sentence saying
+ * why" convention used across tpacceld (error texts for D-Bus replies, backend reasons, file:line parse
+ * errors, escaped excerpts of untrusted text). */
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -56,7 +58,8 @@ int safe_atod(const char *s, double *ret);
  *     DEFINE_STRING_TABLE_LOOKUP(color, Color);
  *
  * color_to_string(Color) returns the name, or NULL for a value outside the table (or a hole in it), and
- * color_from_string(const char *) returns the value whose name is s, or -EINVAL (also for s NULL). */
+ * color_from_string(const char *) returns the value whose name is s, or -EINVAL (also for s NULL).
+ * string_table_lookup() is their helper: the index of s in table's len entries (holes skipped). */
 ssize_t string_table_lookup(const char *const *table, size_t len, const char *s);
 
 #define DEFINE_STRING_TABLE_LOOKUP_TO_STRING(name, type, scope)                                             \
