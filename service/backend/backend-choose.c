@@ -16,12 +16,7 @@ static const char *const kernel_driver_flavour_table[_KERNEL_DRIVER_FLAVOUR_MAX]
         [KERNEL_DRIVER_TP_SMAPI] = "tp_smapi",
 };
 
-const char *kernel_driver_flavour_to_string(KernelDriverFlavour f)
-{
-        if (f < 0 || f >= _KERNEL_DRIVER_FLAVOUR_MAX)
-                return NULL;
-        return kernel_driver_flavour_table[f];
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(kernel_driver_flavour, KernelDriverFlavour, );
 
 bool backend_choice_needs_port_access(const BackendFacts *f)
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "calibration.h"
 #include "ec-detect.h"
 #include "ec-sim.h"
 #include "hdaps-models.h"
@@ -132,7 +133,7 @@ static int bec_set_invert(Backend *b, bool invert)
 
         /* Negating both axes negates the rest position too, so a calibration survives the change. */
         const HdapsState *s = hdaps_get_state(e->device);
-        bool had_rest = !s->calibration_pending;
+        bool had_rest = calibration_has_rest(s);
         int rest_x = -s->rest_x, rest_y = -s->rest_y;
 
         r = hdaps_set_axis_code(e->device, code);

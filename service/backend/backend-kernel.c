@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "backend-kernel.h"
+#include "calibration.h"
 #include "ec-detect.h"
 #include "ec-protocol.h"
 #include "hdaps-models.h"
@@ -139,11 +140,7 @@ static int read_now(BackendKernel *k, HdapsReadout *ret)
         s->last_readout_ns = now;
         s->n_readouts++;
         s->valid = true;
-        if (s->calibration_pending) {
-                s->rest_x = x;
-                s->rest_y = y;
-                s->calibration_pending = false;
-        }
+        (void) calibration_readout(s, x, y);
 
         if (ret)
                 *ret = (HdapsReadout){
@@ -166,7 +163,7 @@ static void read_config_attr(BackendKernel *k, KernelAttr a, unsigned *field)
         if (k->fds[a] < 0)
                 return;
         if (kernel_attr_read_int(k->fds[a], &v) < 0 || v <= 0) {
-                log_debug("Cannot read %s/%s, keeping %u", k->dir, kernel_attr_name(a), *field);
+                log_debug("Cannot read %s/%s, keeping %u", k->dir, kernel_attr_to_string(a), *field);
                 return;
         }
         *field = (unsigned) v;
@@ -184,7 +181,7 @@ static void apply_config_attr(BackendKernel *k, KernelAttr a, unsigned want)
         r = kernel_attr_write_uint(k->fds[a], want);
         if (r < 0)
                 log_debug_errno(r, "Cannot set %s/%s to %u, keeping the driver's %u: %m", k->dir,
-                                kernel_attr_name(a), want, have);
+                                kernel_attr_to_string(a), want, have);
 }
 
 static int bk_init(Backend *b, const HdapsConfig *config)
@@ -260,7 +257,7 @@ static int set_config_attr(BackendKernel *k, KernelAttr a, unsigned value, unsig
         r = kernel_attr_write_uint(k->fds[a], value);
         if (r < 0)
                 return log_debug_errno(r, "Writing %u to %s/%s failed: %m", value, k->dir,
-                                       kernel_attr_name(a));
+                                       kernel_attr_to_string(a));
         *field = value;
         return 0;
 }
@@ -321,12 +318,7 @@ static int bk_set_invert(Backend *b, bool invert)
         /* Done here, not with the driver's invert (whose meaning differs per flavour and which other
          * readers share). Negating both axes negates the rest position too. */
         k->invert = invert;
-        s->x = -s->x;
-        s->y = -s->y;
-        if (!s->calibration_pending) {
-                s->rest_x = -s->rest_x;
-                s->rest_y = -s->rest_y;
-        }
+        calibration_negate(s);
         return 0;
 }
 
@@ -335,7 +327,7 @@ static void bk_calibrate(Backend *b)
         BackendKernel *k = to_kernel(b);
         int r;
 
-        k->state.calibration_pending = true;
+        calibration_request(&k->state);
         /* The driver's rest is its joystick device's centre: recalibrate that too. */
         if (k->fds[KERNEL_ATTR_CALIBRATE] >= 0) {
                 r = kernel_attr_write_uint(k->fds[KERNEL_ATTR_CALIBRATE], 1);
@@ -347,11 +339,7 @@ static void bk_calibrate(Backend *b)
 
 static void bk_set_rest(Backend *b, int rest_x, int rest_y)
 {
-        HdapsState *s = &to_kernel(b)->state;
-
-        s->rest_x = rest_x;
-        s->rest_y = rest_y;
-        s->calibration_pending = false;
+        calibration_set_rest(&to_kernel(b)->state, rest_x, rest_y);
 }
 
 static unsigned bk_get_axis_code(Backend *b)
@@ -491,8 +479,8 @@ int backend_kernel_new(const char *sysroot, Backend **ret)
                 .config = HDAPS_CONFIG_DEFAULT,
                 .model_axis_code =
                         hdaps_axis_code_for_model(dmi.board_vendor ?: "", dmi.product_version ?: ""),
-                .state = {.calibration_pending = true},
         };
+        calibration_request(&k->state); /* armed at load */
         memcpy(k->fds, fds, sizeof(fds));
         k->evdev_fd = -1;
         k->sysroot = sysroot ? strdup(sysroot) : NULL;

@@ -2,6 +2,7 @@
 /* Backend selection: --backend=auto|ioperm|devport|sim|kernel; auto gathers the facts for
  * backend_choose(). */
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,20 +24,7 @@ static const char *const backend_kind_table[_BACKEND_KIND_MAX] = {
         [BACKEND_SIM] = "sim",   [BACKEND_KERNEL] = "kernel",
 };
 
-const char *backend_kind_to_string(BackendKind k)
-{
-        if (k < 0 || k >= _BACKEND_KIND_MAX)
-                return NULL;
-        return backend_kind_table[k];
-}
-
-BackendKind backend_kind_from_string(const char *s)
-{
-        for (BackendKind k = 0; k < _BACKEND_KIND_MAX; k++)
-                if (s && strcmp(s, backend_kind_table[k]) == 0)
-                        return k;
-        return _BACKEND_KIND_INVALID;
-}
+DEFINE_STRING_TABLE_LOOKUP(backend_kind, BackendKind);
 
 #define BACKEND_NAME_IOPERM  "ec-ioperm"
 #define BACKEND_NAME_DEVPORT "ec-devport"
@@ -315,6 +303,10 @@ static int open_auto(const BackendOptions *o, Backend **ret, char **ret_reason)
 int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason)
 {
         int r;
+
+        assert(o);
+        assert(ret);
+        assert(ret_reason);
 
         *ret_reason = NULL;
 

@@ -107,7 +107,7 @@ typedef struct BackendOptions {
  * On success *ret is set. On failure returns a negative errno and *ret_reason (always set, free it)
  * says in one sentence what was tried and why it failed; the reason is also set on success (why this
  * backend was chosen). -EBUSY with port_lock_refused(o->ec_lock): another process holds the EC lock;
- * -EPERM: a safety check refused ioperm or devport. */
+ * -EPERM: a safety check refused ioperm or devport. o, ret and ret_reason are not NULL (assert()ed). */
 int backend_open(const BackendOptions *o, Backend **ret, char **ret_reason);
 Backend *backend_free(Backend *b);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Backend *, backend_free);

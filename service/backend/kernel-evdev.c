@@ -12,6 +12,7 @@
 
 #include "kernel-evdev.h"
 #include "macros.h"
+#include "strutil.h"
 
 #define INPUT_CLASS_DIR "sys/class/input"
 #define INPUT_DEV_DIR   "dev/input"
@@ -40,7 +41,7 @@ static bool line_equals(const char *dir, const char *name, const char *want)
         if (!f || !fgets(line, sizeof(line), f))
                 return false;
         line[strcspn(line, "\n")] = 0;
-        return strcmp(line, want) == 0;
+        return streq(line, want);
 }
 
 /* The eventN child of an input device directory, or NULL. */

@@ -11,6 +11,7 @@
 
 #include "hdaps-models.h"
 #include "kernel-sysfs.h"
+#include "strutil.h"
 
 #define ATTR_TEXT_MAX            64
 #define MAINLINE_INVERT_NEGATE_X 0x1
@@ -32,12 +33,7 @@ static const char *const kernel_attr_table[_KERNEL_ATTR_MAX] = {
         [KERNEL_ATTR_TEMP2] = "temp2",
 };
 
-const char *kernel_attr_name(KernelAttr a)
-{
-        if (a < 0 || a >= _KERNEL_ATTR_MAX)
-                return NULL;
-        return kernel_attr_table[a];
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(kernel_attr, KernelAttr, );
 
 char *kernel_hdaps_dir(const char *sysroot)
 {
@@ -56,7 +52,7 @@ static bool attr_exists(const char *dir, KernelAttr a, int mode)
 {
         char path[PATH_MAX];
 
-        if (snprintf(path, sizeof(path), "%s/%s", dir, kernel_attr_name(a)) >= (int) sizeof(path))
+        if (snprintf(path, sizeof(path), "%s/%s", dir, kernel_attr_to_string(a)) >= (int) sizeof(path))
                 return false;
         return access(path, mode) == 0;
 }
@@ -87,7 +83,8 @@ int kernel_attrs_open(const char *dir, int fds[static _KERNEL_ATTR_MAX])
                 char path[PATH_MAX];
 
                 fds[a] = -1;
-                if (snprintf(path, sizeof(path), "%s/%s", dir, kernel_attr_name(a)) >= (int) sizeof(path))
+                if (snprintf(path, sizeof(path), "%s/%s", dir, kernel_attr_to_string(a)) >=
+                    (int) sizeof(path))
                         continue;
                 fds[a] = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
                 if (fds[a] < 0)
@@ -126,19 +123,17 @@ static bool only_space(const char *s)
 
 int kernel_attr_read_int(int fd, int *ret)
 {
-        char buf[ATTR_TEXT_MAX], *end;
-        long v;
+        char buf[ATTR_TEXT_MAX];
+        size_t n;
         int r;
 
         r = read_text(fd, buf);
         if (r < 0)
                 return r;
-        errno = 0;
-        v = strtol(buf, &end, 10);
-        if (errno != 0 || end == buf || !only_space(end) || v < INT_MIN || v > INT_MAX)
-                return -EIO;
-        *ret = (int) v;
-        return 0;
+        n = strlen(buf);
+        while (n > 0 && strchr(" \t\n", buf[n - 1])) /* the attribute's "\n" */
+                buf[--n] = '\0';
+        return safe_atoi(buf, ret) < 0 ? -EIO : 0;
 }
 
 int kernel_attr_read_pair(int fd, int *ret_x, int *ret_y)

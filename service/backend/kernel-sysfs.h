@@ -30,7 +30,7 @@ typedef enum KernelAttr {
 } KernelAttr;
 
 /* The attribute's file name, e.g. "running_avg_filter_order". */
-const char *kernel_attr_name(KernelAttr a);
+const char *kernel_attr_to_string(KernelAttr a);
 
 /* The hdaps device directory below sysroot ("/" when NULL). NULL on -ENOMEM. */
 char *kernel_hdaps_dir(const char *sysroot);

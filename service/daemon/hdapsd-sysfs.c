@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hdapsd's stand-in for /sys/devices/platform/hdaps (hdapsd-sysfs.h). */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,10 @@ struct HdapsdSysfs {
 int hdapsd_sysfs_new(const char *dir, const char *kernel_dir, HdapsdSysfs **ret)
 {
         _cleanup_(hdapsd_sysfs_freep) HdapsdSysfs *s = calloc(1, sizeof(*s));
+
+        assert(dir);
+        assert(kernel_dir);
+        assert(ret);
 
         if (!s)
                 return -ENOMEM;
@@ -76,7 +81,7 @@ static int remove_tree_at(int parent_fd, const char *name, int depth)
                 return -errno;
         fd = -EBADF; /* the DIR owns it now */
         while ((e = readdir(d))) {
-                if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
                         continue;
                 int r = remove_tree_at(dirfd(d), e->d_name, depth - 1);
                 if (r < 0) {
@@ -174,7 +179,7 @@ static int open_dir_path(const char *path, bool create)
                 next = strchr(p, '/');
                 if (next)
                         *next++ = '\0';
-                if (p[0] == '\0' || strcmp(p, ".") == 0)
+                if (p[0] == '\0' || streq(p, "."))
                         continue;
                 bool last = !next || next[strspn(next, "/")] == '\0';
                 int child = open_dir_at(fd, p, create && last);
@@ -264,6 +269,8 @@ int hdapsd_sysfs_publish(HdapsdSysfs *s, bool position_known, int x, int y, unsi
 {
         int r;
 
+        assert(s);
+
         if (s->published)
                 return update_tree(s, position_known, x, y, rate_hz, keyboard, mouse);
         if (access(s->kernel_dir, F_OK) == 0)
@@ -281,6 +288,8 @@ int hdapsd_sysfs_publish(HdapsdSysfs *s, bool position_known, int x, int y, unsi
 
 int hdapsd_sysfs_remove(HdapsdSysfs *s)
 {
+        assert(s);
+
         _cleanup_close_ int dir_fd = open_dir_path(s->dir, false);
         int r;
 

@@ -25,7 +25,8 @@ typedef struct HdapsdSysfs HdapsdSysfs;
 
 /* dir: where to keep the stand-in (e.g. /run/tpaccel/hdapsd; created when needed); kernel_dir: the
  * kernel driver's directory to defer to (/sys/devices/platform/hdaps, below a --sysroot). Makes nothing
- * yet. Returns 0 or -ENOMEM. */
+ * yet. Returns 0 or -ENOMEM. Pointer arguments here and the HdapsdSysfs of every function but
+ * hdapsd_sysfs_free() are not NULL (assert()ed). */
 int hdapsd_sysfs_new(const char *dir, const char *kernel_dir, HdapsdSysfs **ret);
 /* Removes the stand-in (if made) and frees. */
 HdapsdSysfs *hdapsd_sysfs_free(HdapsdSysfs *s);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "strutil.h"
 #include "tablet-mode.h"
 
 #define BITS_PER_LONG       (sizeof(unsigned long) * CHAR_BIT)
@@ -66,7 +68,7 @@ static int open_switch(const char *path, bool *ret_named)
                 return -ENODEV;
         if (ioctl(fd, EVIOCGNAME(sizeof(name) - 1), name) < 0)
                 name[0] = '\0';
-        *ret_named = strcmp(name, TABLET_MODE_DEVICE_NAME) == 0;
+        *ret_named = streq(name, TABLET_MODE_DEVICE_NAME);
         return TAKE_FD(fd);
 }
 
@@ -173,6 +175,8 @@ int tablet_mode_open(const char *input_dir, TabletMode **ret)
         _cleanup_(tablet_mode_freep) TabletMode *t = NULL;
         int r;
 
+        assert(ret);
+
         t = calloc(1, sizeof(*t));
         if (!t)
                 return -ENOMEM;
@@ -191,6 +195,9 @@ int tablet_mode_open(const char *input_dir, TabletMode **ret)
 int tablet_mode_attach(TabletMode *t, sd_event *event, TabletModeChanged cb, void *userdata)
 {
         int r;
+
+        assert(t);
+        assert(event);
 
         if (t->fd < 0)
                 return -EBADF;

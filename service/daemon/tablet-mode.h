@@ -22,7 +22,8 @@ typedef void (*TabletModeChanged)(TabletMode *t, bool tablet_mode, void *userdat
  * daemon drops its privileges (the nodes are root:input 0660). Returns 0 with *ret set, or -ENODEV if no
  * device there reports SW_TABLET_MODE, or another negative errno; nothing is logged (the caller decides). */
 int tablet_mode_open(const char *input_dir, TabletMode **ret);
-/* Follows the switch's events on event; cb runs when it moves (not for the initial state). */
+/* Follows the switch's events on event; cb runs when it moves (not for the initial state). t and event
+ * are not NULL (assert()ed), nor is tablet_mode_open()'s ret; the getters below take NULL (no switch). */
 int tablet_mode_attach(TabletMode *t, sd_event *event, TabletModeChanged cb, void *userdata);
 TabletMode *tablet_mode_free(TabletMode *t);
 DEFINE_TRIVIAL_CLEANUP_FUNC(TabletMode *, tablet_mode_free);

@@ -16,11 +16,6 @@
 #include "system-checks.h"
 #include "tablet-mode.h"
 
-static bool streq(const char *a, const char *b)
-{
-        return strcmp(a, b) == 0;
-}
-
 static const char *strempty(const char *s)
 {
         return s ?: "";

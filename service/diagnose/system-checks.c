@@ -83,7 +83,7 @@ int system_checks_read(const char *sysroot, SystemChecks *ret)
                 ret->lockdown = lockdown_mode(line);
                 if (!ret->lockdown)
                         oom = true;
-                ret->lockdown_forbids_ports = ret->lockdown && strcmp(ret->lockdown, "none") != 0;
+                ret->lockdown_forbids_ports = ret->lockdown && !streq(ret->lockdown, "none");
         }
 
         return oom ? -ENOMEM : 0;

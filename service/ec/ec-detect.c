@@ -8,6 +8,7 @@
 
 #include "ec-detect.h"
 #include "ec-protocol.h"
+#include "strutil.h"
 #include "thinkpad-models.h"
 #include "log.h"
 
@@ -106,15 +107,14 @@ bool ec_dmi_allows_probe(const EcDmi *d, const char **ret_reason)
                 return false;
         }
         for (size_t i = 0; i < ELEMENTSOF(seed_whitelist); i++)
-                if (strcmp(d->board_vendor, seed_whitelist[i].vendor) == 0 &&
+                if (streq(d->board_vendor, seed_whitelist[i].vendor) &&
                     strstr(d->product_version, seed_whitelist[i].model)) {
                         *ret_reason = "the model is on thinkpad_ec's DMI whitelist (A30, T23, X24)";
                         return true;
                 }
         /* tp_smapi 0.41 accepted every LENOVO ThinkPad, but Ivy Bridge and later models have no LPC3
          * interface and some lock up when probed; accept only models known to carry HDAPS. */
-        if (strcmp(d->board_vendor, "LENOVO") == 0 &&
-            thinkpad_model_lookup(d->board_vendor, d->product_version)) {
+        if (streq(d->board_vendor, "LENOVO") && thinkpad_model_lookup(d->board_vendor, d->product_version)) {
                 *ret_reason = "the model is a LENOVO ThinkPad known to carry HDAPS";
                 return true;
         }

@@ -24,6 +24,9 @@ struct Ec {
 
 int ec_new(PortIO *port, Ec **ret)
 {
+        assert(port);
+        assert(ret);
+
         Ec *ec = calloc(1, sizeof(*ec));
         if (!ec)
                 return -ENOMEM;
@@ -44,16 +47,22 @@ Ec *ec_free(Ec *ec)
 
 PortIO *ec_port(Ec *ec)
 {
+        assert(ec);
+
         return ec->port;
 }
 
 const EcStats *ec_stats(const Ec *ec)
 {
+        assert(ec);
+
         return &ec->stats;
 }
 
 uint8_t ec_last_str3(const Ec *ec)
 {
+        assert(ec);
+
         return ec->stats.last_str3;
 }
 
@@ -66,6 +75,8 @@ const char *ec_row_describe(const EcRow *args, char buf[static 16])
 
 int ec_row_validate_request(const EcRow *args)
 {
+        assert(args);
+
         return (args->mask & EC_ROW_MASK_ARG0) ? 0 : -EINVAL;
 }
 
@@ -219,6 +230,10 @@ int ec_read_row_more(Ec *ec, const EcRow *args, EcRow *data, const EcReadMore *m
 {
         int r = -EBUSY;
 
+        assert(ec);
+        assert(args);
+        assert(data);
+
         assert(read_more_valid(data, more));
         if (ec_row_validate_request(args) < 0)
                 return -EINVAL;
@@ -259,6 +274,10 @@ int ec_try_read_row_more(Ec *ec, const EcRow *args, EcRow *data, const EcReadMor
 {
         int r;
 
+        assert(ec);
+        assert(args);
+        assert(data);
+
         assert(read_more_valid(data, more));
         if (!row_is_prefetched(ec, args))
                 return -ENODATA;
@@ -273,6 +292,9 @@ int ec_try_read_row_more(Ec *ec, const EcRow *args, EcRow *data, const EcReadMor
 
 int ec_prefetch_row(Ec *ec, const EcRow *args)
 {
+        assert(ec);
+        assert(args);
+
         uint8_t arg15 = (args->mask & EC_ROW_MASK_ARG15) ? args->val[0xF] : EC_ROW_ARG15_DEFAULT;
         int r = request_row(ec, args);
 
@@ -289,6 +311,9 @@ int ec_prefetch_row(Ec *ec, const EcRow *args)
 
 int ec_prefetch_row_afresh(Ec *ec, const EcRow *args)
 {
+        assert(ec);
+        assert(args);
+
         if (read_str3(ec) & H8S_STR3_OBF3B)
                 end_stale_reply(ec);
         return ec_prefetch_row(ec, args);
@@ -296,10 +321,14 @@ int ec_prefetch_row_afresh(Ec *ec, const EcRow *args)
 
 bool ec_prefetch_junked(const Ec *ec)
 {
+        assert(ec);
+
         return ec->prefetch == PREFETCH_JUNK;
 }
 
 void ec_invalidate(Ec *ec)
 {
+        assert(ec);
+
         ec->prefetch = PREFETCH_JUNK;
 }

@@ -4,7 +4,8 @@
 /* The EC transport (user-space thinkpad_ec): row requests and reads over LPC channel 3 with the
  * H8S STR3 handshake, bounded retries, prefetch, and the firmware-bug rule that the EC is never left
  * before it has started replying. All functions return 0 or a negative errno; the transport itself
- * only logs at debug level: the caller decides and logs once, using ec_row_describe().
+ * only logs at debug level: the caller decides and logs once, using ec_row_describe(). Pointer
+ * arguments are never NULL (assert()ed) unless a function says otherwise; ec_free() takes NULL.
  *
  * Single owner: one Ec per process, used from one thread. Every transaction (the hdaps poller, raw
  * ReadRow from D-Bus clients, the self-test) is a call into this object and runs to completion

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "macros.h"
+#include "strutil.h"
 #include "thinkpad-models.h"
 
 #define TP043 "tp_smapi 0.43 hdaps.c DMI table"
@@ -57,7 +58,7 @@ const ThinkpadModel *thinkpad_model_lookup(const char *board_vendor, const char 
         if (!board_vendor || !product_version)
                 return NULL;
         for (size_t i = 0; i < ELEMENTSOF(models); i++)
-                if (strcmp(board_vendor, models[i].vendor) == 0 &&
+                if (streq(board_vendor, models[i].vendor) &&
                     strstr(product_version, models[i].product_version))
                         return &models[i];
         return NULL;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The hdaps device: accelerometer commands over the EC transport. Facts: docs/PROTOCOL.md. */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <stdint.h>
 
+#include "calibration.h"
 #include "ec-protocol.h"
 #include "hdaps.h"
 #include "log.h"
@@ -45,6 +47,9 @@ static const EcReadMore readout_older = {
 
 int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret)
 {
+        assert(ec);
+        assert(ret);
+
         if (axis_code > HDAPS_AXIS_CODE_MAX)
                 return -EINVAL;
         HdapsDevice *d = calloc(1, sizeof(*d));
@@ -54,8 +59,7 @@ int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret)
         d->config = HDAPS_CONFIG_DEFAULT;
         d->axis_code = axis_code;
         d->cache_stale = true;
-        /* Calibration is armed at load and on request only (seeds PATCH 07/12), never by an init. */
-        d->state.calibration_pending = true;
+        calibration_request(&d->state); /* armed at load and on request only, never by an init */
         *ret = d;
         return 0;
 }
@@ -68,16 +72,22 @@ HdapsDevice *hdaps_free(HdapsDevice *d)
 
 const HdapsState *hdaps_get_state(const HdapsDevice *d)
 {
+        assert(d);
+
         return &d->state;
 }
 
 const HdapsConfig *hdaps_get_config(const HdapsDevice *d)
 {
+        assert(d);
+
         return &d->config;
 }
 
 unsigned hdaps_get_axis_code(const HdapsDevice *d)
 {
+        assert(d);
+
         return d->axis_code;
 }
 
@@ -219,6 +229,10 @@ static int send_fake_data_mode(HdapsDevice *d, bool on)
 
 int hdaps_get_ec_config(HdapsDevice *d, unsigned *ret_ec_rate, unsigned *ret_order)
 {
+        assert(d);
+        assert(ret_ec_rate);
+        assert(ret_order);
+
         const EcRow args = {.mask = EC_ROW_MASK_ARG0 | (1u << EC_EXT_IDX_SUB),
                             .val = {[0] = EC_CMD_ACCEL_EXT, [EC_EXT_IDX_SUB] = EC_SUB_ACCEL_GET_CONFIG}};
         EcRow data = {.mask = (1u << EC_GETCFG_IDX_STATUS) | (1u << EC_GETCFG_IDX_RATE_LO) |
@@ -242,6 +256,10 @@ int hdaps_read_back_ec_config(HdapsDevice *d, unsigned *ret_ec_rate, unsigned *r
 {
         int r = -EBUSY;
 
+        assert(d);
+        assert(ret_ec_rate);
+        assert(ret_order);
+
         for (unsigned waited = 0; waited <= HDAPS_READ_TIMEOUT_MS; waited += HDAPS_READ_RETRY_MS) {
                 r = hdaps_get_ec_config(d, ret_ec_rate, ret_order);
                 if (r != -EBUSY)
@@ -254,6 +272,8 @@ int hdaps_read_back_ec_config(HdapsDevice *d, unsigned *ret_ec_rate, unsigned *r
 int hdaps_config_validate(const HdapsConfig *c, const char **ret_msg)
 {
         const char *msg = NULL;
+
+        assert(c);
 
         if (c->sampling_rate < HDAPS_SAMPLING_RATE_MIN || c->sampling_rate > HDAPS_SAMPLING_RATE_MAX)
                 msg = "sampling rate must be between 1 and 1000 readouts per second";
@@ -324,11 +344,15 @@ static void power_off_after_failed_init(HdapsDevice *d)
 
 bool hdaps_config_degraded(const HdapsDevice *d)
 {
+        assert(d);
+
         return d->config_degraded;
 }
 
 bool hdaps_config_refused(const HdapsDevice *d)
 {
+        assert(d);
+
         return d->config_refused;
 }
 
@@ -337,6 +361,8 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
         const char *msg;
         uint8_t mode;
         int r;
+
+        assert(d);
 
         if (hdaps_config_validate(config, &msg) < 0)
                 return log_error_errno(-EINVAL, "hdaps: bad configuration: %s", msg);
@@ -418,6 +444,8 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
 
 int hdaps_power_off(HdapsDevice *d)
 {
+        assert(d);
+
         /* tp_smapi 0.43: stop EC sampling only once the power-off worked (the seeds tried both). */
         int r;
 
@@ -487,11 +515,7 @@ static int parse_readout(HdapsDevice *d, const EcRow *data, HdapsReadout *ret)
         if (r.mouse)
                 s->last_mouse_ns = now;
         refresh_activity(d, now);
-        if (s->calibration_pending) { /* deferred calibration (seeds PATCH 07/12) */
-                s->rest_x = r.x;
-                s->rest_y = r.y;
-                s->calibration_pending = false;
-        }
+        (void) calibration_readout(s, r.x, r.y);
         d->cache_stale = false;
 
         if (ret)
@@ -536,6 +560,8 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
         EcRow data = {.mask = READOUT_DATA_MASK};
         int r, k;
 
+        assert(d);
+
         /* The fast path of the seeds' timer: read the prefetched reply once, no retries. */
         r = ec_try_read_row_more(d->ec, &readout_args, &data, &readout_older);
         /* Nothing prefetched although the last prefetch did not fail hard: it expired (a period longer
@@ -563,6 +589,8 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
 
 int hdaps_start_polling(HdapsDevice *d)
 {
+        assert(d);
+
         int r = ec_prefetch_row_afresh(d->ec, &readout_args);
 
         d->prefetch_failed = r < 0 && r != -EBUSY; /* as after a tick's prefetch */
@@ -572,6 +600,8 @@ int hdaps_start_polling(HdapsDevice *d)
 
 int hdaps_keep_prefetch(HdapsDevice *d)
 {
+        assert(d);
+
         if (!d->prefetch_polled || !ec_prefetch_junked(d->ec))
                 return 0;
         return hdaps_start_polling(d);
@@ -579,6 +609,8 @@ int hdaps_keep_prefetch(HdapsDevice *d)
 
 int hdaps_update(HdapsDevice *d)
 {
+        assert(d);
+
         uint64_t now = now_ns(d);
         uint64_t fresh_ns = NSEC_PER_SEC * 9 / 10 / d->config.sampling_rate;
 
@@ -603,23 +635,27 @@ int hdaps_update(HdapsDevice *d)
 
 void hdaps_invalidate_cache(HdapsDevice *d)
 {
+        assert(d);
+
         d->cache_stale = true;
 }
 
 void hdaps_calibrate(HdapsDevice *d)
 {
-        d->state.calibration_pending = true;
+        assert(d);
+        calibration_request(&d->state);
 }
 
 void hdaps_set_rest(HdapsDevice *d, int rest_x, int rest_y)
 {
-        d->state.rest_x = rest_x;
-        d->state.rest_y = rest_y;
-        d->state.calibration_pending = false;
+        assert(d);
+        calibration_set_rest(&d->state, rest_x, rest_y);
 }
 
 int hdaps_set_axis_code(HdapsDevice *d, unsigned code)
 {
+        assert(d);
+
         if (code > HDAPS_AXIS_CODE_MAX)
                 return -EINVAL;
         if (code != d->axis_code) {
@@ -645,6 +681,8 @@ static int apply_config(HdapsDevice *d, const HdapsConfig *c)
 
 int hdaps_set_sampling_rate(HdapsDevice *d, unsigned rate)
 {
+        assert(d);
+
         HdapsConfig c = d->config;
         c.sampling_rate = rate;
         return apply_config(d, &c);
@@ -652,6 +690,8 @@ int hdaps_set_sampling_rate(HdapsDevice *d, unsigned rate)
 
 int hdaps_set_oversampling_ratio(HdapsDevice *d, unsigned ratio)
 {
+        assert(d);
+
         HdapsConfig c = d->config;
         c.oversampling_ratio = ratio;
         return apply_config(d, &c);
@@ -659,6 +699,8 @@ int hdaps_set_oversampling_ratio(HdapsDevice *d, unsigned ratio)
 
 int hdaps_set_filter_order(HdapsDevice *d, unsigned order)
 {
+        assert(d);
+
         HdapsConfig c = d->config;
         c.filter_order = order;
         return apply_config(d, &c);
@@ -666,6 +708,8 @@ int hdaps_set_filter_order(HdapsDevice *d, unsigned order)
 
 int hdaps_set_fake_data_mode(HdapsDevice *d, bool on)
 {
+        assert(d);
+
         int r = send_fake_data_mode(d, on);
         if (r < 0)
                 return r;

@@ -9,7 +9,9 @@
  *   -ENODEV  no accelerometer (mode latch 0, or check failed)
  *   -EOPNOTSUPP the EC answered "not implemented"
  *   -EIO     EC off protocol or another nonzero return code
- * Nothing here logs above debug level except hdaps_init(), which says why a device is refused. */
+ * Nothing here logs above debug level except hdaps_init(), which says why a device is refused.
+ * Pointer arguments are never NULL (assert()ed) unless a function says otherwise; hdaps_free() takes
+ * NULL. */
 
 #include <stdbool.h>
 #include <stdint.h>

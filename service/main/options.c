@@ -9,6 +9,7 @@
 #include "config.h"
 #include "idle-exit.h"
 #include "options.h"
+#include "strutil.h"
 
 #define STATE_DIR_DEFAULT LOCALSTATEDIR "/lib/tpaccel"
 
@@ -190,14 +191,11 @@ int options_parse(int argc, char *argv[], Options *ret)
                         o.sysroot = optarg;
                         break;
                 case ARG_EXIT_IDLE_TIME: {
-                        char *end;
-                        unsigned long n;
-                        errno = 0;
-                        n = strtoul(optarg, &end, 10);
-                        if (errno != 0 || end == optarg || *end || optarg[0] == '-' || n > EXIT_IDLE_SEC_MAX)
+                        unsigned n;
+                        if (safe_atou(optarg, &n) < 0 || n > EXIT_IDLE_SEC_MAX)
                                 return bad("--exit-idle-time=%s: expected seconds between 0 (never) and %u",
                                            optarg, EXIT_IDLE_SEC_MAX);
-                        o.exit_idle_sec = (unsigned) n;
+                        o.exit_idle_sec = n;
                         break;
                 }
                 case ARG_SENSOR_PROXY: {
@@ -218,19 +216,15 @@ int options_parse(int argc, char *argv[], Options *ret)
                         o.user = optarg;
                         break;
                 case ARG_DUMP: {
-                        char *end;
-                        unsigned long n;
-                        errno = 0;
-                        n = strtoul(optarg, &end, 10);
-                        if (errno != 0 || end == optarg || *end || optarg[0] == '-' || n == 0 ||
-                            n > DUMP_READOUTS_MAX)
+                        unsigned n;
+                        if (safe_atou(optarg, &n) < 0 || n == 0 || n > DUMP_READOUTS_MAX)
                                 return bad("--dump=%s: expected a number of readouts between 1 and %u",
                                            optarg, DUMP_READOUTS_MAX);
-                        o.dump = (unsigned) n;
+                        o.dump = n;
                         break;
                 }
                 case ARG_DIAGNOSE:
-                        if (optarg && strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0)
+                        if (optarg && !streq(optarg, "text") && !streq(optarg, "json"))
                                 return bad("--diagnose=%s: the format is text or json", optarg);
                         o.diagnose = optarg ?: "text";
                         break;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -48,6 +49,9 @@ static size_t strv_length(char *const *l)
 
 int disk_protect_new(const char *sysfs_root, DiskProtect **ret)
 {
+        assert(sysfs_root);
+        assert(ret);
+
         _cleanup_(disk_protect_freep) DiskProtect *d = calloc(1, sizeof(*d));
         if (!d)
                 return -ENOMEM;
@@ -105,7 +109,7 @@ static int check_flag(DiskProtect *d, const char *name, const char *attr, const 
         if (r < 0)
                 return error_printf(ret_error, r == -ENOENT ? -ENOENT : -EINVAL,
                                     "Disk '%s': cannot read %s: %s", name, attr, strerror(-r));
-        if (strcmp(value, want) != 0)
+        if (!streq(value, want))
                 return error_printf(ret_error, -EINVAL, "Disk '%s' is %s (%s is %s)", name, what, attr,
                                     value);
         return 0;
@@ -116,6 +120,8 @@ int disk_protect_check_disk(DiskProtect *d, const char *name, char **ret_error)
         _cleanup_free_ char *path = NULL;
         struct stat st;
         int r;
+
+        assert(d);
 
         if (!name || !disk_name_valid(name))
                 return error_printf(ret_error, -EINVAL,
@@ -171,9 +177,11 @@ int disk_protect_set_disks(DiskProtect *d, char *const *names, char **ret_error)
 {
         size_t n = strv_length(names);
 
+        assert(d);
+
         for (size_t i = 0; i < n; i++) {
                 for (size_t j = 0; j < i; j++)
-                        if (strcmp(names[i], names[j]) == 0)
+                        if (streq(names[i], names[j]))
                                 return error_printf(ret_error, -EINVAL, "Disk '%s' is listed twice",
                                                     names[i]);
                 int r = disk_protect_check_disk(d, names[i], ret_error);
@@ -199,16 +207,22 @@ int disk_protect_set_disks(DiskProtect *d, char *const *names, char **ret_error)
 
 char *const *disk_protect_get_disks(const DiskProtect *d)
 {
+        assert(d);
+
         return d->disks;
 }
 
 bool disk_protect_enabled(const DiskProtect *d)
 {
+        assert(d);
+
         return d->disks[0] != NULL;
 }
 
 int disk_protect_park(DiskProtect *d, uint64_t now_usec)
 {
+        assert(d);
+
         if (!disk_protect_enabled(d) || disk_protect_paused_until(d, now_usec) > 0)
                 return 0;
         if (d->parked && now_usec - d->last_write_usec < DISK_PARK_REARM_MS * USEC_PER_MSEC)
@@ -226,6 +240,8 @@ int disk_protect_park(DiskProtect *d, uint64_t now_usec)
 
 int disk_protect_unpark(DiskProtect *d)
 {
+        assert(d);
+
         if (!d->parked)
                 return 0;
         d->parked = false;
@@ -234,16 +250,22 @@ int disk_protect_unpark(DiskProtect *d)
 
 bool disk_protect_parked(const DiskProtect *d)
 {
+        assert(d);
+
         return d->parked;
 }
 
 uint64_t disk_protect_park_count(const DiskProtect *d)
 {
+        assert(d);
+
         return d->park_count;
 }
 
 int disk_protect_pause(DiskProtect *d, uint64_t now_usec, uint64_t until_usec)
 {
+        assert(d);
+
         d->paused_until_usec = until_usec > now_usec ? until_usec : 0;
         if (d->paused_until_usec > 0)
                 return disk_protect_unpark(d);
@@ -252,11 +274,15 @@ int disk_protect_pause(DiskProtect *d, uint64_t now_usec, uint64_t until_usec)
 
 uint64_t disk_protect_paused_until(const DiskProtect *d, uint64_t now_usec)
 {
+        assert(d);
+
         return d->paused_until_usec > now_usec ? d->paused_until_usec : 0;
 }
 
 DiskProtectState disk_protect_get_state(const DiskProtect *d, uint64_t now_usec)
 {
+        assert(d);
+
         if (!disk_protect_enabled(d))
                 return DISK_PROTECT_OFF;
         if (disk_protect_paused_until(d, now_usec) > 0)
@@ -264,22 +290,20 @@ DiskProtectState disk_protect_get_state(const DiskProtect *d, uint64_t now_usec)
         return d->parked ? DISK_PROTECT_PARKED : DISK_PROTECT_ARMED;
 }
 
-const char *disk_protect_state_to_string(DiskProtectState s)
-{
-        static const char *const names[_DISK_PROTECT_STATE_MAX] = {
-                [DISK_PROTECT_OFF] = "off",
-                [DISK_PROTECT_ARMED] = "armed",
-                [DISK_PROTECT_PARKED] = "parked",
-                [DISK_PROTECT_PAUSED] = "paused",
-        };
-        if (s < 0 || s >= _DISK_PROTECT_STATE_MAX)
-                return NULL;
-        return names[s];
-}
+static const char *const disk_protect_state_table[_DISK_PROTECT_STATE_MAX] = {
+        [DISK_PROTECT_OFF] = "off",
+        [DISK_PROTECT_ARMED] = "armed",
+        [DISK_PROTECT_PARKED] = "parked",
+        [DISK_PROTECT_PAUSED] = "paused",
+};
+
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(disk_protect_state, DiskProtectState, );
 
 int disk_protect_follow(DiskProtect *d, bool shock_active, uint64_t now_usec)
 {
         int r;
+
+        assert(d);
 
         if (shock_active) {
                 bool was_parked = d->parked;

@@ -4,7 +4,8 @@
 /* Disk head parking through /sys/block/NAME/device/unload_heads (the kernel's ATA head-unload
  * interface: writing N parks the heads and freezes the queue for N ms, at most 30000; 0 resumes).
  * Every park writes a bounded timeout, re-armed while motion lasts, so a stalled daemon can never leave
- * heads parked for longer than that timeout. sysfs_root is "/sys" normally, a fake tree in tests. */
+ * heads parked for longer than that timeout. sysfs_root is "/sys" normally, a fake tree in tests.
+ * The DiskProtect and sysfs_root arguments are never NULL (assert()ed); disk_protect_free() takes NULL. */
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "motion.h"
 #include "orientation.h"
 #include "shock.h"
+#include "strutil.h"
 #include "tilt.h"
 
 /* Plausible HDAPS scales: about 155-160 counts per g; anything outside this range is a typo. */
@@ -25,26 +27,13 @@ struct Motion {
         bool tilt_sent;
 };
 
-static const char *const orientation_names[_MOTION_ORIENTATION_MAX] = {
+static const char *const motion_orientation_table[_MOTION_ORIENTATION_MAX] = {
         [MOTION_ORIENTATION_UNDEFINED] = "undefined", [MOTION_ORIENTATION_NORMAL] = "normal",
         [MOTION_ORIENTATION_BOTTOM_UP] = "bottom-up", [MOTION_ORIENTATION_LEFT_UP] = "left-up",
         [MOTION_ORIENTATION_RIGHT_UP] = "right-up",
 };
 
-const char *motion_orientation_to_string(MotionOrientation o)
-{
-        if (o < 0 || o >= _MOTION_ORIENTATION_MAX)
-                return NULL;
-        return orientation_names[o];
-}
-
-int motion_orientation_from_string(const char *s)
-{
-        for (int i = 0; s && i < _MOTION_ORIENTATION_MAX; i++)
-                if (strcmp(orientation_names[i], s) == 0)
-                        return i;
-        return -EINVAL;
-}
+DEFINE_STRING_TABLE_LOOKUP(motion_orientation, MotionOrientation);
 
 /* isfinite() first: NaN compares false with everything and would slip through a range check. */
 static bool in_range(double v, double lo, double hi)
@@ -55,6 +44,8 @@ static bool in_range(double v, double lo, double hi)
 int motion_config_validate(const MotionConfig *c, const char **ret_msg)
 {
         const char *msg = NULL;
+
+        assert(c);
 
         if (!in_range(c->counts_per_g, MOTION_COUNTS_PER_G_MIN, MOTION_COUNTS_PER_G_MAX))
                 msg = "counts_per_g must be between 10 and 10000";
@@ -72,6 +63,9 @@ int motion_config_validate(const MotionConfig *c, const char **ret_msg)
 
 int motion_new(const MotionConfig *config, Motion **ret)
 {
+        assert(config);
+        assert(ret);
+
         int r = motion_config_validate(config, NULL);
         if (r < 0)
                 return r;
@@ -119,6 +113,9 @@ static void update_tilt_event(Motion *m, bool orientation_changed, MotionEvents 
 
 void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret)
 {
+        assert(m);
+        assert(s);
+
         bool new_data = s->new_readouts > 0;
         bool activity = s->keyboard || s->mouse;
         double x = s->x - s->rest_x, y = s->y - s->rest_y;
@@ -188,6 +185,8 @@ void motion_angles_of(const Motion *m, const MotionSample *s, double *ret_pitch,
 
 void motion_reset(Motion *m)
 {
+        assert(m);
+
         tilt_reset(&m->tilt);
         orientation_reset(&m->orientation);
         shock_reset(&m->shock);
@@ -197,6 +196,8 @@ void motion_reset(Motion *m)
 
 int motion_set_tilt_step(Motion *m, double degrees)
 {
+        assert(m);
+
         if (!in_range(degrees, MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX))
                 return -EINVAL;
         m->config.tilt_step = degrees;
@@ -205,6 +206,8 @@ int motion_set_tilt_step(Motion *m, double degrees)
 
 int motion_set_shock_sensitivity(Motion *m, double sensitivity)
 {
+        assert(m);
+
         if (!in_range(sensitivity, MOTION_SENSITIVITY_MIN, MOTION_SENSITIVITY_MAX))
                 return -EINVAL;
         m->config.shock_sensitivity = sensitivity;
@@ -214,6 +217,8 @@ int motion_set_shock_sensitivity(Motion *m, double sensitivity)
 
 int motion_set_counts_per_g(Motion *m, double counts_per_g)
 {
+        assert(m);
+
         if (!in_range(counts_per_g, MOTION_COUNTS_PER_G_MIN, MOTION_COUNTS_PER_G_MAX))
                 return -EINVAL;
         m->config.counts_per_g = counts_per_g;
@@ -222,6 +227,8 @@ int motion_set_counts_per_g(Motion *m, double counts_per_g)
 
 int motion_set_shock_hold_ms(Motion *m, unsigned ms)
 {
+        assert(m);
+
         if (ms < MOTION_SHOCK_HOLD_MS_MIN || ms > MOTION_SHOCK_HOLD_MS_MAX)
                 return -EINVAL;
         m->config.shock_hold_ms = ms;
@@ -231,10 +238,14 @@ int motion_set_shock_hold_ms(Motion *m, unsigned ms)
 
 const MotionState *motion_get_state(const Motion *m)
 {
+        assert(m);
+
         return &m->state;
 }
 
 const MotionConfig *motion_get_config(const Motion *m)
 {
+        assert(m);
+
         return &m->config;
 }

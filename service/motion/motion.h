@@ -4,7 +4,8 @@
 /* Motion processing: from axis-corrected readouts to tilt (pitch, roll), a debounced screen
  * orientation, and shock detection. Pure computation: no I/O, no clock of its own (time comes with
  * each sample), no logging above debug. Deterministic: the same samples give the same events.
- * Parameters, units and sources are documented in docs/MOTION.md. */
+ * Parameters, units and sources are documented in docs/MOTION.md. Pointer arguments are never NULL
+ * (assert()ed) unless a function says otherwise; motion_free() takes NULL. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,12 +32,13 @@ typedef enum MotionOrientation {
         MOTION_ORIENTATION_LEFT_UP,
         MOTION_ORIENTATION_RIGHT_UP,
         _MOTION_ORIENTATION_MAX,
+        _MOTION_ORIENTATION_INVALID = -EINVAL,
 } MotionOrientation;
 
 /* iio-sensor-proxy's names: "undefined", "normal", "bottom-up", "left-up", "right-up". */
 const char *motion_orientation_to_string(MotionOrientation o);
-/* The inverse; -EINVAL for an unknown name. */
-int motion_orientation_from_string(const char *s);
+/* The inverse; -EINVAL (_MOTION_ORIENTATION_INVALID) for an unknown name or NULL. */
+MotionOrientation motion_orientation_from_string(const char *s);
 
 typedef struct MotionConfig {
         double counts_per_g;      /* accelerometer scale; HDAPS_COUNTS_PER_G_DEFAULT unless the model says */

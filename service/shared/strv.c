@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strutil.h"
 #include "strv.h"
 
 char **strv_free(char **l)
@@ -24,7 +25,7 @@ size_t strv_length(char *const *l)
 bool strv_contains(char *const *l, const char *s)
 {
         for (; l && *l; l++)
-                if (strcmp(*l, s) == 0)
+                if (streq(*l, s))
                         return true;
         return false;
 }
@@ -36,7 +37,7 @@ bool strv_equal(char *const *a, char *const *b)
         if (n != strv_length(b))
                 return false;
         for (size_t i = 0; i < n; i++)
-                if (strcmp(a[i], b[i]) != 0)
+                if (!streq(a[i], b[i]))
                         return false;
         return true;
 }

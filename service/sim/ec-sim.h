@@ -76,7 +76,8 @@ typedef struct SimOptions {
 
 /* Parses "KIND[:PROBABILITY][@FROM-TO]" (KIND: busy, silent, bad-status, retval, pending, absent;
  * probability 0..1, default 1; FROM and TO seconds since the emulator started, TO > FROM, default
- * always). Returns 0 or -EINVAL with *ret_error set to a message (free it). */
+ * always). Returns 0 or -EINVAL with *ret_error set to a message (free it; ret_error may be NULL).
+ * s NULL or empty is refused like a bad specification; ret is not NULL (assert()ed). */
 int sim_fault_parse(const char *s, SimFault *ret, char **ret_error);
 const char *sim_fault_kind_to_string(SimFaultKind k);
 

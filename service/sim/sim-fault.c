@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fault specifications ("KIND[:PROBABILITY]") and the per-transaction fault decision. */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
@@ -12,7 +13,7 @@
 #include "strutil.h"
 #include "sim-fault.h"
 
-static const char *const fault_kind_names[_SIM_FAULT_MAX] = {
+static const char *const sim_fault_kind_table[_SIM_FAULT_MAX] = {
         [SIM_FAULT_BUSY] = "busy",
         [SIM_FAULT_SILENT] = "silent",
         [SIM_FAULT_BAD_STATUS] = "bad-status",
@@ -32,19 +33,13 @@ static const char *const fault_kind_names[_SIM_FAULT_MAX] = {
         "warm-up, mode-change, end-status"
 #define FAULT_PROBABILITY_QUOTE_MAX 32
 
-const char *sim_fault_kind_to_string(SimFaultKind k)
-{
-        if ((unsigned) k >= _SIM_FAULT_MAX)
-                return NULL;
-        return fault_kind_names[k];
-}
+DEFINE_STRING_TABLE_LOOKUP_TO_STRING(sim_fault_kind, SimFaultKind, );
 
 /* A plain non-negative decimal (digits and at most one point), or -EINVAL. */
 static int parse_seconds(const char *p, size_t len, double *ret)
 {
         char buf[FAULT_PROBABILITY_QUOTE_MAX + 1];
         bool digit = false;
-        char *end = NULL;
         unsigned points = 0;
 
         if (len == 0 || len > FAULT_PROBABILITY_QUOTE_MAX)
@@ -61,9 +56,7 @@ static int parse_seconds(const char *p, size_t len, double *ret)
                 return -EINVAL;
         memcpy(buf, p, len);
         buf[len] = 0;
-        errno = 0;
-        *ret = strtod(buf, &end);
-        return errno == 0 && end && *end == 0 && isfinite(*ret) ? 0 : -EINVAL;
+        return safe_atod(buf, ret) < 0 ? -EINVAL : 0;
 }
 
 /* "@FROM-TO" after the fault (at points at '@'). */
@@ -90,6 +83,8 @@ int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
         size_t kind_len;
         SimFault f = {.kind = _SIM_FAULT_MAX, .probability = 1.0};
 
+        assert(ret);
+
         if (ret_error)
                 *ret_error = NULL;
         if (!spec || !*spec)
@@ -111,8 +106,8 @@ int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
         colon = strchr(s, ':');
         kind_len = colon ? (size_t) (colon - s) : strlen(s);
         for (unsigned k = 0; k < _SIM_FAULT_MAX; k++)
-                if (strlen(fault_kind_names[k]) == kind_len &&
-                    strncmp(s, fault_kind_names[k], kind_len) == 0)
+                if (strlen(sim_fault_kind_table[k]) == kind_len &&
+                    strncmp(s, sim_fault_kind_table[k], kind_len) == 0)
                         f.kind = k;
         if (f.kind == _SIM_FAULT_MAX)
                 return error_printf(ret_error, -EINVAL,
@@ -121,18 +116,10 @@ int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
 
         if (colon) {
                 const char *p = colon + 1;
-                char *end = NULL;
                 double v;
 
-                /* Plain decimal only: no sign, hex, exponent-only, inf or nan spellings. */
-                bool plain = *p != 0;
-                for (const char *c = p; *c; c++)
-                        if (!((*c >= '0' && *c <= '9') || *c == '.' || *c == 'e' || *c == 'E' || *c == '-' ||
-                              *c == '+'))
-                                plain = false;
-                errno = 0;
-                v = plain ? strtod(p, &end) : NAN;
-                if (!plain || errno != 0 || !end || *end != 0 || !isfinite(v))
+                /* Plain decimal only (safe_atod()): no hex, inf or nan spellings. */
+                if (safe_atod(p, &v) < 0)
                         return error_printf(ret_error, -EINVAL, "probability '%.*s' is not a number",
                                             FAULT_PROBABILITY_QUOTE_MAX, p);
                 if (v < 0 || v > 1)

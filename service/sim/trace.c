@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Motion trace files: a strict CSV parser that accepts any bytes and names the first problem with
  * "NAME:LINE: reason", plus interpolated sampling. The format is documented in docs/EMULATOR.md. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -19,7 +20,6 @@
 #define TRACE_FILE_MAX         (64u * 1024u * 1024u)
 #define TRACE_TIME_INT_DIGITS  10 /* time_ms below 10^10 ms (about 115 days) */
 #define TRACE_TIME_FRAC_DIGITS 6
-#define TRACE_FIELD_QUOTE_MAX  STR_EXCERPT_MAX /* characters of a bad field quoted in an error (16) */
 #define TRACE_VALUE_MIN        (-32768)
 #define TRACE_VALUE_MAX        32767
 
@@ -34,28 +34,6 @@ Trace *trace_free(Trace *t)
         free(t);
         return NULL;
 }
-
-/* Renders a field for an error message: at most TRACE_FIELD_QUOTE_MAX characters, non-printable
- * bytes as \xNN, "..." when cut. buf must hold TRACE_FIELD_QUOTE_MAX * 4 + 4 bytes. */
-static const char *quote_field(const char *s, size_t len, char *buf)
-{
-        size_t n = 0;
-
-        for (size_t i = 0; i < len && i < TRACE_FIELD_QUOTE_MAX; i++) {
-                unsigned char c = (unsigned char) s[i];
-                if (c >= 0x20 && c < 0x7F && c != '\\')
-                        buf[n++] = (char) c;
-                else
-                        n += (size_t) sprintf(buf + n, "\\x%02x", c);
-        }
-        if (len > TRACE_FIELD_QUOTE_MAX) {
-                memcpy(buf + n, "...", 3);
-                n += 3;
-        }
-        buf[n] = 0;
-        return buf;
-}
-#define QUOTE_BUF_SIZE (TRACE_FIELD_QUOTE_MAX * 4 + 4)
 
 typedef struct Field {
         const char *s;
@@ -164,7 +142,7 @@ static int parse_row(const Field *fields, const char *name, unsigned line_no, Tr
 {
         static const char *const axis_names[] = {"x", "y"};
         static const char *const flag_names[] = {"keyboard", "mouse"};
-        char q[QUOTE_BUF_SIZE];
+        char q[STR_EXCERPT_SIZE];
         int r, axis[2];
         bool flag[2];
 
@@ -173,12 +151,12 @@ static int parse_row(const Field *fields, const char *name, unsigned line_no, Tr
                 return error_printf_at(
                         ret_error, -EINVAL, name, line_no,
                         "time_ms '%s' has too many digits (at most %d before and %d after the point)",
-                        quote_field(fields[0].s, fields[0].len, q), TRACE_TIME_INT_DIGITS,
+                        str_excerpt_n(fields[0].s, fields[0].len, q), TRACE_TIME_INT_DIGITS,
                         TRACE_TIME_FRAC_DIGITS);
         if (r < 0)
                 return error_printf_at(ret_error, -EINVAL, name, line_no,
                                        "time_ms '%s' is not a non-negative number",
-                                       quote_field(fields[0].s, fields[0].len, q));
+                                       str_excerpt_n(fields[0].s, fields[0].len, q));
 
         for (unsigned i = 0; i < 2; i++) {
                 const Field *f = &fields[1 + i];
@@ -186,18 +164,18 @@ static int parse_row(const Field *fields, const char *name, unsigned line_no, Tr
                 if (r == -ERANGE)
                         return error_printf_at(ret_error, -EINVAL, name, line_no,
                                                "%s '%s' is out of range (%d..%d)", axis_names[i],
-                                               quote_field(f->s, f->len, q), TRACE_VALUE_MIN,
+                                               str_excerpt_n(f->s, f->len, q), TRACE_VALUE_MIN,
                                                TRACE_VALUE_MAX);
                 if (r < 0)
                         return error_printf_at(ret_error, -EINVAL, name, line_no,
                                                "%s '%s' is not an integer", axis_names[i],
-                                               quote_field(f->s, f->len, q));
+                                               str_excerpt_n(f->s, f->len, q));
         }
         for (unsigned i = 0; i < 2; i++) {
                 const Field *f = &fields[3 + i];
                 if (parse_flag(f, &flag[i]) < 0)
                         return error_printf_at(ret_error, -EINVAL, name, line_no, "%s '%s' is not 0 or 1",
-                                               flag_names[i], quote_field(f->s, f->len, q));
+                                               flag_names[i], str_excerpt_n(f->s, f->len, q));
         }
 
         row->x = axis[0];
@@ -227,8 +205,11 @@ int trace_parse(const char *text, size_t len, const char *name, Trace **ret, cha
         size_t allocated = 0, pos = 0;
         unsigned line_no = 0;
         bool have_header = false;
-        char q[QUOTE_BUF_SIZE];
+        char q[STR_EXCERPT_SIZE];
         int r;
+
+        assert(text || len == 0);
+        assert(ret);
 
         if (!name)
                 name = "trace";
@@ -276,7 +257,7 @@ int trace_parse(const char *text, size_t len, const char *name, Trace **ret, cha
                                                        "missing header (expected '" TRACE_HEADER "')");
                         return error_printf_at(ret_error, -EINVAL, name, line_no,
                                                "wrong header '%s' (expected '" TRACE_HEADER "')",
-                                               quote_field(line, line_len, q));
+                                               str_excerpt_n(line, line_len, q));
                 }
 
                 if (n != TRACE_COLUMNS)
@@ -288,7 +269,7 @@ int trace_parse(const char *text, size_t len, const char *name, Trace **ret, cha
                 if (t->n_rows > 0 && !(row.time_ms > t->rows[t->n_rows - 1].time_ms))
                         return error_printf_at(ret_error, -EINVAL, name, line_no,
                                                "time_ms %s is not after the previous row's %g",
-                                               quote_field(fields[0].s, fields[0].len, q),
+                                               str_excerpt_n(fields[0].s, fields[0].len, q),
                                                t->rows[t->n_rows - 1].time_ms);
                 if (t->n_rows >= TRACE_ROWS_MAX)
                         return error_printf_at(ret_error, -EINVAL, name, line_no,
@@ -314,6 +295,9 @@ int trace_load(const char *path, Trace **ret, char **ret_error)
         _cleanup_free_ char *buf = NULL;
         struct stat st;
         size_t len = 0;
+
+        assert(path);
+        assert(ret);
 
         if (ret_error)
                 *ret_error = NULL;
@@ -431,5 +415,7 @@ void trace_sample(const Trace *t, double time_ms, double *ret_x, double *ret_y, 
 
 double trace_duration_ms(const Trace *t)
 {
+        assert(t);
+
         return t->rows[t->n_rows - 1].time_ms;
 }

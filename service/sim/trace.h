@@ -23,8 +23,9 @@ typedef struct Trace {
         char *name;
 } Trace;
 
-/* Parses text (len bytes, need not be NUL-terminated). name is used in error messages. Returns 0, or
- * -EINVAL with *ret_error = "NAME:LINE: reason" (free it), or -ENOMEM. */
+/* Parses text (len bytes, need not be NUL-terminated). name is used in error messages (NULL: "trace").
+ * Returns 0, or -EINVAL with *ret_error = "NAME:LINE: reason" (free it), or -ENOMEM. ret is not NULL
+ * (assert()ed here and in trace_load(), whose path is not NULL either); ret_error may be NULL. */
 int trace_parse(const char *text, size_t len, const char *name, Trace **ret, char **ret_error);
 /* Reads and parses a regular file: opened with O_NONBLOCK, so a FIFO never blocks, and anything but a
  * regular file is refused (-EINVAL, "PATH: not a regular file ..."; a directory -EISDIR). Errors as

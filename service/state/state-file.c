@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -26,6 +28,8 @@
 
 void state_config_init(StateConfig *c)
 {
+        assert(c);
+
         *c = (StateConfig){
                 .sampling_rate = HDAPS_DEFAULT_SAMPLING_RATE,
                 .oversampling_ratio = HDAPS_DEFAULT_OVERSAMPLING_RATIO,
@@ -37,12 +41,17 @@ void state_config_init(StateConfig *c)
 
 void state_config_done(StateConfig *c)
 {
+        assert(c);
+
         c->protected_disks = strv_free(c->protected_disks);
 }
 
 int state_config_copy(StateConfig *dst, const StateConfig *src)
 {
         char **disks = NULL;
+
+        assert(dst);
+        assert(src);
 
         if (src->protected_disks) {
                 disks = strv_copy(src->protected_disks);
@@ -56,9 +65,11 @@ int state_config_copy(StateConfig *dst, const StateConfig *src)
 
 bool state_disk_name_valid(const char *name)
 {
+        assert(name);
+
         size_t n = strlen(name);
 
-        if (n == 0 || n > STATE_DISK_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        if (n == 0 || n > STATE_DISK_NAME_MAX || streq(name, ".") || streq(name, ".."))
                 return false;
         return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
 }
@@ -69,79 +80,122 @@ typedef struct Parser {
         char **error;
 } Parser;
 
-static int parse_error(Parser *p, const char *fmt, ...) _printf_(2, 3);
-static int parse_error(Parser *p, const char *fmt, ...)
+/* "NAME:LINE: message", -EINVAL (or -ENOMEM). */
+#define parse_error(p, ...) error_printf_at((p)->error, -EINVAL, (p)->name, (p)->line, __VA_ARGS__)
+
+/* One key of the file: its name, how its value is parsed into the configuration, where (the field at
+ * offset in StateConfig, of the type parse expects) and the accepted range for numbers. */
+typedef struct StateKey StateKey;
+struct StateKey {
+        const char *name;
+        int (*parse)(Parser *p, const StateKey *k, char *value, StateConfig *c);
+        size_t offset;
+        double min, max;
+};
+
+#define KEY_FIELD(c, k, type) ((type *) ((uint8_t *) (c) + (k)->offset))
+
+static int parse_u64(Parser *p, const StateKey *k, const char *v, uint64_t *ret)
 {
-        _cleanup_free_ char *msg = NULL;
-        va_list ap;
+        char x[STR_EXCERPT_SIZE];
+        uint64_t u;
 
-        va_start(ap, fmt);
-        if (vasprintf(&msg, fmt, ap) < 0)
-                msg = NULL;
-        va_end(ap);
-        if (!msg || asprintf(p->error, "%s:%u: %s", p->name, p->line, msg) < 0) {
-                *p->error = NULL;
-                return -ENOMEM;
-        }
-        return -EINVAL;
-}
-
-static int parse_unsigned(Parser *p, const char *key, const char *v, unsigned min, unsigned max,
-                          unsigned *ret)
-{
-        char *end, x[STR_EXCERPT_SIZE];
-        unsigned long u;
-
-        errno = 0;
-        if (*v < '0' || *v > '9')
-                return parse_error(p, "%s: '%s' is not a number", key, str_excerpt(v, x));
-        u = strtoul(v, &end, 10);
-        if (errno != 0 || *end != '\0')
-                return parse_error(p, "%s: '%s' is not a number", key, str_excerpt(v, x));
-        if (u < min || u > max)
-                return parse_error(p, "%s: %lu is out of range %u..%u", key, u, min, max);
-        *ret = (unsigned) u;
+        if (safe_atou64(v, &u) < 0)
+                return parse_error(p, "%s: '%s' is not a number", k->name, str_excerpt(v, x));
+        if (u < (uint64_t) k->min || u > (uint64_t) k->max)
+                return parse_error(p, "%s: %" PRIu64 " is out of range %u..%u", k->name, u,
+                                   (unsigned) k->min, (unsigned) k->max);
+        *ret = u;
         return 0;
 }
 
-static int parse_double(Parser *p, const char *key, const char *v, double min, double max, double *ret)
+static int parse_unsigned(Parser *p, const StateKey *k, char *v, StateConfig *c)
 {
-        char *end, x[STR_EXCERPT_SIZE], vs[STR_DOUBLE_SIZE], mins[STR_DOUBLE_SIZE], maxs[STR_DOUBLE_SIZE];
+        uint64_t u;
+        int r = parse_u64(p, k, v, &u);
+        if (r < 0)
+                return r;
+        *KEY_FIELD(c, k, unsigned) = (unsigned) u;
+        return 0;
+}
+
+static int parse_bool(Parser *p, const StateKey *k, char *v, StateConfig *c)
+{
+        uint64_t u;
+        int r = parse_u64(p, k, v, &u); /* "0" or "1" (range 0..1) */
+        if (r < 0)
+                return r;
+        *KEY_FIELD(c, k, bool) = u;
+        return 0;
+}
+
+static int parse_double(Parser *p, const StateKey *k, char *v, StateConfig *c)
+{
+        char x[STR_EXCERPT_SIZE], vs[STR_DOUBLE_SIZE], mins[STR_DOUBLE_SIZE], maxs[STR_DOUBLE_SIZE];
         double d;
 
-        errno = 0;
-        d = strtod(v, &end);
-        if (errno != 0 || end == v || *end != '\0' || !isfinite(d))
-                return parse_error(p, "%s: '%s' is not a number", key, str_excerpt(v, x));
-        if (d < min || d > max)
-                return parse_error(p, "%s: %s is out of range %s..%s", key, str_double(d, vs),
-                                   str_double(min, mins), str_double(max, maxs));
-        *ret = d;
+        if (safe_atod(v, &d) < 0)
+                return parse_error(p, "%s: '%s' is not a number", k->name, str_excerpt(v, x));
+        if (d < k->min || d > k->max)
+                return parse_error(p, "%s: %s is out of range %s..%s", k->name, str_double(d, vs),
+                                   str_double(k->min, mins), str_double(k->max, maxs));
+        *KEY_FIELD(c, k, double) = d;
         return 0;
 }
 
-static int parse_int16(Parser *p, const char *key, const char *v, const char **ret_end, int *ret)
+/* One count of "X,Y" at *v: an optional '-' and digits, ended by the character after it, stored
+ * in *ret, *v moved past the number. A part that is not a number is quoted from where it starts. */
+static int parse_count(Parser *p, const StateKey *k, char **v, int *ret)
 {
-        char *end, x[STR_EXCERPT_SIZE];
-        long l;
+        char *s = *v, *end = s + (*s == '-'), x[STR_EXCERPT_SIZE];
+        int64_t l;
+        int r;
 
-        errno = 0;
-        if (!(*v == '-' || (*v >= '0' && *v <= '9')))
-                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, str_excerpt(v, x));
-        l = strtol(v, &end, 10);
-        if (errno != 0 || end == v)
-                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key, str_excerpt(v, x));
+        end += strspn(end, "0123456789");
+        char saved = *end;
+        *end = '\0';
+        r = safe_atoi64(s, &l);
+        *end = saved;
+        if (r < 0)
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", k->name,
+                                   str_excerpt(s, x));
         if (l < REST_MIN || l > REST_MAX)
-                return parse_error(p, "%s: %ld is out of range %d..%d", key, l, REST_MIN, REST_MAX);
+                return parse_error(p, "%s: %" PRId64 " is out of range %d..%d", k->name, l, REST_MIN,
+                                   REST_MAX);
         *ret = (int) l;
-        *ret_end = end;
+        *v = end;
         return 0;
 }
 
-static int parse_disks(Parser *p, const char *key, char *v, char ***ret)
+/* "X,Y": two signed 16-bit counts into has_rest, rest_x and rest_y (no offset). */
+static int parse_rest(Parser *p, const StateKey *k, char *v, StateConfig *c)
+{
+        char *s = v, x[STR_EXCERPT_SIZE];
+        int rx, ry, r;
+
+        r = parse_count(p, k, &s, &rx);
+        if (r < 0)
+                return r;
+        if (*s != ',')
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", k->name,
+                                   str_excerpt(v, x));
+        s++;
+        r = parse_count(p, k, &s, &ry);
+        if (r < 0)
+                return r;
+        if (*s != '\0')
+                return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", k->name,
+                                   str_excerpt(v, x));
+        c->has_rest = true;
+        c->rest_x = rx;
+        c->rest_y = ry;
+        return 0;
+}
+
+static int parse_disks(Parser *p, const StateKey *k, char *v, StateConfig *c)
 {
         _cleanup_strv_free_ char **disks = NULL;
-        char *save = NULL, x[STR_EXCERPT_SIZE];
+        char ***ret = KEY_FIELD(c, k, char **), *save = NULL, x[STR_EXCERPT_SIZE];
         int r;
 
         disks = calloc(1, sizeof(char *));
@@ -149,12 +203,12 @@ static int parse_disks(Parser *p, const char *key, char *v, char ***ret)
                 return -ENOMEM;
         for (char *w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
                 if (!state_disk_name_valid(w))
-                        return parse_error(p, "%s: '%s' is not a block device name", key, str_excerpt(w, x));
-                for (char **d = disks; *d; d++)
-                        if (strcmp(*d, w) == 0)
-                                return parse_error(p, "%s: '%s' is listed twice", key, w);
+                        return parse_error(p, "%s: '%s' is not a block device name", k->name,
+                                           str_excerpt(w, x));
+                if (strv_contains(disks, w))
+                        return parse_error(p, "%s: '%s' is listed twice", k->name, w);
                 if (strv_length(disks) >= STATE_DISKS_MAX)
-                        return parse_error(p, "%s: more than %d disks", key, STATE_DISKS_MAX);
+                        return parse_error(p, "%s: more than %d disks", k->name, STATE_DISKS_MAX);
                 char *copy = strdup(w);
                 if (!copy)
                         return -ENOMEM;
@@ -165,6 +219,31 @@ static int parse_disks(Parser *p, const char *key, char *v, char ***ret)
         strv_free(*ret);
         *ret = TAKE_PTR(disks);
         return 0;
+}
+
+static const StateKey state_keys[] = {
+        {"sampling_rate", parse_unsigned, offsetof(StateConfig, sampling_rate), HDAPS_SAMPLING_RATE_MIN,
+         HDAPS_SAMPLING_RATE_MAX},
+        {"oversampling_ratio", parse_unsigned, offsetof(StateConfig, oversampling_ratio),
+         HDAPS_OVERSAMPLING_RATIO_MIN, EC_RATE_MAX},
+        {"filter_order", parse_unsigned, offsetof(StateConfig, filter_order), EC_FILTER_ORDER_MIN,
+         EC_FILTER_ORDER_MAX},
+        {"invert", parse_bool, offsetof(StateConfig, invert), 0, 1},
+        {"rest_position", parse_rest, 0, REST_MIN, REST_MAX},
+        {"tilt_step", parse_double, offsetof(StateConfig, tilt_step), MOTION_TILT_STEP_MIN,
+         MOTION_TILT_STEP_MAX},
+        {"shock_sensitivity", parse_double, offsetof(StateConfig, shock_sensitivity), MOTION_SENSITIVITY_MIN,
+         MOTION_SENSITIVITY_MAX},
+        {"protected_disks", parse_disks, offsetof(StateConfig, protected_disks), 0, 0},
+        {"input_devices", parse_bool, offsetof(StateConfig, input_devices), 0, 1},
+};
+
+static const StateKey *state_key_find(const char *name)
+{
+        for (size_t i = 0; i < ELEMENTSOF(state_keys); i++)
+                if (streq(state_keys[i].name, name))
+                        return &state_keys[i];
+        return NULL;
 }
 
 static char *strip(char *s)
@@ -178,103 +257,20 @@ static char *strip(char *s)
         return s;
 }
 
-enum {
-        KEY_SAMPLING_RATE,
-        KEY_OVERSAMPLING_RATIO,
-        KEY_FILTER_ORDER,
-        KEY_INVERT,
-        KEY_REST_POSITION,
-        KEY_TILT_STEP,
-        KEY_SHOCK_SENSITIVITY,
-        KEY_PROTECTED_DISKS,
-        KEY_INPUT_DEVICES,
-        _KEY_MAX,
-};
-
-static const char *const key_names[_KEY_MAX] = {
-        [KEY_SAMPLING_RATE] = "sampling_rate",         [KEY_OVERSAMPLING_RATIO] = "oversampling_ratio",
-        [KEY_FILTER_ORDER] = "filter_order",           [KEY_INVERT] = "invert",
-        [KEY_REST_POSITION] = "rest_position",         [KEY_TILT_STEP] = "tilt_step",
-        [KEY_SHOCK_SENSITIVITY] = "shock_sensitivity", [KEY_PROTECTED_DISKS] = "protected_disks",
-        [KEY_INPUT_DEVICES] = "input_devices",
-};
-
-static int parse_line(Parser *p, char *key, char *value, StateConfig *c)
-{
-        const char *end;
-        char ex[STR_EXCERPT_SIZE];
-        unsigned u;
-        int k;
-
-        for (k = 0; k < _KEY_MAX; k++)
-                if (strcmp(key, key_names[k]) == 0)
-                        break;
-
-        switch (k) {
-        case KEY_SAMPLING_RATE:
-                return parse_unsigned(p, key, value, HDAPS_SAMPLING_RATE_MIN, HDAPS_SAMPLING_RATE_MAX,
-                                      &c->sampling_rate);
-        case KEY_OVERSAMPLING_RATIO:
-                return parse_unsigned(p, key, value, HDAPS_OVERSAMPLING_RATIO_MIN, EC_RATE_MAX,
-                                      &c->oversampling_ratio);
-        case KEY_FILTER_ORDER:
-                return parse_unsigned(p, key, value, EC_FILTER_ORDER_MIN, EC_FILTER_ORDER_MAX,
-                                      &c->filter_order);
-        case KEY_INVERT: {
-                int r = parse_unsigned(p, key, value, 0, 1, &u);
-                if (r < 0)
-                        return r;
-                c->invert = u;
-                return 0;
-        }
-        case KEY_INPUT_DEVICES: {
-                int r = parse_unsigned(p, key, value, 0, 1, &u);
-                if (r < 0)
-                        return r;
-                c->input_devices = u;
-                return 0;
-        }
-        case KEY_REST_POSITION: {
-                int x, y, r;
-                r = parse_int16(p, key, value, &end, &x);
-                if (r < 0)
-                        return r;
-                if (*end != ',')
-                        return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key,
-                                           str_excerpt(value, ex));
-                r = parse_int16(p, key, end + 1, &end, &y);
-                if (r < 0)
-                        return r;
-                if (*end != '\0')
-                        return parse_error(p, "%s: expected two integers 'X,Y', got '%s'", key,
-                                           str_excerpt(value, ex));
-                c->has_rest = true;
-                c->rest_x = x;
-                c->rest_y = y;
-                return 0;
-        }
-        case KEY_TILT_STEP:
-                return parse_double(p, key, value, MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX,
-                                    &c->tilt_step);
-        case KEY_SHOCK_SENSITIVITY:
-                return parse_double(p, key, value, MOTION_SENSITIVITY_MIN, MOTION_SENSITIVITY_MAX,
-                                    &c->shock_sensitivity);
-        case KEY_PROTECTED_DISKS:
-                return parse_disks(p, key, value, &c->protected_disks);
-        default:
-                return 1; /* unknown */
-        }
-}
-
 int state_config_parse(const char *text, size_t len, const char *name, StateConfig *ret,
                        char ***ret_warnings, char **ret_error)
 {
         _cleanup_strv_free_ char **warnings = NULL;
         StateConfig c;
         Parser p = {.name = name, .error = ret_error};
-        bool seen[_KEY_MAX] = {};
+        bool seen[ELEMENTSOF(state_keys)] = {};
         size_t pos = 0;
         int r;
+
+        assert(text || len == 0);
+        assert(name);
+        assert(ret);
+        assert(ret_error);
 
         *ret_error = NULL;
         state_config_init(&c);
@@ -313,39 +309,33 @@ int state_config_parse(const char *text, size_t len, const char *name, StateConf
                         goto fail;
                 }
 
-                r = parse_line(&p, key, value, &c);
-                if (r < 0)
-                        goto fail;
-                if (r > 0) {
-                        char *w;
-                        if (asprintf(&w, "%s:%u: unknown key '%s', ignoring", name, p.line,
-                                     str_excerpt(key, x)) < 0) {
-                                r = -ENOMEM;
-                                goto fail;
-                        }
-                        r = strv_consume(&warnings, w);
+                const StateKey *k = state_key_find(key);
+                if (!k) {
+                        char *w = NULL;
+                        r = error_printf_at(&w, 0, name, p.line, "unknown key '%s', ignoring",
+                                            str_excerpt(key, x));
+                        if (r >= 0)
+                                r = strv_consume(&warnings, w);
                         if (r < 0)
                                 goto fail;
                         continue;
                 }
-                for (int k = 0; k < _KEY_MAX; k++)
-                        if (strcmp(key, key_names[k]) == 0) {
-                                if (seen[k]) {
-                                        r = parse_error(&p, "duplicate key '%s'", key);
-                                        goto fail;
-                                }
-                                seen[k] = true;
-                        }
+                r = k->parse(&p, k, value, &c);
+                if (r < 0)
+                        goto fail;
+                if (seen[k - state_keys]) {
+                        r = parse_error(&p, "duplicate key '%s'", key);
+                        goto fail;
+                }
+                seen[k - state_keys] = true;
         }
 
         if ((uint64_t) c.sampling_rate * c.oversampling_ratio > EC_RATE_MAX) {
-                p.line = 0;
-                r = -EINVAL;
-                if (asprintf(ret_error, "%s: sampling_rate %u x oversampling_ratio %u exceeds %u", name,
-                             c.sampling_rate, c.oversampling_ratio, EC_RATE_MAX) < 0) {
-                        *ret_error = NULL;
+                r = error_printf(ret_error, -EINVAL,
+                                 "%s: sampling_rate %u x oversampling_ratio %u exceeds %u", name,
+                                 c.sampling_rate, c.oversampling_ratio, EC_RATE_MAX);
+                if (!*ret_error)
                         r = -ENOMEM;
-                }
                 goto fail;
         }
 
@@ -365,6 +355,9 @@ fail:
 int state_config_format(const StateConfig *c, char **ret)
 {
         _cleanup_free_ char *disks = NULL, *rest = NULL;
+
+        assert(c);
+        assert(ret);
 
         disks = strv_join(c->protected_disks, " ");
         if (!disks)
@@ -442,6 +435,10 @@ int state_config_load(const char *path, StateConfig *ret, char ***ret_warnings, 
         size_t len = 0;
         ssize_t n;
 
+        assert(path);
+        assert(ret);
+        assert(ret_error);
+
         *ret_error = NULL;
         fd = open_state_file(path, ret_error);
         if (fd < 0)
@@ -452,19 +449,14 @@ int state_config_load(const char *path, StateConfig *ret, char ***ret_warnings, 
                 return -ENOMEM;
         while ((n = read(fd, text + len, STATE_FILE_SIZE_MAX + 1 - len)) != 0) {
                 if (n < 0) {
-                        int r = -errno;
-                        if (r == -EINTR)
+                        if (errno == EINTR)
                                 continue;
-                        if (asprintf(ret_error, "%s: %s", path, strerror(-r)) < 0)
-                                *ret_error = NULL;
-                        return r;
+                        return error_printf(ret_error, -errno, "%s: %s", path, strerror(errno));
                 }
                 len += (size_t) n;
-                if (len > STATE_FILE_SIZE_MAX) {
-                        if (asprintf(ret_error, "%s: larger than %d bytes", path, STATE_FILE_SIZE_MAX) < 0)
-                                *ret_error = NULL;
-                        return -EFBIG;
-                }
+                if (len > STATE_FILE_SIZE_MAX)
+                        return error_printf(ret_error, -EFBIG, "%s: larger than %d bytes", path,
+                                            STATE_FILE_SIZE_MAX);
         }
 
         return state_config_parse(text, len, path, ret, ret_warnings, ret_error);
@@ -516,7 +508,7 @@ static bool is_temp_name(const char *name, const char *base)
         if (len != 1 + n + 1 + 16 + 4 || name[0] != '.' || strncmp(name + 1, base, n) != 0 ||
             name[1 + n] != '.')
                 return false;
-        return strspn(name + 2 + n, "0123456789abcdef") == 16 && strcmp(name + 2 + n + 16, ".tmp") == 0;
+        return strspn(name + 2 + n, "0123456789abcdef") == 16 && streq(name + 2 + n + 16, ".tmp");
 }
 
 int state_config_remove_stale(const char *path)
@@ -526,6 +518,8 @@ int state_config_remove_stale(const char *path)
         struct dirent *de;
         DIR *d;
         int fd, n = 0;
+
+        assert(path);
 
         dir_copy = strdup(path);
         base_copy = strdup(path);
@@ -555,6 +549,9 @@ int state_config_save(const char *path, const StateConfig *c)
         char tmp[STATE_TMP_NAME_MAX];
         const char *base;
         int r;
+
+        assert(path);
+        assert(c);
 
         r = state_config_format(c, &text);
         if (r < 0)

@@ -14,7 +14,11 @@
  *   shock_sensitivity=1         0.1..10
  *   protected_disks=sda sdb     block device names, space separated (empty: protection off)
  *
- * The parser is a pure function (no I/O) so a fuzzer can feed it. */
+ * Numbers are plain decimal (safe_atou64(), safe_atoi64(), safe_atod() in strutil.h): no sign on the
+ * unsigned ones, no hex, inf or nan. The keys are one table in state-file.c.
+ *
+ * The parser is a pure function (no I/O) so a fuzzer can feed it. Pointer arguments are never NULL
+ * (assert()ed) unless a function says otherwise. */
 
 #include <stdbool.h>
 #include <stddef.h>

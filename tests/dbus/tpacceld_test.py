@@ -936,7 +936,11 @@ for i in range(40):
 
     def test_bad_options_exit_2(self):
         for args, word in ((['--bogus'], '--bogus'), (['--backend=x'], '--backend=x'), (['--dump=0'], '--dump'),
-                           (['--dump=abc'], '--dump'), (['--sim-fault=melt', '--backend=sim'], 'melt'),
+                           (['--dump=abc'], '--dump'), (['--dump=+5'], '--dump'), (['--dump= 5'], '--dump'),
+                           (['--exit-idle-time=+5'], '--exit-idle-time'),
+                           (['--exit-idle-time=0x10'], '--exit-idle-time'),
+                           (['--sim-fault=melt', '--backend=sim'], 'melt'),
+                           (['--sim-fault=busy:0x1', '--backend=sim'], '0x1'),
                            (['--trace=x.csv'], '--trace'), (['--system', '--session'], '--session'),
                            (['--state-dir'], '--state-dir'), (['extra'], 'extra')):
             p = subprocess.run([TPACCELD] + args, capture_output=True, text=True, timeout=TIMEOUT)

@@ -76,6 +76,17 @@ TEST(test_bad)
         expect_error("tilt_step=nan\n", "is not a number");
         expect_error("tilt_step=50\n", "out of range");
         expect_error("shock_sensitivity=\n", "is not a number");
+        /* plain decimal only (safe_atou64()/safe_atod()): no sign on unsigned values, no hex or inf */
+        expect_error("sampling_rate=+5\n", "sampling_rate: '+5' is not a number");
+        expect_error("tilt_step=0x10\n", "tilt_step: '0x10' is not a number");
+        expect_error("tilt_step=inf\n", "tilt_step: 'inf' is not a number");
+        expect_error("tilt_step=1e-400\n", "tilt_step: '1e-400' is not a number");
+        /* rest_position quotes the part that is not a number and checks each count's range before what
+         * follows it */
+        expect_error("rest_position=1,-\n", "rest_position: expected two integers 'X,Y', got '-'");
+        expect_error("rest_position=1,2x\n", "rest_position: expected two integers 'X,Y', got '1,2x'");
+        expect_error("rest_position=99999x,1\n", "rest_position: 99999 is out of range -32768..32767");
+        expect_error("rest_position=1,99999999999999999999\n", "got '9999999999999999...'");
         expect_error("protected_disks=sda ../x\n", "'../x' is not a block device name");
         expect_error("protected_disks=sda sda\n", "listed twice");
         expect_error("just words\n", "state:1: expected 'key=value'");
