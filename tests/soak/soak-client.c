@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load half of the soak run (soak.py drives it): one process, N bus connections, one sd-event loop.
- *   - every connection subscribes to Sample and counts what it receives (count and a checksum of the
+ *   - every connection matches Sample (connection 0 calls SubscribeSamples, for all: it is a broadcast)
+ *     and counts what it receives (count and a checksum of the
  *     readout times, so that the connections can be compared with each other);
  *   - connection 0 holds a claim for the whole run, so polling never stops and ticks are well defined;
  *   - READS property Gets per second, spread over the connections, asynchronously;
@@ -291,6 +292,10 @@ static int connect_one(Soak *s, Conn *c, bool reference, const char *address)
                 r = sd_bus_match_signal(c->bus, NULL, NULL, PATH, IFACE, "Sample",
                                         reference ? on_sample_reference : on_sample,
                                         reference ? (void *) s : (void *) c);
+        /* tpacceld sends Sample only while someone subscribed; it is a broadcast, so one subscription
+         * (the reference connection's, held for its lifetime) makes every connection receive it. */
+        if (r >= 0 && reference)
+                r = sd_bus_call_method(c->bus, NAME, PATH, IFACE, "SubscribeSamples", NULL, NULL, NULL);
         return r;
 }
 
