@@ -233,10 +233,10 @@ class EcAccessTest(TpaccelTestBase):
     def test_readable_rows_served(self):
         self.start_polkit([EC_RAW])
         self.start_daemon()
-        # The seeds' self-test row (battery 0 status), mask 0x8001, TWR15 0.
+        # The 2006 patch series' self-test row (battery 0 status), mask 0x8001, TWR15 0.
         data = self.ec.ReadRow(dbus.UInt16(0x8001), row(0x01), dbus.UInt16(0xFFFF))
         self.assertEqual((len(data), data[0]), (16, 0x01))
-        # Mode latch, check, configuration read as the seeds send them.
+        # Mode latch, check, configuration read as the 2006 patch series sends them.
         self.assertEqual(self.ec.ReadRow(dbus.UInt16(1), row(0x13), dbus.UInt16(3))[1], 1)
         data = self.ec.ReadRow(dbus.UInt16(3), row(0x17, 0x81), dbus.UInt16(0xF))
         self.assertEqual(tuple(data[1:4]), (0x00, 0x60, 0x00))

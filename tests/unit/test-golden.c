@@ -275,8 +275,8 @@ TEST(test_init_departures)
 
         golden_load("init", &g);
 
-        /* The initial prefetch fails (arg0 rejected: STR3 stays 0x00 after TWR0): init fails (seeds
-         * ABORT_INIT("initial prefetch failed"), tp_smapi 0.43 FAILED_INIT). */
+        /* The initial prefetch fails (arg0 rejected: STR3 stays 0x00 after TWR0): init fails (the 2006 patch
+         * series ABORT_INIT("initial prefetch failed"), tp_smapi 0.43 FAILED_INIT). */
         {
                 MockPort *m;
                 _cleanup_(ec_freep) Ec *ec = new_ec(&m);
