@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The README's commands and the packaging details a user trips over (issue 24, point 10): commands
+"""The README's commands and the packaging details a user trips over: commands
 that work as written on a root-only Debian 12 (no sudo), a claim example that holds its claim, the
 autostart entry's TryExec=, the uninstall steps of a source install and the icon's description."""
 import os

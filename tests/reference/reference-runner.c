@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The reference driver as the emulator's oracle (issue 26): tp_smapi 0.43's thinkpad_ec.c and hdaps.c,
+/* The reference driver as the emulator's oracle: tp_smapi 0.43's thinkpad_ec.c and hdaps.c,
  * unmodified, compiled at test time into a shared object against tpaccel's kernel shim (shim/kshim.h),
  * are driven here through module init, polling ticks, a sysfs read and module exit, on one emulator;
  * tpaccel's own transport and device layer (service/ec, service/hdaps) do the same on a second

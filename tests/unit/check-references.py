@@ -18,7 +18,10 @@ Fails when:
    shell function), or be declared in the headers of a library the project uses (LIBRARY_HEADERS), or be
    in EXTERNAL below (functions of the kernel, its drivers, tp_smapi, systemd's sources and meson that
    comments and documents name on purpose as models or sources).
-3. tpacceld(8) misses a long option of service/main/options.c, tpaccelctl(1) a command or option of
+3. a comment cites an internal work item (the word issue and a number, with or without # and a point
+   number, or a number after "(#") instead of saying what it refers to; documents may cite them as
+   dated evidence, and tp_smapi's issues are another project's.
+4. tpacceld(8) misses a long option of service/main/options.c, tpaccelctl(1) a command or option of
    client/ctl/tpaccelctl.c, the README's polkit table an action of policy/*.policy.in or a method of
    service/bus/bus-polkit.c's table, tpacceld(8)'s STATE FILE section a key of service/state/state-file.c,
    or HACKING.md's layer table differs from LAYERS in tests/unit/check-layers.py.
@@ -83,6 +86,12 @@ PENDING = {
     ('service/bus/bus-accelerometer.c', 'claims_max_rate()'),
     ('service/bus/meson.build', 'tests/check-bus-emit.sh'),
     ('service/daemon/input-devices.h', 'data/hdapsd-tpaccel-check'),
+    ('service/bus/bus-accelerometer.c', 'issue 25.6'),
+    ('service/bus/bus-bounds.c', 'issue 25.4'),
+    ('service/bus/bus-sensorproxy.c', 'issue 24'),
+    ('service/hdaps/hdaps.c', 'issue 26'),
+    ('service/hdaps/hdaps.h', 'issue 26'),
+    ('service/port/port-lock.c', 'issue 25.3'),
 }
 
 
@@ -131,6 +140,7 @@ def comments(rel, text):
 
 
 PATH = re.compile(r'(?<![\w/.$-])((?:\.\./)*)((?:%s)/[A-Za-z0-9_.@/+-]*[A-Za-z0-9_])' % '|'.join(TOP))
+WORK_ITEM = re.compile(r'(?<!tp_smapi )\b[Ii]ssues? #?\d+(?:\.\d+)?(?:, points? \d+(?: and \d+)?)?|\(#\d+\)')
 CALL = re.compile(r'(?<![\w.>:$-])([a-z][a-z0-9]*_[a-z0-9_]+)\(\)')
 
 
@@ -190,13 +200,18 @@ def check_references(root, files, problems, pending_seen):
                 if declared_in_libraries(fn):
                     continue
                 found.append((m.start(), fn + '()'))
+            if not is_doc:
+                found += [(m.start(), m.group(0)) for m in WORK_ITEM.finditer(chunk)]
             for pos, ref in found:
                 line = line0 + chunk.count('\n', 0, pos)
                 if (rel, ref) in PENDING:
                     pending_seen.add((rel, ref))
                     print(f'{rel}:{line}: pending: {ref}')
                     continue
-                problems.append(f'{rel}:{line}: names {ref}, which does not exist')
+                if WORK_ITEM.fullmatch(ref):
+                    problems.append(f'{rel}:{line}: cites the work item "{ref}": say what it refers to')
+                else:
+                    problems.append(f'{rel}:{line}: names {ref}, which does not exist')
 
 
 def section(man, title):
