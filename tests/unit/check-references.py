@@ -21,7 +21,12 @@ Fails when:
 3. a comment cites an internal work item (the word issue and a number, with or without # and a point
    number, or a number after "(#") instead of saying what it refers to; documents may cite them as
    dated evidence, and tp_smapi's issues are another project's.
-4. tpacceld(8) misses a long option of service/main/options.c, tpaccelctl(1) a command or option of
+4. a comment or document points to a section of a document that it does not have: README, HACKING.md
+   or a docs/*.md file followed by a quoted title (optionally after a comma or a Markdown link target)
+   needs a heading, or a bold paragraph lead, starting with that title in that document (case aside),
+   or a golden sequence of that name (docs/PROTOCOL.md);
+   a man page of the tree followed by an upper-case word needs a .SH starting with it.
+5. a man page has two sections of the same name, or tpacceld(8) misses a long option of service/main/options.c, tpaccelctl(1) a command or option of
    client/ctl/tpaccelctl.c, the README's polkit table an action of policy/*.policy.in or a method of
    service/bus/bus-polkit.c's table, tpacceld(8)'s STATE FILE section a key of service/state/state-file.c,
    or HACKING.md's layer table differs from LAYERS in tests/unit/check-layers.py.
@@ -92,6 +97,7 @@ PENDING = {
     ('service/hdaps/hdaps.c', 'issue 26'),
     ('service/hdaps/hdaps.h', 'issue 26'),
     ('service/port/port-lock.c', 'issue 25.3'),
+    ('service/ec/ec.c', 'docs/PROTOCOL.md "EC transport"'),
 }
 
 
@@ -141,6 +147,10 @@ def comments(rel, text):
 
 PATH = re.compile(r'(?<![\w/.$-])((?:\.\./)*)((?:%s)/[A-Za-z0-9_.@/+-]*[A-Za-z0-9_])' % '|'.join(TOP))
 WORK_ITEM = re.compile(r'(?<!tp_smapi )\b[Ii]ssues? #?\d+(?:\.\d+)?(?:, points? \d+(?: and \d+)?)?|\(#\d+\)')
+SECTION = re.compile(r'\b((?:docs/)?[A-Z][A-Z_]*\.md|README)\]?(?:\([^)\s]*\))?,?\s+"([^"\n]+)"')
+MAN_SECTION = re.compile(r'\b(tpacceld\(8\)|tpaccelctl\(1\)|tpaccel-tray\(1\)),?\s+([A-Z][A-Z ]*[A-Z])\b')
+MAN_PAGES = {'tpacceld(8)': 'service/main/tpacceld.8', 'tpaccelctl(1)': 'client/tpaccelctl.1',
+             'tpaccel-tray(1)': 'client/tpaccel-tray.1'}
 CALL = re.compile(r'(?<![\w.>:$-])([a-z][a-z0-9]*_[a-z0-9_]+)\(\)')
 
 
@@ -202,6 +212,18 @@ def check_references(root, files, problems, pending_seen):
                 found.append((m.start(), fn + '()'))
             if not is_doc:
                 found += [(m.start(), m.group(0)) for m in WORK_ITEM.finditer(chunk)]
+            for m in SECTION.finditer(chunk):
+                doc = 'README.md' if m.group(1) == 'README' else m.group(1)
+                target = next((read(root, d) for d in (doc, os.path.join('docs', doc)) if read(root, d)), None)
+                title = ' '.join(m.group(2).split())
+                lead = re.escape(title.rstrip('.'))
+                if target is not None and not re.search(r'^#+ %s|\*\*%s|^```golden %s$' % (lead, lead, lead), target, re.M | re.I):
+                    found.append((m.start(), f'{m.group(1)} "{title}"'))
+            for m in MAN_SECTION.finditer(chunk):
+                man = read(root, MAN_PAGES[m.group(1)])
+                heads = [h.strip('"') for h in re.findall(r'^\.SH (.+)$', man, re.M)]
+                if not any(h.startswith(m.group(2)) or m.group(2).startswith(h + ' ') for h in heads):
+                    found.append((m.start(), f'{m.group(1)}, {m.group(2)}'))
             for pos, ref in found:
                 line = line0 + chunk.count('\n', 0, pos)
                 if (rel, ref) in PENDING:
@@ -225,6 +247,10 @@ def unescape(man):
 
 def check_tables(root, problems):
     longopts = re.compile(r'\{"([a-z][a-z-]*)",\s*(?:no|required|optional)_argument')
+    for page in MAN_PAGES.values():
+        heads = re.findall(r'^\.SH (.+)$', read(root, page), re.M)
+        for h in sorted({h for h in heads if heads.count(h) > 1}):
+            problems.append(f'{page}: two sections {h}')
     daemon_man = read(root, 'service/main/tpacceld.8')
     options = unescape(section(daemon_man, 'OPTIONS'))
     for opt in longopts.findall(read(root, 'service/main/options.c')):
