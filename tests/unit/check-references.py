@@ -26,10 +26,11 @@ Fails when:
    needs a heading, or a bold paragraph lead, starting with that title in that document (case aside),
    or a golden sequence of that name (docs/PROTOCOL.md);
    a man page of the tree followed by an upper-case word needs a .SH starting with it.
-5. a man page has two sections of the same name, or tpacceld(8) misses a long option of service/main/options.c, tpaccelctl(1) a command or option of
-   client/ctl/tpaccelctl.c, the README's polkit table an action of policy/*.policy.in or a method of
-   service/bus/bus-polkit.c's table, tpacceld(8)'s STATE FILE section a key of service/state/state-file.c,
-   or HACKING.md's layer table differs from LAYERS in tests/unit/check-layers.py.
+5. a man page has two sections of the same name, or tpacceld(8) misses a long option of
+   service/main/options.c, tpaccelctl(1) a command or option of client/ctl/tpaccelctl.c, the README's
+   polkit table an action of policy/*.policy.in or a method of service/bus/bus-polkit.c's table,
+   tpacceld(8)'s STATE FILE section a key of service/state/state-file.c, or HACKING.md's layer table
+   differs from LAYERS in tests/unit/check-layers.py.
 
 PENDING lists stale references in files other work is changing at the time this check was written; each
 entry is (file, reference) and is reported, not failed on, while it is there; an entry no longer found
@@ -45,20 +46,14 @@ SKIP_DIRS = {'.git', 'subprojects', '__pycache__'}
 COMMENTED = ('.c', '.h', '.py', '.sh')
 DOCUMENTS = ('.md', '.1', '.8')
 
-# Functions of other programs that comments and documents name on purpose: the kernel drivers and
-# tp_smapi (docs/PROTOCOL.md cites them as sources), hdapsd, iio-sensor-proxy, the C library.
+# Functions of other programs that comments and documents name on purpose, as sources or models.
 EXTERNAL = {
-    'thinkpad_ec_lock', 'thinkpad_ec_try_lock', 'thinkpad_ec_unlock', 'thinkpad_ec_read_row',
-    'thinkpad_ec_try_read_row', 'thinkpad_ec_prefetch_row', 'thinkpad_ec_invalidate',
-    'thinkpad_ec_read_data', 'thinkpad_ec_request_row', 'thinkpad_ec_wait', 'thinkpad_ec_test',
-    'hdaps_update', 'hdaps_read_pair', 'hdaps_device_init', 'hdaps_set_power', 'hdaps_set_ec_config',
-    'hdaps_get_ec_config', 'hdaps_get_ec_mode', 'hdaps_check_ec', 'hdaps_mousedev_poll',
-    'hdaps_calibrate', 'hdaps_invert', 'hdaps_probe', 'hdaps_init', 'hdaps_exit', 'hdaps_suspend',
-    'hdaps_resume', 'hdaps_readb_one', 'hdaps_update_one', 'hdaps_set_fake_data_mode',
-    'hdaps_set_sampling_rate', 'hdaps_set_oversampling', 'hdaps_set_filter_order',
-    'hdaps_device_shutdown', 'read_tp_ec_row', 'show_battery_dump',  # the 2006 series, tp_smapi 0.43
+    # the 2006 patch series and tp_smapi 0.43 (thinkpad_ec.c, hdaps.c)
+    'thinkpad_ec_lock', 'thinkpad_ec_try_read_row', 'thinkpad_ec_prefetch_row', 'thinkpad_ec_invalidate',
+    'hdaps_device_init', 'hdaps_device_shutdown', 'hdaps_exit', 'hdaps_mousedev_poll', 'hdaps_set_ec_config',
+    'read_tp_ec_row',
     'input_defuzz_abs_event',  # the kernel's input core
-    'exec_child', 'bus_verify_polkit_async',  # systemd 252's sources, named as models
+    'exec_child', 'bus_verify_polkit_async',  # systemd 252's sources
     'find_installation', 'add_test_setup',  # meson
 }
 # Files of other projects with a path that looks like ours (hdapsd's recorded umockdev device).
@@ -72,7 +67,10 @@ def declared_in_libraries(name, cache={}):
         pattern = re.compile(r'\b%s\s*\(' % re.escape(name))
         cache[name] = False
         for top in LIBRARY_HEADERS:
-            paths = [top] if os.path.isfile(top) else (os.path.join(d, f) for d, _, fs in os.walk(top) for f in fs)
+            if os.path.isfile(top):
+                paths = [top]
+            else:
+                paths = (os.path.join(d, f) for d, _, fs in os.walk(top) for f in fs)
             for path in paths:
                 try:
                     with open(path, errors='replace') as f:
@@ -104,7 +102,11 @@ PENDING = {
 def walk(root):
     for top, dirs, files in os.walk(root):
         rel = os.path.relpath(top, root)
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not (rel == '.' and d.startswith('build')))
+        # Not build directories (build*, dpkg-buildpackage's obj-*) nor debhelper's staging directories
+        # (every folder in the debian folder but source).
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS
+                         and not (rel == '.' and d.startswith(('build', 'obj-')))
+                         and not (rel == 'debian' and d != 'source'))
         for name in sorted(files):
             yield os.path.normpath(os.path.join(rel, name))
 
@@ -163,7 +165,8 @@ def path_ok(root, path):
 
 def definitions(root, files):
     names = set()
-    cdef = re.compile(r'^(?:static\s+|inline\s+|const\s+|_\w+_\s+)*[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*\(', re.M)
+    cdef = re.compile(r'^(?:static\s+|inline\s+|const\s+|_\w+_\s+)*[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*\(',
+                      re.M)
     macro = re.compile(r'^\s*#\s*define\s+([A-Za-z_]\w*)\(', re.M)
     pydef = re.compile(r'^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)', re.M)
     shdef = re.compile(r'^\s*([A-Za-z_][\w-]*)\s*\(\)\s*\{', re.M)
@@ -214,10 +217,12 @@ def check_references(root, files, problems, pending_seen):
                 found += [(m.start(), m.group(0)) for m in WORK_ITEM.finditer(chunk)]
             for m in SECTION.finditer(chunk):
                 doc = 'README.md' if m.group(1) == 'README' else m.group(1)
-                target = next((read(root, d) for d in (doc, os.path.join('docs', doc)) if read(root, d)), None)
+                candidates = (doc, os.path.join('docs', doc))
+                target = next((read(root, d) for d in candidates if read(root, d)), None)
                 title = ' '.join(m.group(2).split())
                 lead = re.escape(title.rstrip('.'))
-                if target is not None and not re.search(r'^#+ %s|\*\*%s|^```golden %s$' % (lead, lead, lead), target, re.M | re.I):
+                anchor = r'^#+ %s|\*\*%s|^```golden %s$' % (lead, lead, lead)
+                if target is not None and not re.search(anchor, target, re.M | re.I):
                     found.append((m.start(), f'{m.group(1)} "{title}"'))
             for m in MAN_SECTION.finditer(chunk):
                 man = read(root, MAN_PAGES[m.group(1)])
@@ -304,7 +309,8 @@ def check_tables(root, problems):
 
 
 def main():
-    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..'))
+    default = os.path.join(os.path.dirname(__file__), '..', '..')
+    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else default)
     files = list(walk(root))
     problems, pending_seen = [], set()
     check_references(root, files, problems, pending_seen)
