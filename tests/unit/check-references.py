@@ -26,7 +26,10 @@ Fails when:
    needs a heading, or a bold paragraph lead, starting with that title in that document (case aside),
    or a golden sequence of that name (docs/PROTOCOL.md);
    a man page of the tree followed by an upper-case word needs a .SH starting with it.
-5. a man page has two sections of the same name, or tpacceld(8) misses a long option of
+5. a document or a comment outside service/ and client/ calls the 2006 patch series (docs/PROTOCOL.md
+   defines it) by its old nickname: the word "seeds" after "the", or before an apostrophe or "PATCH"
+   (random seeds are another word).
+6. a man page has two sections of the same name, or tpacceld(8) misses a long option of
    service/main/options.c, tpaccelctl(1) a command or option of client/ctl/tpaccelctl.c, the README's
    polkit table an action of policy/*.policy.in or a method of service/bus/bus-polkit.c's table,
    tpacceld(8)'s STATE FILE section a key of service/state/state-file.c, or HACKING.md's layer table
@@ -153,6 +156,7 @@ SECTION = re.compile(r'\b((?:docs/)?[A-Z][A-Z_]*\.md|README)\]?(?:\([^)\s]*\))?,
 MAN_SECTION = re.compile(r'\b(tpacceld\(8\)|tpaccelctl\(1\)|tpaccel-tray\(1\)),?\s+([A-Z][A-Z ]*[A-Z])\b')
 MAN_PAGES = {'tpacceld(8)': 'service/main/tpacceld.8', 'tpaccelctl(1)': 'client/tpaccelctl.1',
              'tpaccel-tray(1)': 'client/tpaccel-tray.1'}
+SEEDS = re.compile(r"\b[Tt]he seeds\b|\b[Ss]eeds'|\b[Ss]eeds PATCH\b")
 CALL = re.compile(r'(?<![\w.>:$-])([a-z][a-z0-9]*_[a-z0-9_]+)\(\)')
 
 
@@ -215,6 +219,9 @@ def check_references(root, files, problems, pending_seen):
                 found.append((m.start(), fn + '()'))
             if not is_doc:
                 found += [(m.start(), m.group(0)) for m in WORK_ITEM.finditer(chunk)]
+            if not rel.startswith(('service/', 'client/')):
+                found += [(m.start(), f'"{m.group(0)}" for the 2006 patch series')
+                          for m in SEEDS.finditer(chunk)]
             for m in SECTION.finditer(chunk):
                 doc = 'README.md' if m.group(1) == 'README' else m.group(1)
                 candidates = (doc, os.path.join('docs', doc))
@@ -235,7 +242,9 @@ def check_references(root, files, problems, pending_seen):
                     pending_seen.add((rel, ref))
                     print(f'{rel}:{line}: pending: {ref}')
                     continue
-                if WORK_ITEM.fullmatch(ref):
+                if ref.endswith('for the 2006 patch series'):
+                    problems.append(f'{rel}:{line}: says {ref}: say "the 2006 patch series (PATCH NN)"')
+                elif WORK_ITEM.fullmatch(ref):
                     problems.append(f'{rel}:{line}: cites the work item "{ref}": say what it refers to')
                 else:
                     problems.append(f'{rel}:{line}: names {ref}, which does not exist')
