@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Shock detection under CPU load (issue 25.11): tpacceld on the emulator replays the desk-knock and
+"""Shock detection under CPU load: tpacceld on the emulator replays the desk-knock and
 drop traces while CPU hogs (stress-ng --cpu, nice 0) keep every core busy, once per scheduling variant
 of the daemon. A client holds a sample stream (a claim at the full SamplingRate, 50 Hz: the rate armed
 disk protection polls at) and records every readout's time_usec and every Shock signal. Prints, per

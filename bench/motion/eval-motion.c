@@ -5,7 +5,7 @@
  * Default: the daemon's pipeline, on the emulator in virtual time: port_open_sim(trace) -> EC transport
  * -> hdaps device (hdaps_poll every 20 ms) -> motion_feed(). --direct feeds the trace rows sampled at
  * 50 Hz straight to motion_feed() (no emulator; for comparing the two). --hdapsd DIR adds hdapsd's
- * decisions (DIR/NAME.parks, one "start_ms end_ms" line per park, from bench/motion/hdapsd-replay.sh)
+ * decisions (DIR/NAME.parks, one "start_ms end_ms" line per park, from bench/motion/hdapsd-replay.py)
  * in the same table. --check exits 1 if any floor is missed. */
 
 #include <errno.h>

@@ -19,7 +19,7 @@ armed (a fake sysfs disk), nothing at all, and, for comparison, Debian's iio-sen
 rest.csv (still on a desk) and wobble.csv (moving); the testbed cannot replay them: its rest is a fixed
 position, its moving is compare-iio.py's motion script (a 40 degree turn every 1-1.5 s, looped).
 The tray runs under Xvfb, in trayer's XEmbed tray when trayer is installed.
-Prints `name: value unit` lines, a Markdown table and the floors (issue 24): tray defaults at rest and
+Prints `name: value unit` lines, a Markdown table and the floors: tray defaults at rest and
 the minimized window, tpacceld + tray + dbus-daemon <= 4 wakeups/s; a Tablet in laptop mode with a
 rotation claim, 0 polls (EffectiveRate 0).
 Usage: power.py BUILDDIR [SECONDS [CASE...]]"""
@@ -401,7 +401,8 @@ def main():
     print_floors(rows)
 
 
-# The floors of issue 24: (case, trace, what, limit). Wakeups are tpacceld + tray + dbus-daemon.
+# The floors the tray's power cost must meet: (case, trace, what, limit). Wakeups are tpacceld + tray +
+# dbus-daemon.
 WAKEUP_FLOORS = [('tray', 'rest', "tray defaults at rest", 4.0),
                  ('tray-minimized', 'rest', 'tray window minimized, at rest', 4.0)]
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Screenshots of tpaccel-tray in real panel hosts under Xvfb (issue 24): Xfce's panel with its
+# Screenshots of tpaccel-tray in real panel hosts under Xvfb: Xfce's panel with its
 # StatusNotifier plugin (xfce4-sntray-plugin) and xfwm4, xfce4-notifyd for the bubbles, and trayer
 # (XEmbed), dunst. Against tpacceld on the EC emulator on a private session bus. Writes desktop-*.png here.
 # Usage: docs/screenshots/make-desktop-screenshots.sh BUILDDIR [DISPLAY_NUMBER]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Screenshots of tpaccel-tray in GNOME Shell 43 (X11, under Xvfb) with the AppIndicator extension
-# (issue 24): the symbolic icon on the black top bar and the menu's toggles with their boxes. Against
+# Screenshots of tpaccel-tray in GNOME Shell 43 (X11, under Xvfb) with the AppIndicator extension:
+# the symbolic icon on the black top bar and the menu's toggles with their boxes. Against
 # tpacceld on the EC emulator on a private session bus, with a private bus as the system bus. Needs
 # gnome-shell, gnome-shell-extension-appindicator and dconf-cli (not in scripts/deps.sh: no test uses
 # them). Writes gnome-*.png here.

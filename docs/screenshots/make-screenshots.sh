@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Makes the README screenshots from a build: the tray window (Xvfb) and `tpaccelctl monitor` in tmux,
-# both against tpacceld on the EC emulator on a private session bus.
+# Makes the screenshots of the README and HACKING.md from a build: the tray window (Xvfb) and
+# `tpaccelctl monitor` in tmux, both against tpacceld on the EC emulator on a private session bus.
 # Usage: docs/screenshots/make-screenshots.sh BUILDDIR
 set -euo pipefail
 build=$(realpath "${1:?usage: $0 BUILDDIR}")

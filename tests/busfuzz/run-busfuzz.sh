@@ -100,7 +100,7 @@ status=0
 wait $daemon || status=$?
 [ $status -eq 0 ] || fail "tpacceld exited with status $status on SIGTERM"
 grep -q "accelerometer powered off" "$tmp/daemon.log" || fail "tpacceld did not power off on SIGTERM"
-# The strict emulator counted no access the seeds' driver would never make (docs/EMULATOR.md).
+# The strict emulator counted no access the 2006 patch series' driver would never make (docs/EMULATOR.md).
 grep -q "protocol_violations=0" "$tmp/daemon.log" || fail "the emulator saw protocol violations: $(grep -m5 'protocol violation' "$tmp/daemon.log")"
 lines=$(wc -l <"$tmp/daemon.log")
 echo "busfuzz: daemon log $lines lines"

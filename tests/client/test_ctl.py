@@ -87,7 +87,7 @@ class CtlTest(ClientTestCase):
         return path
 
     def test_readings_current_without_polling(self):
-        # Issue 24: with nothing polling, get roll said 0.00 and get orientation "undefined" while the
+        # Formerly, with nothing polling, get roll said 0.00 and get orientation "undefined" while the
         # machine stood at a steady 30 degrees; status gave old angles as current ones.
         self.start_daemon(self.write_roll_trace(30))
         time.sleep(1.5)
@@ -220,7 +220,7 @@ class CtlTest(ClientTestCase):
         self.assertIn("cannot connect to the bus at unix:path=", err)
 
     def test_no_system_bus(self):
-        # Issue 24: with no system bus at all tpaccelctl said "start it with: systemctl start tpacceld".
+        # Formerly, with no system bus at all tpaccelctl said "start it with: systemctl start tpacceld".
         env = dict(self.env, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={self.tmpdir}/no-system-bus")
         status, out, err = self.ctl("status", bus="--system", env=env)
         self.assertEqual(status, NO_SERVICE, err)
@@ -342,7 +342,7 @@ class CtlTest(ClientTestCase):
         return res.returncode, res.stdout, err, time.monotonic() - start
 
     def test_output_loops_end_when_the_reader_goes(self):
-        # Issue 24: "monitor --samples | head -3" never ended; every write failed with EPIPE, ignored.
+        # Formerly "monitor --samples | head -3" never ended; every write failed with EPIPE, ignored.
         self.start_daemon("rest.csv", loop=True)
         for args in (["monitor", "--samples"], ["monitor"], ["record", "-"]):
             with self.subTest(args=args):
@@ -467,7 +467,7 @@ class CtlTest(ClientTestCase):
         self.assertEqual(subjects[0][0], "unix-process")
         self.assertIn("pid", subjects[0][1])
         self.assertIn("org.thinkpad.accelerometer.calibrate", res.stderr)
-        # Issue 24: without logind (as on this bus) polkit never asks the agent; say so plainly instead of
+        # Without logind (as on this bus) polkit never asks the agent; say so plainly instead of
         # "run tpaccelctl in a terminal" to a user who is in one.
         self.assertIn("polkit cannot ask for a password here: there is no login session (logind is not "
                       "running)", res.stderr)
@@ -480,7 +480,7 @@ class CtlTest(ClientTestCase):
         _, out, _ = self.ctl("status", check=0, env=env)
         self.assertIn("Beschleunigungssensor: nein", out)
         self.assertRegex(out, r"\n *Temperatur: kein Messwert\n")
-        # Issue 24: the service's reasons in German too (from their stable codes), not English.
+        # The service's reasons in German too (from their stable codes), not English.
         self.assertRegex(out, r"\n *Grund für das Backend: der Beschleunigungssensor hat beim Start des Dienstes "
                               r"nicht geantwortet")
         self.assertIn("keine Messung: es gibt keinen Beschleunigungssensor", out)

@@ -66,7 +66,7 @@ class DiagnoseTest(ClientTestCase):
             "silent:0.2": r"readout transactions failed",
             "bad-status:0.3": r"readout transactions failed",
             "retval:0.3": r"readout transactions failed",
-            # Issue 26: a configuration the EC keeps pending no longer fails init; the report says so.
+            # A configuration the EC keeps pending does not fail init; the report says so.
             "pending": r"runs, but not as asked: the EC keeps the configuration change pending",
             "absent": r"mode latch is 0",
         }
@@ -112,7 +112,7 @@ class DiagnoseTest(ClientTestCase):
 
     def test_daemon_fault(self):
         self.start_daemon("rest.csv", loop=True, extra=["--sim-fault=retval:0.3"])
-        # Issue 24: a report listing a PROBLEM exited 0; scripts could not tell it from a healthy one.
+        # Formerly a report listing a PROBLEM exited 0; scripts could not tell it from a healthy one.
         _, out, _ = self.ctl("diagnose", "--json", check=1)
         report = json.loads(out)
         self.assertIn("injected faults: retval:0.3", report["backend"]["reason"])

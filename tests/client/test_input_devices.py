@@ -183,7 +183,7 @@ class InputDevicesTest(ClientTestCase):
         self.assertIsNone(self.daemon.poll(), "SIGHUP must not end the daemon")
 
     def test_unsaved_change_is_refused(self):
-        # As every setter (issue 13.6): a change that cannot be saved is not made, no device is created.
+        # As every setter: a change that cannot be saved is not made, no device is created.
         os.makedirs(os.path.join(self.tmpdir, "state", "state"))  # the state file cannot be written
         self.start_with_shim()
         with self.assertRaisesRegex(GLib.Error, r"NotSaved.*not made: cannot write the state file "

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The README's commands and the packaging details a user trips over (issue 24, point 10): commands
+"""The README's commands and the packaging details a user trips over: commands
 that work as written on a root-only Debian 12 (no sudo), a claim example that holds its claim, the
 autostart entry's TryExec=, the uninstall steps of a source install and the icon's description."""
 import os
@@ -14,9 +14,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clienttest import PYTHON, TOP_BUILDDIR, TOP_SRCDIR, ClientTestCase, wait_until  # noqa: E402
 
 
+# The README and the documents for users it links to, where its longer commands moved.
+USER_DOCS = ["README.md", "docs/INSTALL.md", "docs/DBUS.md", "docs/REPORTING.md", "docs/HDAPSD.md"]
+
+
 def readme():
-    with open(os.path.join(TOP_SRCDIR, "README.md")) as f:
-        return f.read()
+    text = ""
+    for path in USER_DOCS:
+        with open(os.path.join(TOP_SRCDIR, path)) as f:
+            text += f.read() + "\n"
+    return text
 
 
 def code_lines():

@@ -271,7 +271,7 @@ void rig_free(Rig *r)
         if (r->port) {
                 EcSimStatus st = rig_sim_status(r);
                 if (st.protocol_violations > 0) {
-                        /* The daemon core never makes the EC leave the seeds' protocol. */
+                        /* The daemon core never makes the EC leave the 2006 patch series' protocol. */
                         fprintf(stderr, "rig: %llu protocol violations, the last: %s\n",
                                 (unsigned long long) st.protocol_violations, st.last_violation);
                         abort();

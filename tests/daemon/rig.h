@@ -119,7 +119,7 @@ char *rig_capture_stop(Rig *r);
 /* Opens another emulated backend (for context_switch_backend()); the rig follows it from then on. */
 Backend *rig_open_sim_backend(Rig *r, const char *trace);
 /* Loads the fake kernel hdaps driver below the rig's sysroot (its sysfs device, in the flavour's
- * attribute set, tests/kernel/fake_hdaps.py), or unloads it (KERNEL_DRIVER_NONE). */
+ * attribute set, tests/lib/fake_hdaps.py), or unloads it (KERNEL_DRIVER_NONE). */
 void rig_kernel_driver(Rig *r, KernelDriverFlavour flavour);
 /* context_switch_backend() to b (from rig_open_sim_backend(); NULL: none). */
 void rig_switch_backend(Rig *r, Backend *b, const char *reason);

@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Unprivileged users against the bus side of tpacceld (issue 25), with the REAL polkitd on a private
-# system bus that denies by default and includes the shipped policies, tpacceld started as the unit runs
-# it (unit-lib.sh: User=tpaccel, its capabilities, seccomp sandbox). Several uids are the system's own
-# accounts without a login (daemon, bin, sys, sync, games, man, lp: 1..7) and nobody (65534), run with
-# setpriv. One CHECK a run, each its own meson test:
-#   claims         (25.1, 25.5) uids 65534 and 1 with 250 connections each, uid 3 with 100, and one Claim
+# Unprivileged users against the bus side of tpacceld (claims, streams, subscribers, polkit checks), with
+# the REAL polkitd on a private system bus that denies by default and includes the shipped policies,
+# tpacceld started as the unit runs it (unit-lib.sh: User=tpaccel, its capabilities, seccomp sandbox).
+# Several uids are the system's own accounts without a login (daemon, bin, sys, sync, games, man, lp:
+# 1..7) and nobody (65534), run with setpriv. One CHECK a run, each its own meson test:
+#   claims         uids 65534 and 1 with 250 connections each, uid 3 with 100, and one Claim
 #                  on each (past the bus's 512 match rules per connection), and one connection claiming 100
 #                  times: the daemon lives, the excess is LimitsExceeded naming the per-user and
 #                  per-connection bound, root's Claim and AcquireStream are served, and polling stops
 #                  once the clients left; then uids 1..6 fill the unprivileged share, uid 7 is refused
 #                  naming it and root is still served.
-#   streams        (25.2) nobody with 32 connections x 4 AcquireStream holds at most the per-user bound;
+#   streams        nobody with 32 connections x 4 AcquireStream holds at most the per-user bound;
 #                  uid 1 and root still get a stream.
 #   subscribers    uids 65534 and 1 with 250 connections each and uid 3 with 100 call SubscribeSamples
 #                  (past the bus's 512 match rules, had each subscriber a track): the daemon lives, each
 #                  user holds at most the per-user bound of subscribed connections, one connection at most
 #                  its 64 subscriptions, and root is still served.
-#   release-log    (25.8) 16 unread streams of one uid at 1000 Hz, closed: one log line for the uid; the
+#   release-log    16 unread streams of one uid at 1000 Hz, closed: one log line for the uid; the
 #                  next, 10 s later, counts the 15 not logged.
-#   bus-lost       (25.1) the bus goes: tpacceld exits with a failure saying what is lost, and the unit
+#   bus-lost       the bus goes: tpacceld exits with a failure saying what is lost, and the unit
 #                  restarts it (Restart=).
-#   polkit-reserve (25.7) 4 uids (1..4) flood SetFilterOrder on 8 connections each; nobody, allowed by a
+#   polkit-reserve 4 uids (1..4) flood SetFilterOrder on 8 connections each; nobody, allowed by a
 #                  polkit rule, gets each of its calls through (no Busy).
 # Installs the project's .policy and a rule (allowing nobody to configure) and maybe the tpaccel user;
 # removes them on exit. Needs root.

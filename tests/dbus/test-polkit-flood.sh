@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A polkit flood must not lock administrators out (issue 13.2), with the REAL polkitd on a private
+# A polkit flood must not lock administrators out, with the REAL polkitd on a private
 # system bus that uses the shipped bus policy: two unprivileged clients (uid 65534, no polkit rule)
 # each keep 100 SetFilterOrder calls in flight; meanwhile root's SetFilterOrder and ReadRow must be
 # answered and succeed, every flood call must be answered (Busy at once for the excess), the daemon's

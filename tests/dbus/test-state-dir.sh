@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The state directory's ownership, in each way tpacceld is started (issue 11): it always ends up
+# The state directory's ownership, in each way tpacceld is started: it always ends up
 # writable by the uid the daemon keeps, or the daemon says loudly at start that it is not.
 #   1. root by hand, after a tpaccel run had the directory (and a 0600 state file): root takes it
 #      back and saves;

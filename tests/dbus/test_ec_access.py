@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Who may drive the EC (issue 12): one process per machine holds the EC lock, the refused one makes no
+"""Who may drive the EC: one process per machine holds the EC lock, the refused one makes no
 port access; --backend=ioperm/devport apply auto's safety checks unless --force; ReadRow serves only rows
 that read. On a private system bus with dbusmock's polkitd (tpacceld_test.py's fixture) and on fake
 machines (tests/lib/fake_hdaps.py). Each test method is its own meson test (FILE/METHOD; tests/lib/list-tests.py)."""
@@ -83,7 +83,7 @@ class EcAccessTest(TpaccelTestBase):
         self.assertNotEqual(self.read(self.lock), '%d\n' % first, 'the new holder wrote its own PID')
 
     def test_lock_file_is_private_and_its_holder_named_by_the_kernel(self):
-        # Issue 25.3: the lock file is 0600, so another user cannot open it to hold a lock that blocks every
+        # The lock file is 0600, so another user cannot open it to hold a lock that blocks every
         # later start; a refusal names the holder from /proc/locks, not the PID written in the file.
         self.start_polkit()
         self.start_daemon('--lock-file=' + self.lock)
@@ -233,10 +233,10 @@ class EcAccessTest(TpaccelTestBase):
     def test_readable_rows_served(self):
         self.start_polkit([EC_RAW])
         self.start_daemon()
-        # The seeds' self-test row (battery 0 status), mask 0x8001, TWR15 0.
+        # The 2006 patch series' self-test row (battery 0 status), mask 0x8001, TWR15 0.
         data = self.ec.ReadRow(dbus.UInt16(0x8001), row(0x01), dbus.UInt16(0xFFFF))
         self.assertEqual((len(data), data[0]), (16, 0x01))
-        # Mode latch, check, configuration read as the seeds send them.
+        # Mode latch, check, configuration read as the 2006 patch series sends them.
         self.assertEqual(self.ec.ReadRow(dbus.UInt16(1), row(0x13), dbus.UInt16(3))[1], 1)
         data = self.ec.ReadRow(dbus.UInt16(3), row(0x17, 0x81), dbus.UInt16(0xF))
         self.assertEqual(tuple(data[1:4]), (0x00, 0x60, 0x00))

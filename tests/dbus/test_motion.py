@@ -133,7 +133,7 @@ class MotionTest(TpaccelTestBase):
     # are the daemon core's: tests/daemon/test-readout.c, in virtual time)
 
     def test_no_shock_below_the_minimum_rate(self):
-        # Issue 24: at the tray's default 4 Hz claim the lift and the put-down raised Shock ("drift")
+        # Formerly, at the tray's default 4 Hz claim the lift and the put-down raised Shock ("drift")
         # although the detector is made for 50 Hz readouts (docs/MOTION.md, "Minimum rate").
         self.start(trace('lift-and-carry.csv'), claim=False)
         self.accel.ClaimAtRate(dbus.UInt32(4))

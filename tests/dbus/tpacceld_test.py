@@ -179,7 +179,7 @@ time.sleep(600)
         self.accel.Release()
 
     def test_sample_only_while_subscribed(self):
-        # Issue 24: Sample was broadcast for every readout, waking the bus daemon although nobody asked.
+        # Formerly Sample was broadcast for every readout, waking the bus daemon although nobody asked.
         self.start_polkit()
         self.start_daemon()
         self.accel.Claim()
@@ -402,7 +402,7 @@ time.sleep(600)
     # Bad input
 
     def test_long_arguments_are_quoted_short(self):
-        # Issue 25.4: an error quotes at most 16 characters of a caller's string, ours (Diagnose's format)
+        # An error quotes at most 16 characters of a caller's string, ours (Diagnose's format)
         # and those sd-bus would echo whole by itself (Properties' interface and property names, an unknown
         # object's path), so that a 1 MiB argument does not come back as a 1 MiB error.
         self.start_daemon()
@@ -710,7 +710,7 @@ for i in range(40):
         self.assertTrue(self.get('FakeDataMode'))
 
     def test_unsaved_calibration_is_refused(self):
-        # Issue 25.6: Calibrate, like the setters, answers NotSaved when the state file cannot be written,
+        # Calibrate, like the setters, answers NotSaved when the state file cannot be written,
         # and RestPosition stays, in memory and after a restart.
         state = os.path.join(self.state_dir, 'state')
         self.start_polkit([CALIBRATE])
@@ -849,7 +849,7 @@ for i in range(40):
     def test_ec_refusing_configuration(self):
         self.start_polkit([CONFIGURE, EC_RAW])
         self.start_daemon('--sim-fault=pending:1')
-        # Issue 26: a configuration the EC keeps pending no longer fails init. The emulated EC already runs
+        # A configuration the EC keeps pending does not fail init. The emulated EC already runs
         # the default configuration after boot (EC rate 250, order 2): the device polls with it
         # (test-hdaps.c test_pending_configuration_degrades covers a configuration the EC does not run).
         self.assertTrue(self.get('HasAccelerometer'), 'init polls with the configuration the EC reports')

@@ -172,8 +172,9 @@ class TpaccelTestBase(dbusmock.DBusTestCase):
         return rc
 
     def assertNoProtocolViolations(self):
-        """The strict emulator counts every port access the seeds' driver would never make; tpacceld
-        logs the count at exit ("protocol_violations=N"). Every daemon of the suite must report 0."""
+        """The strict emulator counts every port access the 2006 patch series' driver would never make;
+        tpacceld logs the count at exit ("protocol_violations=N"). Every daemon of the suite must report
+        0."""
         log = self.daemon_log()
         counts = [int(n) for n in re.findall(r'protocol_violations=(\d+)', log)]
         self.assertEqual([n for n in counts if n], [], 'the emulator saw protocol violations:\n' +

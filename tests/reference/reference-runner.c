@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The reference driver as the emulator's oracle (issue 26): tp_smapi 0.43's thinkpad_ec.c and hdaps.c,
+/* The reference driver as the emulator's oracle: tp_smapi 0.43's thinkpad_ec.c and hdaps.c,
  * unmodified, compiled at test time into a shared object against tpaccel's kernel shim (shim/kshim.h),
  * are driven here through module init, polling ticks, a sysfs read and module exit, on one emulator;
  * tpaccel's own transport and device layer (service/ec, service/hdaps) do the same on a second
@@ -65,8 +65,8 @@ typedef enum InitCompare {
         /* Up to and including the first 0x10: the reference gives up on a pending configuration at
          * once (hdaps.c 0.43, hdaps_set_ec_config(): `if (data.val[0xF] == 0x06) ... return -EBUSY;`,
          * then hdaps_device_init(): `FAILED_INIT("hdaps_set_ec_config failed"); goto bad;`, and its
-         * timer polls anyway), tpaccel retries within the seeds' budget (100 ms: its first ticks come
-         * late and bring nothing new), reads the EC's configuration back (0x17/0x82) and polls with it
+         * timer polls anyway), tpaccel retries within the 2006 patch series' budget (100 ms: its first ticks
+         * come late and bring nothing new), reads the EC's configuration back (0x17/0x82) and polls with it
          * (hdaps_init(), docs/PROTOCOL.md). */
         INIT_UNTIL_CONFIG,
 } InitCompare;
@@ -476,7 +476,8 @@ static int run_scenario(const RefApi *ref, const Scenario *sc, Result *res)
         shim.port = a.port;
 
         /* Module init: thinkpad_ec's self-test, then hdaps (its probe inits the device). tpaccel: the
-         * self-test (ec-detect.c), then hdaps_init() with the seeds' defaults (50 Hz x 5, order 2). */
+         * self-test (ec-detect.c), then hdaps_init() with the 2006 patch series' defaults (50 Hz x 5,
+         * order 2). */
         capture_start(&a);
         r = ref->ec_init();
         check(res, r == 0, sc->name, "thinkpad_ec_init() failed: %d", r);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The reference driver as the emulator's oracle (issue 26).
+"""The reference driver as the emulator's oracle.
 
 tp_smapi 0.43's thinkpad_ec.c and hdaps.c, unmodified, are unpacked from Debian's tp-smapi-dkms package
 (never installed: dkms must not build a module here), compiled into a shared object against tpaccel's

@@ -189,7 +189,7 @@ class SensorProxyTest(TpaccelTestBase):
         self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerTilt'), 'undefined')
 
     def test_laptop_mode_claim_does_not_poll(self):
-        # Issue 24: in laptop mode the screen's orientation is pinned to "normal", yet a desktop's
+        # In laptop mode the screen's orientation is pinned to "normal", yet a desktop's
         # rotation claim (mutter claims whenever rotation is unlocked) kept polling at 20 Hz all day.
         self.start_proxy_daemon(switch='laptop')
         con = self.new_connection()

@@ -311,7 +311,7 @@ def scenario_vibration(name, seed, desc, freqs, amp_g, sway_deg):
     return t
 
 
-# --- Round 2 (issue 16): vehicles, walking, stairs, lap use, nearly flat drops, soft landings. ---
+# --- Round 2: vehicles, walking, stairs, lap use, nearly flat drops, soft landings. ---
 # Physics of these scenarios (all in g; SYNTHETIC, the figures are the generator's choices, from
 # ride-comfort and gait literature orders of magnitude):
 # - A vehicle: body bounce 1-1.5 Hz and road bumps 1-3 Hz (vertical up to 0.15-0.25 g; in the plane of a
@@ -551,7 +551,7 @@ def scenario_bed_drop(name, seed, height_cm, pitch, roll, kind, release=5000):
 
 
 def round2(variant=0):
-    """Issue 16's scenarios; variant k > 0 renders them again with seed 1000 + 7k added to each
+    """The round-2 scenarios; variant k > 0 renders them again with seed 1000 + 7k added to each
     seed and the name suffixed -vK (other noise, bump frequencies and phases, release phases)."""
     o = 1000 + 7 * variant if variant else 0
     n = (lambda name: "%s-v%d" % (name, variant)) if variant else (lambda name: name)
@@ -615,7 +615,7 @@ def main():
         scenario_demo_tour().render(args[1])
         return
     if args[:1] == ["--variants"]:
-        # gen-traces.py --variants K OUTDIR: issue 16's scenarios again with K other seeds each, for the
+        # gen-traces.py --variants K OUTDIR: the round-2 scenarios again with K other seeds each, for the
         # trade-off table in docs/MOTION.md (bench/motion/seed-variants.sh); not test traces.
         if len(args) != 3 or not args[1].isdigit() or int(args[1]) < 1:
             sys.exit("usage: gen-traces.py --variants K OUTDIR (K a whole number >= 1)")
@@ -640,7 +640,7 @@ def main():
         scenario_drop("drop-10cm", 21, 10, 12, -6),
         scenario_drop("drop-30cm", 22, 30, 8, 5),
         scenario_drop("drop-75cm", 23, 75, 15, 10),
-        scenario_drop("drop-flat-75cm", 24, 75, 5, 0, "flat-drop"),  # 5 deg: before the impact (issue 16)
+        scenario_drop("drop-flat-75cm", 24, 75, 5, 0, "flat-drop"),  # 5 deg: before the impact
         scenario_vibration("vibration-train", 31, "a train: 5-12 Hz, up to 0.12 g, building up over 4 s, "
                            "with a 0.3 Hz sway of 3 deg", (5.0, 8.0, 12.0), 0.12, 3.0),
         scenario_vibration("vibration-desk", 32, "a vibrating desk: 15 Hz, 0.06 g, building up over 4 s",

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The daemon's folders are its layers (README, "How it works"). Checks, on the sources:
+"""The daemon's folders are its layers (HACKING.md, "How it works"). Checks, on the sources:
   1. no file outside the D-Bus face (service/bus/) calls an sd_bus_emit_*() function;
   2. the includes between folders form no cycle, and every folder includes only its own headers and
-     those of the folders LAYERS lets it include (the README's map): not a chain but a graph, so that
+     those of the folders LAYERS lets it include (HACKING.md's table): not a chain but a graph, so that
      the daemon core reaches the hardware (port/, sim/, ec/, hdaps/) only through backend/, and what
      the diagnosis report needs below the backend (DMI, the model table, the port log) stays in
      diagnose/, a layer above the core.

@@ -68,7 +68,7 @@ class DumpTest(unittest.TestCase):
                 self.assertEqual(len(self.rows(p.stdout)), 25)
 
     def test_pending_configuration_polls_and_powers_off(self):
-        """Issue 26: a configuration the EC keeps pending (0x06) is not fatal: --dump polls with the one
+        """A configuration the EC keeps pending (0x06) is not fatal: --dump polls with the one
         the EC reports, says so, and powers the accelerometer off at exit."""
         with open(os.path.join(self.tmp.name, 'state'), 'w') as f:
             f.write('oversampling_ratio=2\n')  # EC rate 100: not what the emulated EC runs after boot

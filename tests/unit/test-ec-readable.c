@@ -53,7 +53,7 @@ TEST(test_battery_rows_as_tp_smapi_reads_them)
                         memset(r.val + 1, 0x55, 14);
                         CHECK(ec_row_readable(&r, NULL));
                 }
-        /* The seeds' self-test row. */
+        /* The 2006 patch series' self-test row. */
         EcRow selftest = row(EC_ROW_MASK_ARG0 | EC_ROW_MASK_ARG15, EC_CMD_BATTERY_STATUS, 0,
                              EC_BATTERY_SELFTEST_ARG15);
         CHECK(readable(selftest));
@@ -76,7 +76,7 @@ TEST(test_accelerometer_reads_as_the_seeds_send_them)
                            EC_ROW_ARG15_DEFAULT)));
         CHECK(readable(row(EC_ROW_MASK_ARG0, EC_CMD_ACCEL_READOUT, 0, 0)));
 
-        /* More argument bytes, or another TWR15, than the seeds send: not the same command. */
+        /* More argument bytes, or another TWR15, than the 2006 patch series sends: not the same command. */
         check_refused(row(0x0003, EC_CMD_ACCEL_READOUT, 1, 0), "never send it");
         check_refused(row(EC_ROW_MASK_ARG0 | EC_ROW_MASK_ARG15, EC_CMD_ACCEL_MODE, 0, 0x00),
                       "never send it");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* EC transport edge cases against a scripted port: the handshake as the seeds define it. */
+/* EC transport edge cases against a scripted port: the handshake as the 2006 patch series defines it. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -99,7 +99,8 @@ TEST(test_silent_ec_gives_up_within_budget_and_leaves_it_alone)
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EIO);
         CHECK_EQ(ec_last_str3(ec), BUSY);
-        /* EC_REQUEST_RETRIES polls, and no TWR15 read: the seeds read TWR15 only with OBF3B set. */
+        /* EC_REQUEST_RETRIES polls, and no TWR15 read: the 2006 patch series reads TWR15 only
+         * with OBF3B set. */
         CHECK_EQ(mock_port_count(m, false, EC_PORT_STR3), 2 + EC_REQUEST_RETRIES);
         CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 0);
         CHECK(m->now_ns - t0 < 10 * NSEC_PER_MSEC);
@@ -121,7 +122,7 @@ TEST(test_bad_initial_status_is_eio_without_touching_the_ec)
 TEST(test_read_busy_set_is_exactly_the_seeds)
 {
         /* Before a read, STR3 0xA0, 0x00 and 0x10 mean "not ready" (-EBUSY, retried); 0x20 and 0x80 are
-         * not in the seeds' list (tp_smapi 0.43 keeps it) and are errors. */
+         * not in the 2006 patch series' list (tp_smapi 0.43 keeps it) and are errors. */
         static const struct {
                 uint8_t str3;
                 int expect;
@@ -160,7 +161,7 @@ TEST(test_busy_ec_returns_ebusy_and_is_left_alone)
         mock_port_script(m, 3, (uint8_t[]){IDLE, MWMF, SWMF});
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EBUSY);
-        CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 0); /* no abort: the seeds have none */
+        CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 0); /* no abort: the 2006 patch series has none */
         CHECK_EQ(ec_stats(ec)->busy_retries, EC_READ_RETRIES);
 }
 
@@ -183,7 +184,7 @@ TEST(test_prefetch_then_try_read)
         CHECK_EQ(ec_try_read_row(ec, &row_0x11, &data), 0);
         CHECK_EQ(data.val[1], 7);
         /* try_read is the steady poll path: no request, just STR3 + TWR0 + masked bytes + TWR15 + STR3
-         * (the seeds check OBF3B after every read). */
+         * (the 2006 patch series checks OBF3B after every read). */
         CHECK_EQ(m->n_log, 5);
         CHECK_EQ(mock_port_count(m, true, EC_PORT_TWR0), 0);
 

@@ -57,8 +57,8 @@ class GoldenPortLogTest(unittest.TestCase):
                 rows = list(csv.reader(f))
         self.assertEqual(rows[0], ['time_us', 'dir', 'port', 'value'])
         got = normalize([(d, int(port, 16), int(value, 16)) for _, d, port, value in rows[1:]])
-        # Between two transactions the seeds' host reads STR3 twice in a row (after the read, then
-        # before the next request): one poll run on both sides after normalizing.
+        # Between two transactions the 2006 patch series' host reads STR3 twice in a row (after the read,
+        # then before the next request): one poll run on both sides after normalizing.
         want = normalize(golden('read') + golden('init'))
         self.assertEqual(got[:len(want)], want,
                          '\n'.join('%-28s %s' % (g, w) for g, w in zip(got[:len(want)], want) if g != w))

@@ -212,7 +212,7 @@ TEST(test_golden_try_read)
         CHECK_EQ(data.val[1], 0x02);
 }
 
-/* A poll tick reads only what READOUTS says is there (issue 26): 16 accesses with one readout. */
+/* A poll tick reads only what READOUTS says is there: 16 accesses with one readout. */
 TEST(test_golden_poll)
 {
         MockPort *m;
@@ -275,15 +275,15 @@ TEST(test_init_departures)
 
         golden_load("init", &g);
 
-        /* The initial prefetch fails (arg0 rejected: STR3 stays 0x00 after TWR0): init fails (seeds
-         * ABORT_INIT("initial prefetch failed"), tp_smapi 0.43 FAILED_INIT). */
+        /* The initial prefetch fails (arg0 rejected: STR3 stays 0x00 after TWR0): init fails (the 2006 patch
+         * series ABORT_INIT("initial prefetch failed"), tp_smapi 0.43 FAILED_INIT). */
         {
                 MockPort *m;
                 _cleanup_(ec_freep) Ec *ec = new_ec(&m);
                 _cleanup_(hdaps_freep) HdapsDevice *d = NULL;
                 uint8_t in[GOLDEN_MAX];
 
-                /* ... and since init had sent 0x14 1, it sends 0x14 0 before it returns (issue 26; tp_smapi
+                /* ... and since init had sent 0x14 1, it sends 0x14 0 before it returns (tp_smapi
                  * 0.43 leaves the accelerometer on until module unload): idle, MWMF, SWMF, ready, TWR0,
                  * RETVAL 0, idle. */
                 static const uint8_t power_off[] = {0x00, 0x20, 0x10, 0x50, 0x14, 0x00, 0x00};

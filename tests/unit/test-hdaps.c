@@ -40,8 +40,8 @@ static void rig_open(Rig *rig, unsigned axis_code, const SimFault *faults, unsig
 
 static void rig_close(Rig *rig)
 {
-        /* Strict emulator: the transport and the device layer never make an access the seeds' driver
-         * would not make at that point. */
+        /* Strict emulator: the transport and the device layer never make an access the 2006 patch series'
+         * driver would not make at that point. */
         EcSimStatus st;
         ec_sim_get_status(rig->port, &st);
         CHECK_EQ(st.protocol_violations, 0);
@@ -131,7 +131,7 @@ TEST(test_init_does_not_recalibrate)
         CHECK(!st->calibration_pending);
         CHECK_EQ(poll_next(&rig, &ro), 0);
         CHECK_EQ(ro.x, 220);
-        CHECK_EQ(st->rest_x, 120); /* the seeds arm calibration at load and on request only */
+        CHECK_EQ(st->rest_x, 120); /* the 2006 patch series arms calibration at load and on request only */
         rig_close(&rig);
 }
 
@@ -337,8 +337,8 @@ TEST(test_every_fault_fails_within_budget_and_recovers)
         }
 }
 
-/* Behaviour the seeds describe, each survived without a hard error and without a protocol violation
- * (rig_close() checks that). */
+/* Behaviour the 2006 patch series describes, each survived without a hard error and without a protocol
+ * violation (rig_close() checks that). */
 TEST(test_seeds_behaviour_is_survived)
 {
         HdapsConfig c = HDAPS_CONFIG_DEFAULT;

@@ -103,7 +103,7 @@ class PortLogTest(unittest.TestCase):
             i += 1
         self.assertEqual(rows[i], ('in', STR3, OBF3B | SWMF), 'a reply becomes ready')
         # The request's SWMF wait may already see the reply; the read then checks STR3 once more
-        # before TWR0 (seeds: read_data tests STR3 first), so "ready" may be read twice.
+        # before TWR0 (the 2006 patch series: read_data tests STR3 first), so "ready" may be read twice.
         i += 1
         while rows[i][1] == STR3:
             self.assertEqual(rows[i], ('in', STR3, OBF3B | SWMF), 'the reply stays ready until read')

@@ -72,12 +72,12 @@ TEST(test_request_and_read_sequence)
         EcSimStatus st = sim_status(p);
         CHECK(st.idle);
         CHECK_EQ(st.replies_discarded, 0);
-        /* The seeds' own sequence: not one protocol violation. */
+        /* The 2006 patch series' own sequence: not one protocol violation. */
         CHECK_EQ(st.protocol_violations, 0);
         CHECK_STREQ(st.last_violation, "");
 }
 
-/* Strict mode: each access the seeds' driver never makes at that point is counted and named. */
+/* Strict mode: each access the 2006 patch series' driver never makes at that point is counted and named. */
 static void check_violation(PortIO *p, uint64_t *n, const char *expected)
 {
         EcSimStatus st = sim_status(p);
@@ -103,7 +103,7 @@ TEST(test_strict_mode_counts_violations)
         port_outb(p, EC_PORT_STR3, 0);
         check_violation(p, &n, "write of 0x00 to STR3 (0x1604) (not a port the host writes)");
 
-        /* A request: TWR0 again while writing is a restart the seeds never make. */
+        /* A request: TWR0 again while writing is a restart the 2006 patch series never makes. */
         port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
         CHECK_EQ(sim_status(p).protocol_violations, n);
         port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
@@ -130,7 +130,7 @@ TEST(test_strict_mode_counts_violations)
         CHECK_EQ(sim_status(p).protocol_violations, n);
         CHECK_EQ(ec_sim_protocol_violations(p), n);
 
-        /* A pending reply the host did not read: ending it with TWR15 is what the seeds do. */
+        /* A pending reply the host did not read: ending it with TWR15 is what the 2006 patch series does. */
         port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
         port_outb(p, EC_PORT_TWR15, 0x01);
         ec_sim_advance_ns(p, NSEC_PER_MSEC);

@@ -120,8 +120,8 @@ TEST(test_silent)
         CHECK_EQ(host_request(p, args), -EIO);
         CHECK_EQ(str3(p), STR3_IBF3B | STR3_MWMF);
         CHECK(!sim_status(p).idle);
-        /* Meanwhile a new request finds a bad initial STR3 (the seeds' host gives up), and a TWR0
-         * write is ignored. */
+        /* Meanwhile a new request finds a bad initial STR3 (the 2006 patch series' host gives up), and a
+         * TWR0 write is ignored. */
         CHECK_EQ(host_request(p, args), -EIO);
         port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
         CHECK_EQ(sim_status(p).requests_ignored, 1);
@@ -221,7 +221,8 @@ TEST(test_zero_step)
 
         port_outb(p, EC_PORT_TWR0, EC_CMD_ACCEL_MODE);
         port_outb(p, EC_PORT_TWR15, 0x01);
-        /* IBF3B|MWMF, then 0x00 (indistinguishable from idle, seeds), then SWMF, then the reply. */
+        /* IBF3B|MWMF, then 0x00 (indistinguishable from idle, the 2006 patch series), then SWMF,
+         * then the reply. */
         CHECK_EQ(sim_status(p).str3, STR3_IBF3B | STR3_MWMF);
         CHECK_EQ(str3(p), 0x00);
         CHECK(!sim_status(p).idle);
@@ -231,7 +232,7 @@ TEST(test_zero_step)
         CHECK_EQ(s, STR3_SWMF);
         CHECK_EQ(host_read(p, out), 0);
         CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
-        /* The seeds' host waits it out as "normal progress". */
+        /* The 2006 patch series' host waits it out as "normal progress". */
         CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
         CHECK_EQ(sim_status(p).protocol_violations, 0);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* A minimal host for the emulator tests: opens the emulator in virtual time and speaks the seeds'
- * channel protocol directly through port_inb()/port_outb() (request: STR3 idle, TWR0, TWR1..14,
+/* A minimal host for the emulator tests: opens the emulator in virtual time and speaks the 2006 patch
+ * series' channel protocol directly through port_inb()/port_outb() (request: STR3 idle, TWR0, TWR1..14,
  * TWR15, wait for SWMF; read: wait for OBF3B|SWMF, TWR0..TWR15). Independent of service/ec on
  * purpose: the emulator is checked against the protocol, not against our transport. */
 
@@ -19,9 +19,9 @@
 #define STR3_OBF3B       0x40
 #define STR3_MWMF        0x20
 #define STR3_SWMF        0x10
-#define HOST_REQ_RETRIES 1000 /* x 10 ns: the seeds' wait for SWMF */
+#define HOST_REQ_RETRIES 1000 /* x 10 ns: the 2006 patch series' wait for SWMF */
 #define HOST_REQ_DELAY   10
-#define HOST_RD_RETRIES  150 /* x 500 ns: the seeds' wait for OBF3B */
+#define HOST_RD_RETRIES  150 /* x 500 ns: the 2006 patch series' wait for OBF3B */
 #define HOST_RD_DELAY    500
 
 static inline PortIO *sim_open_options(SimOptions *o)
