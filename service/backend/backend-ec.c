@@ -34,7 +34,7 @@ static int bec_init(Backend *b, const HdapsConfig *config)
 
         b->init_failure = NULL;
         b->init_note = NULL;
-        /* The seeds' thinkpad_ec runs its self-test once, before any other use of the EC (module
+        /* The 2006 patch series' thinkpad_ec runs its self-test once, before any other use of the EC (module
          * load): a harmless battery status read that a real ThinkPad EC answers by the protocol. */
         if (!e->self_tested) {
                 r = ec_self_test(e->ec);

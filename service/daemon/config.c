@@ -139,9 +139,9 @@ static unsigned rate_value(const StateConfig *config, const RateSetting *s)
 }
 
 /* SamplingRate, OversamplingRatio, FilterOrder: each value that changes is one EC configuration command
- * (the product and the order, as the seeds' attributes sent it). A rate that shrinks goes first and one
- * that grows after the ratio, so that no intermediate product exceeds both the old and the new one. On a
- * refusal the values set before it are set back. */
+ * (the product and the order, as the 2006 patch series' attributes sent it). A rate that shrinks goes first
+ * and one that grows after the ratio, so that no intermediate product exceeds both the old and the new one.
+ * On a refusal the values set before it are set back. */
 static int apply_rates(Context *c, const StateConfig *from, const StateConfig *to, Applied *a,
                        ConfigError *e)
 {

@@ -3,8 +3,9 @@
  * present, awake and working), at the highest rate any demand needs (EffectiveRate): armed disk
  * protection, a diagnosis, the input devices and plain claims the configured SamplingRate, ClaimAtRate
  * claims their own, a SensorProxy claim SENSOR_PROXY_RATE_HZ. The backend's (EC's) sampling rate follows
- * it, set as the seeds' sampling_rate attribute sets it while polling (docs/PROTOCOL.md, "Rate changes
- * while polling"). Each tick: one readout -> readout_process() (readout.h). No demand: no timer at all. */
+ * it, set as the 2006 patch series' sampling_rate attribute sets it while polling (docs/PROTOCOL.md, "Rate
+ * changes while polling"). Each tick: one readout -> readout_process() (readout.h). No demand: no timer at
+ * all. */
 
 #include <errno.h>
 #include <string.h>
@@ -16,8 +17,8 @@
 #include "strutil.h"
 
 #define POLL_ACCURACY_DIVISOR 10 /* timer slack: 10% of the period */
-/* The seeds stop polling at the first hard error ("poll failed, disabling updates", tp_smapi 0.43
- * hdaps_mousedev_poll). tpacceld tolerates a few in a row (a single fault of a working EC), then stops
+/* The 2006 patch series stops polling at the first hard error ("poll failed, disabling updates", tp_smapi
+ * 0.43 hdaps_mousedev_poll). tpacceld tolerates a few in a row (a single fault of a working EC), then stops
  * and re-initializes the device with an exponential back-off; claims keep waiting meanwhile. */
 #define POLL_HARD_ERRORS_MAX   5
 #define REINIT_DELAY_MIN_USEC  (1 * USEC_PER_SEC)

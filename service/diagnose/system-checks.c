@@ -12,7 +12,7 @@
 #define SYSROOT_DEFAULT "/"
 #define LOCKDOWN_PATH   "sys/kernel/security/lockdown"
 
-/* The kernel modules that matter: the seeds' and tp_smapi's drivers, and thinkpad_acpi. */
+/* The kernel modules that matter: the 2006 patch series' and tp_smapi's drivers, and thinkpad_acpi. */
 static const char *const modules[] = {"hdaps", "thinkpad_ec", "tp_smapi", "hdaps_ec", "thinkpad_acpi"};
 
 /* The first line of sysroot/path without its newline; NULL when unreadable (or out of memory: *oom). */

@@ -87,7 +87,8 @@ void ec_dmi_done(EcDmi *d)
         *d = (EcDmi){};
 }
 
-/* Models without the OEM string that the seeds' thinkpad_ec whitelists (board vendor, product version). */
+/* Models without the OEM string that the 2006 patch series' thinkpad_ec whitelists (board vendor, product
+ * version). */
 static const struct {
         const char *vendor, *model;
 } seed_whitelist[] = {

@@ -23,8 +23,8 @@ typedef struct EcDmi {
 int ec_dmi_read(const char *sysroot, EcDmi *ret);
 void ec_dmi_done(EcDmi *d);
 
-/* Decides whether the EC interface may be probed: the OEM string, or the seeds' whitelist (IBM ThinkPad
- * A30, T23, X24), or a LENOVO model that the model table knows to carry HDAPS. Returns true, with a
+/* Decides whether the EC interface may be probed: the OEM string, or the 2006 patch series' whitelist (IBM
+ * ThinkPad A30, T23, X24), or a LENOVO model that the model table knows to carry HDAPS. Returns true, with a
  * static sentence in *ret_reason either way. */
 bool ec_dmi_allows_probe(const EcDmi *d, const char **ret_reason);
 
@@ -33,6 +33,6 @@ bool ec_dmi_allows_probe(const EcDmi *d, const char **ret_reason);
  * *ret_owner (free it) naming the owner, 0 if the ports look free, or a negative errno. */
 int ec_ports_owner(const char *sysroot, char **ret_owner);
 
-/* The seeds' self-test: reads battery 0's status row (0x01, TWR15 0x00), harmless on every model.
- * Returns 0 or the transport's error. */
+/* The 2006 patch series' self-test: reads battery 0's status row (0x01, TWR15 0x00), harmless on every
+ * model. Returns 0 or the transport's error. */
 int ec_self_test(Ec *ec);

@@ -19,18 +19,18 @@ typedef struct ReadableRow {
 
 static const ReadableRow readable_rows[] = {
         /* tp_smapi 0.43 read_tp_ec_row(): mask 0xFFFF, TWR1..14 junk, TWR15 = battery 0 or 1; rows
-         * 0x00..0x0A (the dump attribute; 0x01 is also the seeds' self-test row, battery 0). */
+         * 0x00..0x0A (the dump attribute; 0x01 is also the 2006 patch series' self-test row, battery 0). */
         {EC_CMD_BATTERY_FIRST, EC_CMD_BATTERY_LAST, SUB_ANY, ARGS_ALL, 0x00, EC_BATTERY_INDEX_MAX},
         /* tp_smapi 0.43 ac_connected: row 0x01 with TWR15 0xFF. */
         {EC_CMD_BATTERY_STATUS, EC_CMD_BATTERY_STATUS, SUB_ANY, ARGS_ALL, EC_BATTERY_ARG15_AC,
          EC_BATTERY_ARG15_AC},
-        /* Seeds PATCH 02/04/08: readout and mode latch, arg0 only (TWR15 0x01). */
+        /* PATCH 02/04/08 of the 2006 patch series: readout and mode latch, arg0 only (TWR15 0x01). */
         {EC_CMD_ACCEL_READOUT, EC_CMD_ACCEL_READOUT, SUB_ANY, ARGS_ARG0, EC_ROW_ARG15_DEFAULT,
          EC_ROW_ARG15_DEFAULT},
         {EC_CMD_ACCEL_MODE, EC_CMD_ACCEL_MODE, SUB_ANY, ARGS_ARG0, EC_ROW_ARG15_DEFAULT,
          EC_ROW_ARG15_DEFAULT},
-        /* Seeds PATCH 08: 0x17 with TWR1 0x81 (check) or 0x82 (read the configuration), mask 0x0003. TWR15
-           0x01 in every accelerometer row. */
+        /* PATCH 08 of the 2006 patch series: 0x17 with TWR1 0x81 (check) or 0x82 (read the configuration),
+           mask 0x0003. TWR15 0x01 in every accelerometer row. */
         {EC_CMD_ACCEL_EXT, EC_CMD_ACCEL_EXT, EC_SUB_ACCEL_CHECK, ARGS_ARG0_SUB, EC_ROW_ARG15_DEFAULT,
          EC_ROW_ARG15_DEFAULT},
         {EC_CMD_ACCEL_EXT, EC_CMD_ACCEL_EXT, EC_SUB_ACCEL_GET_CONFIG, ARGS_ARG0_SUB, EC_ROW_ARG15_DEFAULT,

@@ -5,7 +5,7 @@
  * "row read" is a command: a read of 0x14 powers the accelerometer off, one of 0x10 reconfigures it,
  * and 0x0B hangs old firmware. The allow-list (ec-readable.c, docs/PROTOCOL.md "Raw rows") holds the
  * battery rows as tp_smapi 0.43 reads them and the accelerometer's status, readout and
- * configuration-read rows as the seeds request them, each with its source. */
+ * configuration-read rows as the 2006 patch series requests them, each with its source. */
 
 #include <stdbool.h>
 

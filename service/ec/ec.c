@@ -86,14 +86,14 @@ static uint8_t read_str3(Ec *ec)
 }
 
 /* "Normal progress" while the EC takes in a request: any subset of IBF3B|MWMF, including 0x00, which
- * cannot be told apart from an idle EC (tp_smapi 0.31 relaxed the seeds' exact list to this). */
+ * cannot be told apart from an idle EC (tp_smapi 0.31 relaxed the 2006 patch series' exact list to this). */
 static bool str3_request_in_progress(uint8_t str3)
 {
         return (str3 & ~(H8S_STR3_IBF3B | H8S_STR3_MWMF)) == 0;
 }
 
-/* "Not ready yet" before a read: exactly the seeds' three values, IBF3B|MWMF, 0x00 and SWMF (tp_smapi
- * 0.43 keeps this list; its 0.31 relaxation applies to the request's end only). */
+/* "Not ready yet" before a read: exactly the 2006 patch series' three values, IBF3B|MWMF, 0x00 and SWMF
+ * (tp_smapi 0.43 keeps this list; its 0.31 relaxation applies to the request's end only). */
 static bool str3_read_not_ready(uint8_t str3)
 {
         return str3 == (H8S_STR3_IBF3B | H8S_STR3_MWMF) || str3 == 0x00 || str3 == H8S_STR3_SWMF;
@@ -108,9 +108,9 @@ static int fail(Ec *ec, uint8_t str3, int r)
 }
 
 /* Tells the EC to prepare a row. On success the EC has started replying (SWMF): returning earlier may
- * hang the EC (firmware bug noted in the seeds), so this waits for SWMF within the retry budget. TWR15
- * is read only to end a reply already pending (OBF3B set), as in the seeds and tp_smapi 0.43; no other
- * failure touches the EC further. */
+ * hang the EC (firmware bug noted in the 2006 patch series), so this waits for SWMF within the retry budget.
+ * TWR15 is read only to end a reply already pending (OBF3B set), as in the 2006 patch series and tp_smapi
+ * 0.43; no other failure touches the EC further. */
 /* Reads TWR15, which marks the end of a reply still pending (from a prefetch or an abandoned read). */
 static void end_stale_reply(Ec *ec)
 {
@@ -172,8 +172,8 @@ static int request_row(Ec *ec, const EcRow *args)
 
 /* Reads the reply to a request: STR3 must be OBF3B|SWMF; TWR0 starts the read, the masked TWR1..14
  * follow (and more->mask if TWR[more->index] says so), TWR15 ends it, and STR3 is read once more (OBF3B
- * still set is worth a debug line). The seeds and tp_smapi 0.43 make exactly these accesses on every
- * read, the try-read included. */
+ * still set is worth a debug line). The 2006 patch series and tp_smapi 0.43 make exactly these accesses on
+ * every read, the try-read included. */
 static int read_data(Ec *ec, EcRow *data, const EcReadMore *more)
 {
         uint16_t mask = data->mask;

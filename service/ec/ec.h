@@ -20,7 +20,7 @@
 
 #define EC_ROW_LEN 16
 
-/* H8S STR3 flags ("H8S/2104B Group Hardware Manual" p.549, via the seeds' thinkpad_ec.c). */
+/* H8S STR3 flags ("H8S/2104B Group Hardware Manual" p.549, via the 2006 patch series' thinkpad_ec.c). */
 #define H8S_STR3_IBF3B 0x80 /* bidirectional data register input buffer full */
 #define H8S_STR3_OBF3B 0x40 /* bidirectional data register output buffer full */
 #define H8S_STR3_MWMF  0x20 /* master write mode flag */
@@ -33,8 +33,8 @@
 #define EC_ROW_MASK_ARG15    0x8000u
 #define EC_ROW_ARG15_DEFAULT 0x01u
 
-/* Retries and delays: seeds (TPC_READ_RETRIES 150 x 500 ns, TPC_PREFETCH_TIMEOUT HZ/10) and tp_smapi
- * 0.30 (TPC_REQUEST_RETRIES 100 -> 1000, 10 ns apart). */
+/* Retries and delays: the 2006 patch series (TPC_READ_RETRIES 150 x 500 ns, TPC_PREFETCH_TIMEOUT HZ/10) and
+ * tp_smapi 0.30 (TPC_REQUEST_RETRIES 100 -> 1000, 10 ns apart). */
 #define EC_REQUEST_RETRIES   1000
 #define EC_REQUEST_DELAY_NS  10
 #define EC_READ_RETRIES      150
@@ -79,7 +79,7 @@ uint8_t ec_last_str3(const Ec *ec);
  * EC_READ_RETRIES times EC_READ_DELAY_NS apart, then reads the bytes selected by data->mask (TWR0 and
  * TWR15 always), with the same retries. Returns 0, -EINVAL (bad mask), -EBUSY (still busy after the
  * retries) or -EIO (EC off protocol). The prefetch is junked afterwards. A failure leaves the EC as it
- * is: TWR15 is read only to end a read or a reply found pending (seeds, tp_smapi 0.43). */
+ * is: TWR15 is read only to end a read or a reply found pending (the 2006 patch series, tp_smapi 0.43). */
 int ec_read_row(Ec *ec, const EcRow *args, EcRow *data);
 
 /* ec_read_row() with a read decided on the way (more may be NULL: the same as ec_read_row()). */
@@ -87,7 +87,7 @@ int ec_read_row_more(Ec *ec, const EcRow *args, EcRow *data, const EcReadMore *m
 
 /* Reads a prefetched row once, without requesting or retrying. Returns 0 (the prefetch is eaten),
  * -ENODATA (not prefetched, or older than EC_PREFETCH_VALID_NS), -EBUSY (not ready yet), -EIO; on an
- * error the prefetch state is left as it was (seeds). */
+ * error the prefetch state is left as it was (the 2006 patch series). */
 int ec_try_read_row(Ec *ec, const EcRow *args, EcRow *data);
 /* ec_try_read_row() with a read decided on the way (more may be NULL). */
 int ec_try_read_row_more(Ec *ec, const EcRow *args, EcRow *data, const EcReadMore *more);

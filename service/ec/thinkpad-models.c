@@ -6,17 +6,18 @@
 #include "strutil.h"
 #include "thinkpad-models.h"
 
-#define TP043 "tp_smapi 0.43 hdaps.c DMI table"
-#define SEEDS "seed PATCH 12/12 (inverted models)"
+#define TP043        "tp_smapi 0.43 hdaps.c DMI table"
+#define PATCHES_2006 "PATCH 12/12 of the 2006 patch series (inverted models)"
 
 /* Order matters: substrings, first match wins ("ThinkPad X60 Tablet" before "ThinkPad X60", "T400s"
- * before "T400"). tp_smapi 0.43 is the later and larger table; the seeds' five inverted models agree
- * with it except X60, where tp_smapi (0.36-0.37 fixes) replaced the seeds' plain inversion by 6. */
+ * before "T400"). tp_smapi 0.43 is the later and larger table; the 2006 patch series' five inverted models
+ * agree with it except X60, where tp_smapi (0.36-0.37 fixes) replaced the 2006 patch series' plain inversion
+ * by 6. */
 static const ThinkpadModel models[] = {
-        {"IBM", "ThinkPad R50p", 1, TP043 "; " SEEDS},
+        {"IBM", "ThinkPad R50p", 1, TP043 "; " PATCHES_2006},
         {"IBM", "ThinkPad R60", 1, TP043},
-        {"IBM", "ThinkPad T41p", 1, TP043 "; " SEEDS},
-        {"IBM", "ThinkPad T42p", 1, TP043 "; " SEEDS},
+        {"IBM", "ThinkPad T41p", 1, TP043 "; " PATCHES_2006},
+        {"IBM", "ThinkPad T42p", 1, TP043 "; " PATCHES_2006},
         {"IBM", "ThinkPad X40", 3, TP043},
         {"IBM", "ThinkPad X41", 3, TP043},
         {"IBM", "ThinkPad R50", 0, "mainline hdaps whitelist (normal)"},
@@ -30,11 +31,11 @@ static const ThinkpadModel models[] = {
         {"LENOVO", "ThinkPad R61", 1, TP043},
         {"LENOVO", "ThinkPad R400", 1, TP043},
         {"LENOVO", "ThinkPad R500", 1, TP043},
-        {"LENOVO", "ThinkPad T60", 1, TP043 "; " SEEDS " (T60p)"},
+        {"LENOVO", "ThinkPad T60", 1, TP043 "; " PATCHES_2006 " (T60p)"},
         {"LENOVO", "ThinkPad T61", 1, TP043},
         {"LENOVO", "ThinkPad X60 Tablet", 3, TP043},
         {"LENOVO", "ThinkPad X60s", 3, TP043},
-        {"LENOVO", "ThinkPad X60", 6, TP043 " (the seeds inverted both axes: 1)"},
+        {"LENOVO", "ThinkPad X60", 6, TP043 " (the 2006 patch series inverted both axes: 1)"},
         {"LENOVO", "ThinkPad X61", 6, TP043 " (also X61s, X61 Tablet)"},
         {"LENOVO", "ThinkPad T400s", 2, TP043},
         {"LENOVO", "ThinkPad T400", 1, TP043},

@@ -184,8 +184,8 @@ static int set_ec_config_once(HdapsDevice *d, unsigned ec_rate, unsigned order)
         }
 }
 
-/* Runs op, retrying "busy" (the EC, or a pending change) within the seeds' on-demand budget: every
- * HDAPS_READ_RETRY_MS for up to HDAPS_READ_TIMEOUT_MS. */
+/* Runs op, retrying "busy" (the EC, or a pending change) within the 2006 patch series' on-demand budget:
+ * every HDAPS_READ_RETRY_MS for up to HDAPS_READ_TIMEOUT_MS. */
 static int retry_busy(HdapsDevice *d, int (*op)(HdapsDevice *d, unsigned a, unsigned b), unsigned a,
                       unsigned b)
 {
@@ -289,10 +289,10 @@ int hdaps_config_validate(const HdapsConfig *c, const char **ret_msg)
         return msg ? -EINVAL : 0;
 }
 
-/* Init after the EC answered "change pending" (0x06) to every 0x10 of the seeds' budget. tp_smapi 0.43
- * gives up on the device there (hdaps_device_init(): FAILED_INIT("hdaps_set_ec_config failed")) and
- * polls anyway, with whatever the EC does; tpaccel says so instead: it reads the configuration the EC
- * reports (0x17/0x82) and polls with it, keeping the sampling rate, and retries the wanted one later
+/* Init after the EC answered "change pending" (0x06) to every 0x10 of the 2006 patch series' budget.
+ * tp_smapi 0.43 gives up on the device there (hdaps_device_init(): FAILED_INIT("hdaps_set_ec_config
+ * failed")) and polls anyway, with whatever the EC does; tpaccel says so instead: it reads the configuration
+ * the EC reports (0x17/0x82) and polls with it, keeping the sampling rate, and retries the wanted one later
  * (hdaps_poll()). Returns 0, or the read-back's error (-EBUSY: still pending there too, -ENXIO: the EC
  * is not sampling) when there is nothing to poll with. */
 static int degrade_to_ec_config(HdapsDevice *d, const HdapsConfig *config)
@@ -425,8 +425,8 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
         }
         d->cache_stale = true;
 
-        /* Prefetch the first readout instead of reading it, to avoid the ~1 s delay on load; the seeds
-         * and tp_smapi 0.43 invalidate and wait 200 us first, and fail init if the prefetch fails. */
+        /* Prefetch the first readout instead of reading it, to avoid the ~1 s delay on load; the 2006 patch
+         * series and tp_smapi 0.43 invalidate and wait 200 us first, and fail init if the prefetch fails. */
         ec_invalidate(d->ec);
         port_delay_ns(ec_port(d->ec), (uint64_t) HDAPS_INIT_PREFETCH_DELAY_US * NSEC_PER_USEC);
         r = ec_prefetch_row(d->ec, &readout_args);
@@ -446,7 +446,8 @@ int hdaps_power_off(HdapsDevice *d)
 {
         assert(d);
 
-        /* tp_smapi 0.43: stop EC sampling only once the power-off worked (the seeds tried both). */
+        /* tp_smapi 0.43: stop EC sampling only once the power-off worked (the 2006 patch series tried both).
+         */
         int r;
 
         d->prefetch_polled = false;
@@ -562,19 +563,20 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
 
         assert(d);
 
-        /* The fast path of the seeds' timer: read the prefetched reply once, no retries. */
+        /* The fast path of the 2006 patch series' timer: read the prefetched reply once, no retries. */
         r = ec_try_read_row_more(d->ec, &readout_args, &data, &readout_older);
         /* Nothing prefetched although the last prefetch did not fail hard: it expired (a period longer
          * than the prefetch's 100 ms, sampling rates below 10 Hz), the EC was still busy (SWMF) when it
-         * was made, or a configuration change dropped it. Then the seeds' read_row path: request and
-         * read, bounded. After a hard failure there is no such read: a failing EC gets one request
-         * per tick, no more. */
+         * was made, or a configuration change dropped it. Then the 2006 patch series' read_row path: request
+         * and read, bounded. After a hard failure there is no such read: a failing EC gets one request per
+         * tick, no more. */
         if (r == -ENODATA && !d->prefetch_failed)
                 r = ec_read_row_more(d->ec, &readout_args, &data, &readout_older);
 
         retry_wanted_config(d);
 
-        /* Prefetch the next readout even after an error, so the next tick is quick (seeds PATCH 03/12). */
+        /* Prefetch the next readout even after an error, so the next tick is quick (PATCH 03/12 of the 2006
+         * patch series). */
         k = ec_prefetch_row(d->ec, &readout_args);
         d->prefetch_failed = k < 0 && k != -EBUSY; /* busy (SWMF still showing) is not failing */
         d->prefetch_polled = k == 0;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The hdaps device layer: the accelerometer behind the EC (seeds PATCH 02..12/12, tp_smapi 0.43).
- * Init and shutdown sequences, readouts into one cached state, deferred calibration, axis
+/* The hdaps device layer: the accelerometer behind the EC (PATCH 02..12/12 of the 2006 patch series,
+ * tp_smapi 0.43). Init and shutdown sequences, readouts into one cached state, deferred calibration, axis
  * orientation, and the configuration commands with the EC's return codes mapped to errno:
  *   -EINVAL  value out of range (checked here first, or EC return code 0x03)
  *   -EBUSY   EC busy / configuration change pending (0x06) / no readout yet
@@ -61,7 +61,8 @@ typedef struct HdapsState {
 typedef struct HdapsDevice HdapsDevice;
 
 /* Creates a device on ec (borrowed; must outlive the device) with the axis code to use. Calibration is
- * armed here ("at load", seeds PATCH 07/12) and by hdaps_calibrate(), never by hdaps_init(). */
+ * armed here ("at load", PATCH 07/12 of the 2006 patch series) and by hdaps_calibrate(), never by
+ * hdaps_init(). */
 int hdaps_new(Ec *ec, unsigned axis_code, HdapsDevice **ret);
 HdapsDevice *hdaps_free(HdapsDevice *d);
 DEFINE_TRIVIAL_CLEANUP_FUNC(HdapsDevice *, hdaps_free);
@@ -93,8 +94,8 @@ int hdaps_power_off(HdapsDevice *d);
 #define HDAPS_CONFIG_RETRY_INTERVAL_MS 10000u
 #define HDAPS_CONFIG_RETRIES           6u
 
-/* The poll tick: reads the prefetched readout row once (the seeds' fast path, no retries; a bounded
- * full read only when the prefetch expired, rates below 10 Hz), then always prefetches the next one.
+/* The poll tick: reads the prefetched readout row once (the 2006 patch series' fast path, no retries; a
+ * bounded full read only when the prefetch expired, rates below 10 Hz), then always prefetches the next one.
  * Updates the cache. Returns 0 with *ret filled, -EBUSY (no new readout this tick: EC not ready or
  * READOUTS 0; keep the cached values), or another negative errno: a hard error of the read, or of the
  * prefetch when nothing was read. While the configuration is degraded (hdaps_init()), a tick whose time
@@ -126,7 +127,8 @@ void hdaps_invalidate_cache(HdapsDevice *d);
 const HdapsState *hdaps_get_state(const HdapsDevice *d);
 const HdapsConfig *hdaps_get_config(const HdapsDevice *d);
 
-/* Takes the next good readout as the rest position (deferred calibration, seeds PATCH 07/12). */
+/* Takes the next good readout as the rest position (deferred calibration, PATCH 07/12 of the 2006 patch
+ * series). */
 void hdaps_calibrate(HdapsDevice *d);
 void hdaps_set_rest(HdapsDevice *d, int rest_x, int rest_y);
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* One owner of the EC ports per machine (seeds PATCH 01/02: uncoordinated EC access can trigger known
- * firmware bugs and hang the EC). Every tpacceld process that drives the ports, --dump included, takes
- * an exclusive flock(2) on a lock file before its first port access and holds it, through an O_CLOEXEC
- * fd, until it exits (after its last). The file is mode 0600, so that no other user can open it and hold
- * a lock that blocks every later start. A refused process names the holder from the kernel's list of
- * locks (/proc/locks), never from the file's contents (a PID there may be stale or forged); the holder
+/* One owner of the EC ports per machine (PATCH 01/02 of the 2006 patch series: uncoordinated EC access can
+ * trigger known firmware bugs and hang the EC). Every tpacceld process that drives the ports, --dump
+ * included, takes an exclusive flock(2) on a lock file before its first port access and holds it, through an
+ * O_CLOEXEC fd, until it exits (after its last). The file is mode 0600, so that no other user can open it
+ * and hold a lock that blocks every later start. A refused process names the holder from the kernel's list
+ * of locks (/proc/locks), never from the file's contents (a PID there may be stale or forged); the holder
  * writes its PID into the file for people only. The kernel releases the lock when the holder dies; the
  * file stays. */
 

@@ -5,7 +5,8 @@
  * ThinkPad EC's LPC channel 3. Shared by the hdaps device layer (which speaks it) and the EC emulator
  * (which answers it), so the two can never disagree. Sources for each value: docs/PROTOCOL.md. */
 
-/* Battery status row, read by the EC self-test (thinkpad_ec_test in seed PATCH 01/12). */
+/* Battery status row, read by the EC self-test (thinkpad_ec_test in PATCH 01/12 of the 2006 patch series).
+ */
 #define EC_CMD_BATTERY_STATUS     0x01
 #define EC_BATTERY_SELFTEST_ARG15 0x00 /* battery 0 */
 /* Row 0x0B exists but hangs old EC firmware (tp_smapi 0.30); tpaccel never requests it. */
@@ -17,7 +18,7 @@
 #define EC_BATTERY_INDEX_MAX 0x01 /* TWR15: battery 0 or 1 */
 #define EC_BATTERY_ARG15_AC  0xFF
 
-/* Accelerometer commands (hdaps.c in seeds PATCH 02..10/12, tp_smapi 0.43). */
+/* Accelerometer commands (hdaps.c in PATCH 02..10/12 of the 2006 patch series, tp_smapi 0.43). */
 #define EC_CMD_ACCEL_CONFIG     0x10 /* [1..2] EC rate LE16, [3] running-average filter order */
 #define EC_CMD_ACCEL_READOUT    0x11 /* readout row, layout below */
 #define EC_CMD_ACCEL_MODE       0x13 /* [1] mode latch; 0 = no accelerometer */
@@ -63,8 +64,8 @@
 #define EC_READOUT_IDX_Y1       0x2 /* s16 LE */
 #define EC_READOUT_IDX_X1       0x4 /* s16 LE */
 #define EC_READOUT_IDX_TEMP1    0x6 /* degrees C */
-/* The second (older) readout: Y at 0x7, X at 0x9, the same Y-then-X order as the first. The seeds'
- * and tp_smapi's names say XPOS2 0x7 / YPOS2 0x9 but their comments say y at 0x7, x at 0x9, and
+/* The second (older) readout: Y at 0x7, X at 0x9, the same Y-then-X order as the first. The 2006 patch
+ * series' and tp_smapi's names say XPOS2 0x7 / YPOS2 0x9 but their comments say y at 0x7, x at 0x9, and
  * mainline reads YVAR at 0x1617 (TWR7) and XVAR at 0x1619 (TWR9). docs/PROTOCOL.md. */
 #define EC_READOUT_IDX_Y2     0x7 /* s16 LE */
 #define EC_READOUT_IDX_X2     0x9 /* s16 LE */
@@ -82,16 +83,17 @@
 #define EC_CHECK_T61_1  0x00
 #define EC_CHECK_T61_2  0x00
 
-/* Defaults of the seeds (PATCH 08/12) and limits. */
+/* Defaults of the 2006 patch series (PATCH 08/12) and limits. */
 #define HDAPS_DEFAULT_SAMPLING_RATE      50
 #define HDAPS_DEFAULT_OVERSAMPLING_RATIO 5
 #define HDAPS_DEFAULT_FILTER_ORDER       2
 #define HDAPS_SAMPLING_RATE_MIN          1
-#define HDAPS_SAMPLING_RATE_MAX          1000 /* the seeds allowed up to HZ; 1000 is HZ's largest value */
-#define HDAPS_OVERSAMPLING_RATIO_MIN     1
-#define EC_RATE_MAX                      0xFFFF /* 16-bit field */
+#define HDAPS_SAMPLING_RATE_MAX          1000 /* the 2006 patch series allowed up to HZ; 1000 is HZ's largest value \
+                                               */
+#define HDAPS_OVERSAMPLING_RATIO_MIN 1
+#define EC_RATE_MAX                  0xFFFF /* 16-bit field */
 
-/* Seeds PATCH 05/12 and 06/12. */
+/* PATCH 05/12 and 06/12 of the 2006 patch series. */
 #define HDAPS_READ_TIMEOUT_MS      100 /* on-demand read: give up after this long ... */
 #define HDAPS_READ_RETRY_MS        3   /* ... retrying -EBUSY this far apart */
 #define HDAPS_ACTIVITY_REMEMBER_MS 100 /* KMACT flags stay visible this long (PATCH 05/12, HZ/10) */

@@ -15,21 +15,21 @@
 #include "sim-fault.h"
 #include "sim-firmware.h"
 
-/* STR3 flags (H8S/2104B hardware manual p.549, via the seeds' thinkpad_ec.c). */
+/* STR3 flags (H8S/2104B hardware manual p.549, via the 2006 patch series' thinkpad_ec.c). */
 #define STR3_IDLE  0x00
 #define STR3_IBF3B 0x80
 #define STR3_OBF3B 0x40
 #define STR3_MWMF  0x20
 #define STR3_SWMF  0x10
 /* What the bad-status fault shows: OBF3B without SWMF, which no legal phase reads and which the host
- * cannot mistake for progress (0x30 would pass the seeds' "SWMF set: replying" test). */
+ * cannot mistake for progress (0x30 would pass the 2006 patch series' "SWMF set: replying" test). */
 #define STR3_BAD STR3_OBF3B
 
 #define PORT_FLOATING 0xFF /* what a read outside the channel returns */
 #define PORT_UNMAPPED 0x00 /* reads of the channel's other ports */
 
 /* Timing model (docs/EMULATOR.md). */
-#define SIM_ACCEPT_NS                60   /* IBF3B|MWMF after TWR15 is written ("~60ns", seeds) */
+#define SIM_ACCEPT_NS                60 /* IBF3B|MWMF after TWR15 is written ("~60ns", the 2006 patch series) */
 #define SIM_DEFAULT_REPLY_LATENCY_NS 5000 /* TWR15 written -> OBF3B|SWMF */
 #define SIM_REPLY_LATENCY_MAX_NS     NSEC_PER_SEC
 #define SIM_VIRTUAL_ACCESS_NS        1000                /* one LPC port access in virtual time */
@@ -42,7 +42,8 @@
 /* How long the busy and silent faults last. Both are longer than the host's whole budget for the phase
  * they stall (150 x 500 ns read polls; 1000 x 10 ns request polls, about 1 ms in virtual time at 1 us
  * per access), so the host gives up first, and short enough that the EC is itself again well before
- * the next poll tick. The EC then recovers on its own: the seeds' host never aborts a transaction. */
+ * the next poll tick. The EC then recovers on its own: the 2006 patch series' host never aborts a
+ * transaction. */
 #define SIM_BUSY_HOLD_NS       (10 * NSEC_PER_MSEC) /* busy: SWMF this long, then the reply is ready */
 #define SIM_SILENT_HOLD_NS     (10 * NSEC_PER_MSEC) /* silent: IBF3B|MWMF this long, then idle, no reply */
 #define SIM_VIOLATIONS_LOGGED  10 /* protocol violations logged at warning level; then only counted */
@@ -173,7 +174,7 @@ static uint8_t str3_of(const EcSim *s)
         case PHASE_STUCK_SILENT:
                 return STR3_IBF3B | STR3_MWMF;
         case PHASE_ZERO_STEP:
-                return STR3_IDLE; /* "indistinguishable from idle EC!" (seeds) */
+                return STR3_IDLE; /* "indistinguishable from idle EC!" (the 2006 patch series) */
         case PHASE_LINGER:
                 return STR3_SWMF;
         }
@@ -231,7 +232,7 @@ static void port_name(uint16_t port, char buf[static 16])
                 snprintf(buf, 16, "port");
 }
 
-/* A protocol violation: an access the seeds' driver never makes in this phase. */
+/* A protocol violation: an access the 2006 patch series' driver never makes in this phase. */
 static void violation(EcSim *s, bool write, uint16_t port, uint8_t value, const char *detail)
 {
         char name[16];

@@ -2,12 +2,12 @@
 #pragma once
 
 /* The EC emulator: a port-level model of the H8S LPC channel 3 with the accelerometer behind it,
- * exposed as the "sim" port backend. It is not a row-level shortcut: STR3 walks the sequence the seeds'
- * driver (PATCH 01) expects (idle 0x00; after TWR0 is written MWMF; after TWR15 is written IBF3B|MWMF,
- * then SWMF, then OBF3B|SWMF once the reply is ready; reading TWR15 ends the read and returns to idle),
- * with a configurable reply latency. Real ECs showed more than that sequence: after TWR15, 0x80 (tp_smapi
- * 0.31 CHANGES; the end-status fault shows it), which is why 0.31 relaxed the end check and 0.30 raised
- * the SWMF wait to 1000 polls; tests/reference/ runs tp_smapi 0.43's own driver here.
+ * exposed as the "sim" port backend. It is not a row-level shortcut: STR3 walks the sequence the 2006 patch
+ * series' driver (PATCH 01) expects (idle 0x00; after TWR0 is written MWMF; after TWR15 is written
+ * IBF3B|MWMF, then SWMF, then OBF3B|SWMF once the reply is ready; reading TWR15 ends the read and returns to
+ * idle), with a configurable reply latency. Real ECs showed more than that sequence: after TWR15, 0x80
+ * (tp_smapi 0.31 CHANGES; the end-status fault shows it), which is why 0.31 relaxed the end check and 0.30
+ * raised the SWMF wait to 1000 polls; tests/reference/ runs tp_smapi 0.43's own driver here.
  *
  * Behind the channel: commands 0x01 (battery status), 0x10, 0x11, 0x13, 0x14, 0x17/0x81/0x82/0x83
  * (service/shared/ec-protocol.h). The accelerometer samples its motion source at the EC rate (the
@@ -20,12 +20,11 @@
  * Time: either the real CLOCK_MONOTONIC (the daemon) or a virtual clock that only delay_ns() and
  * ec_sim_advance_ns() move (deterministic tests and benchmarks).
  *
- * Strict mode (always on): every port access the seeds' driver (or tp_smapi 0.43's) would never make at
- * that point (a TWR
- * read outside a read, a TWR write outside a request, a TWR0 write while the EC is busy or a reply is
- * pending, a TWR15 read while nothing is pending, any other port of the channel) is a protocol
- * violation: counted, logged with the access (the first SIM_VIOLATIONS_LOGGED at warning level), and
- * reported by ec_sim_get_status(). The EC still reacts to it as the model says. */
+ * Strict mode (always on): every port access the 2006 patch series' driver (or tp_smapi 0.43's) would never
+ * make at that point (a TWR read outside a read, a TWR write outside a request, a TWR0 write while the EC is
+ * busy or a reply is pending, a TWR15 read while nothing is pending, any other port of the channel) is a
+ * protocol violation: counted, logged with the access (the first SIM_VIOLATIONS_LOGGED at warning level),
+ * and reported by ec_sim_get_status(). The EC still reacts to it as the model says. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,7 +39,7 @@ typedef enum SimFaultKind {
         SIM_FAULT_RETVAL,     /* 0x11 answers a nonzero RETVAL */
         SIM_FAULT_PENDING,    /* 0x10 answers 0x06 (change pending) */
         SIM_FAULT_ABSENT,     /* mode latch 0x00: no accelerometer */
-        /* Behaviour the seeds describe (docs/EMULATOR.md): */
+        /* Behaviour the 2006 patch series describe (docs/EMULATOR.md): */
         SIM_FAULT_ZERO_STEP,       /* STR3 0x00 between IBF3B|MWMF and SWMF (PATCH 01's "0x00 step") */
         SIM_FAULT_SWMF_AFTER_READ, /* STR3 still SWMF for a moment after the read's TWR15 */
         SIM_FAULT_NO_READOUT,      /* 0x11 answers READOUTS 0 ("not in ready status (common)") */
@@ -105,7 +104,8 @@ typedef struct EcSimStatus {
         uint64_t replies_discarded;    /* ready replies ended by a TWR15 read without a TWR0 read first */
         bool change_pending;           /* a 0x10 configuration change has not taken effect yet */
         uint64_t readouts_superseded;  /* older than the two a 0x11 reply delivered: reported, dropped */
-        /* Strict mode: accesses the seeds' driver never makes at that point (docs/EMULATOR.md). */
+        /* Strict mode: accesses the 2006 patch series' driver never makes at that point (docs/EMULATOR.md).
+         */
         uint64_t protocol_violations;
         const char *last_violation; /* "read of TWR3 (0x1613) while idle", "" if none; valid until the
                                      * next access */

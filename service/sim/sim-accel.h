@@ -17,7 +17,7 @@
 #define SIM_ACCEL_CATCHUP_MAX     (SIM_ACCEL_QUEUE_DEPTH + SIM_ACCEL_FILTER_MAX)
 #define SIM_ACCEL_EC_RATE_MAX     10000               /* the emulated EC samples at most this fast (Hz) */
 #define SIM_ACCEL_CONFIG_DELAY_NS (1 * NSEC_PER_MSEC) /* 0x10 takes effect this long after the reply */
-/* The state at power-up: the seeds' defaults (50 Hz x 5 = 250 Hz, order 2), powered on. */
+/* The state at power-up: the 2006 patch series' defaults (50 Hz x 5 = 250 Hz, order 2), powered on. */
 #define SIM_ACCEL_BOOT_EC_RATE 250
 #define SIM_ACCEL_BOOT_ORDER   2
 
