@@ -34,7 +34,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(InputDevices *, input_devices_free);
 void input_devices_set_hdapsd_sysfs(InputDevices *d, HdapsdSysfs *s);
 
 /* Creates (true) or destroys (false) both devices; idempotent. On failure nothing is left created. A
- * stand-in that cannot be made is logged (hdapsd then does not start: data/hdapsd-tpaccel-check), not
+ * stand-in that cannot be made is logged (hdapsd then does not start: data/tpaccel-hdapsd-check), not
  * failed: the devices work without it. */
 int input_devices_enable(InputDevices *d, bool on);
 bool input_devices_enabled(const InputDevices *d);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* EC transport: the H8S LPC channel 3 handshake. Protocol facts: docs/PROTOCOL.md, "EC transport". */
+/* EC transport: the H8S LPC channel 3 handshake. Protocol facts: docs/PROTOCOL.md, "Request", "Read" and
+ * "Retries, prefetch, recovery". */
 #include <assert.h>
 #include <errno.h>
 #include <stdio.h>

@@ -27,7 +27,8 @@ struct HdapsDevice {
         uint64_t config_retry_ns; /* port-clock time of the next retry; UINT64_MAX: no more */
 };
 
-/* The readout row: the request is just the command. Read is only what the EC says is there (issue 26):
+/* The readout row: the request is just the command. Read is only what the EC says is there
+ * (tp_smapi 0.43 reads the same 16 bytes; docs/PROTOCOL.md, "Readout row 0x11"):
  * always READOUTS, the latest readout (Y1, X1, TEMP1) and KMACT, the bytes tp_smapi 0.43's
  * __hdaps_update() reads (RETVAL is TWR15, always read); the older readout (Y2, X2) and QUEUED only when
  * READOUTS, read first, says 2 (the EC queued more than one since the last reply: a reply with one

@@ -71,12 +71,12 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(HdapsDevice *, hdaps_free);
  * configuration, invalidate, 200 us, then a prefetch of the first readout (no long wait); a failed
  * prefetch fails init. 0x17/0x83 is sent only if config->fake_data_mode is set, and its refusal is
  * logged, not fatal. Does not touch the calibration.
- * Two departures from 0.43 (issue 26): an init that fails after the power-on command sends 0x14 0
- * before it returns, so a failed init never leaves the accelerometer powered; and a configuration the
- * EC keeps "pending" (0x06 through the whole retry budget) does not fail init: the device then polls
- * with the configuration the EC reports (0x17/0x82; hdaps_get_config() shows it), logs that once, and
- * hdaps_poll() retries the wanted one every HDAPS_CONFIG_RETRY_INTERVAL_MS, HDAPS_CONFIG_RETRIES times
- * at most (hdaps_config_degraded() says whether that is the case). */
+ * Two departures from 0.43 (docs/PROTOCOL.md, "Accelerometer commands"): an init that fails after the
+ * power-on command sends 0x14 0 before it returns, so a failed init never leaves the accelerometer powered;
+ * and a configuration the EC keeps "pending" (0x06 through the whole retry budget) does not fail init: the
+ * device then polls with the configuration the EC reports (0x17/0x82; hdaps_get_config() shows it), logs
+ * that once, and hdaps_poll() retries the wanted one every HDAPS_CONFIG_RETRY_INTERVAL_MS,
+ * HDAPS_CONFIG_RETRIES times at most (hdaps_config_degraded() says whether that is the case). */
 int hdaps_init(HdapsDevice *d, const HdapsConfig *config);
 
 /* True while the device polls with the EC's own configuration because the EC kept the wanted one

@@ -16,9 +16,9 @@
 #include "port-lock.h"
 #include "strutil.h"
 
-#define PORT_LOCK_DIR_MODE  0755
+#define PORT_LOCK_DIR_MODE 0755
 /* 0600: nobody but the owner (root or tpaccel) can open the file, so nobody else can flock(2) it and block
- * every later start (issue 25.3). */
+ * every later start. */
 #define PORT_LOCK_FILE_MODE 0600
 #define PID_TEXT_MAX        32
 #define COMM_MAX            64

@@ -91,14 +91,9 @@ PENDING = {
     # comments there, then remove the entries.
     ('service/bus/bus-accelerometer.c', 'claims_max_rate()'),
     ('service/bus/meson.build', 'tests/check-bus-emit.sh'),
-    ('service/daemon/input-devices.h', 'data/hdapsd-tpaccel-check'),
     ('service/bus/bus-accelerometer.c', 'issue 25.6'),
     ('service/bus/bus-bounds.c', 'issue 25.4'),
     ('service/bus/bus-sensorproxy.c', 'issue 24'),
-    ('service/hdaps/hdaps.c', 'issue 26'),
-    ('service/hdaps/hdaps.h', 'issue 26'),
-    ('service/port/port-lock.c', 'issue 25.3'),
-    ('service/ec/ec.c', 'docs/PROTOCOL.md "EC transport"'),
 }
 
 
