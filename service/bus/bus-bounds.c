@@ -10,6 +10,7 @@
  * already limits to 255 characters; a path over 64 KiB sd-bus drops unanswered. */
 #include <string.h>
 
+#include "bus-bounds.h"
 #include "bus-face.h"
 #include "log.h"
 #include "strutil.h"
@@ -53,9 +54,9 @@ static int on_call(sd_bus_message *m, void *userdata, sd_bus_error *error)
         return 0; /* sd-bus goes on with it */
 }
 
-int bus_bounds_register(Context *c)
+int bus_bounds_register(BusFace *f)
 {
-        int r = sd_bus_add_filter(c->bus, NULL, on_call, c);
+        int r = sd_bus_add_filter(f->bus, NULL, on_call, f);
         if (r < 0)
                 return log_error_errno(r, "Failed to add the message filter that bounds echoes: %m");
         return 0;
