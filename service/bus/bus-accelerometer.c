@@ -170,8 +170,8 @@ static int property_get_activity(sd_bus *bus, const char *path, const char *inte
 }
 
 /* OversamplingRatio and FilterOrder are the EC's own, read back with 0x17/0x82 after every init and
- * every configuration change (context_read_back_ec_config()), as the seeds' sysfs attributes asked the
- * EC (PATCH 09: oversampling_ratio = EC rate / sampling_rate). Not on every property read: another
+ * every configuration change (context_read_back_ec_config()), as the 2006 patch series' sysfs attributes
+ * asked the EC (PATCH 09: oversampling_ratio = EC rate / sampling_rate). Not on every property read: another
  * transaction between two poll ticks drops the prefetched readout. The configured value only when the
  * EC could not say. */
 static int property_get_ec_config(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -350,7 +350,7 @@ static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error 
         r = sd_bus_message_read(m, "u", &rate);
         if (r < 0)
                 return r;
-        /* Above the configured SamplingRate is valid: polling never goes above it (claims_max_rate()). */
+        /* Above the configured SamplingRate is valid: polling never goes above it (poller_set_claim()). */
         if (rate < HDAPS_SAMPLING_RATE_MIN || rate > HDAPS_SAMPLING_RATE_MAX)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "ClaimAtRate: rate %u Hz is out of range %u..%u", rate,
@@ -423,7 +423,7 @@ static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *err
         r = require_accelerometer(f, error);
         if (r < 0)
                 return r;
-        /* Like a setter: a change that could not be saved is refused, and nothing changes (issue 25.6). The
+        /* Like a setter: a change that could not be saved is refused, and nothing changes. The
          * state file is written (with the configuration in force) before the calibration is armed; the new
          * rest position is saved when a readout takes it, and if that fails it is not made (poller.h). */
         r = bus_save_config(f, &c->config, error);

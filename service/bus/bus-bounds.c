@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Bounded echoes of what sd-bus answers by itself (issue 25.4). For org.freedesktop.DBus.Properties and
+/* Bounded echoes of what sd-bus answers by itself. For org.freedesktop.DBus.Properties and
  * unknown objects, sd-bus replies with the caller's strings in the message ("Unknown interface '%s'.",
  * "Unknown interface %s or property %s.", "Unknown object '%s'."), whatever their length: a caller's
  * 30 MiB argument became a 30 MiB error, more than once in memory. A filter sees every message before

@@ -132,8 +132,8 @@ static int add_pending(SensorProxy *p, sd_bus_message *m)
 /* Claims */
 
 /* A claim polls only in tablet mode: in laptop mode the screen's orientation is "normal" whatever the
- * base does (screen-orientation.h), so polling for it would cost wakeups for nothing (issue 24: 20 Hz
- * all day on a convertible used as a laptop, because desktops claim whenever rotation is unlocked).
+ * base does (screen-orientation.h), so polling for it would cost wakeups for nothing (20 Hz all
+ * day on a convertible used as a laptop, because desktops claim whenever rotation is unlocked).
  * Folding into tablet mode starts polling, unfolding stops it. */
 static void update_demand(SensorProxy *p)
 {

@@ -115,7 +115,8 @@ void context_shutdown(Context *c);
  * configuration back. */
 int context_init_device(Context *c);
 /* Reads the EC's configuration back (0x17/0x82) into ec_oversampling_ratio/ec_filter_order, as the
- * seeds' attributes did; logs and reports the properties. Failures leave the configured values shown. */
+ * 2006 patch series' attributes did; logs and reports the properties. Failures leave the configured values
+ * shown. */
 void context_read_back_ec_config(Context *c);
 /* Applies the configuration (invert, rest) to c->backend and initializes it; sets has_accelerometer, or
  * logs why not and extends backend_reason (startup, and backend-watch.c after a switch). */
