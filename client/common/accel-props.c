@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gio/gio.h>
 
@@ -232,11 +233,18 @@ static gboolean parse_uint32(const char *text, guint32 *ret)
         return TRUE;
 }
 
+/* A plain decimal number ("1", "-0.5", "2.5e1"): no leading space, no hex, inf or nan, as the daemon's
+ * state file takes them (safe_atod() in service/shared/strutil.h). */
 static gboolean parse_double(const char *text, double *ret)
 {
         char *end = NULL;
         double value;
 
+        if (!g_ascii_isdigit(text[0]) && !((text[0] == '-' || text[0] == '+' || text[0] == '.') && text[1]))
+                return FALSE;
+        for (const char *p = text; *p; p++)
+                if (!g_ascii_isdigit(*p) && !strchr("+-.eE", *p))
+                        return FALSE;
         errno = 0;
         value = g_ascii_strtod(text, &end);
         if (errno != 0 || end == text || *end != '\0' || !isfinite(value))

@@ -14,36 +14,55 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "bus-accelerometer.h"
 #include "bus-errors.h"
 #include "bus-face.h"
 #include "bus-polkit.h"
 #include "bus-stream.h"
-#include "readout.h"
+#include "claims.h"
+#include "diagnose-bus.h"
 #include "diagnose.h"
-#include "input-devices.h"
 #include "ec-protocol.h"
+#include "input-devices.h"
 #include "log.h"
+#include "readout.h"
 #include "strutil.h"
 #include "strv.h"
 
 /* Properties */
 
-/* For bool fields: sd-bus' built-in "b" reader expects an int. userdata points at the field. */
-static int property_get_bool(sd_bus *bus, const char *path, const char *interface, const char *property,
-                             sd_bus_message *reply, void *userdata, sd_bus_error *error)
-{
-        return sd_bus_message_append(reply, "b", *(bool *) userdata);
-}
+/* Properties that are a field of the core's Context (the objects' userdata is the BusFace, so sd-bus'
+ * offset readers cannot reach them). "b" is sent as an int, as sd-bus wants it. */
+#define DEFINE_PROPERTY_GET_CONTEXT_FIELD(function, sig, type, member)                                      \
+        static int function(sd_bus *bus, const char *path, const char *interface, const char *property,     \
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error)                     \
+        {                                                                                                   \
+                const BusFace *f = userdata;                                                                \
+                return sd_bus_message_append(reply, sig, (type) f->context->member);                        \
+        }
 
-static const HdapsState *device_state(Context *c)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_has_accelerometer, "b", int, has_accelerometer)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_sampling_rate, "u", uint32_t, config.sampling_rate)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_invert, "b", int, config.invert)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_input_devices, "b", int, config.input_devices)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_polling, "b", int, poller.polling)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_effective_rate, "u", uint32_t, poller.poll_rate)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_suspended, "b", int, suspend.active)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_tilt_step, "d", double, config.tilt_step)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_shock_sensitivity, "d", double, config.shock_sensitivity)
+DEFINE_PROPERTY_GET_CONTEXT_FIELD(property_get_paused_until, "t", uint64_t, protection.paused_until_usec)
+
+static const HdapsState *device_state(BusFace *f)
 {
+        Context *c = f->context;
         return c->has_accelerometer ? backend_get_state(c->backend) : NULL;
 }
 
 static int property_get_backend(sd_bus *bus, const char *path, const char *interface, const char *property,
                                 sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "s", c->has_accelerometer ? backend_name(c->backend) : "");
 }
 
@@ -51,7 +70,8 @@ static int property_get_backend_reason(sd_bus *bus, const char *path, const char
                                        const char *property, sd_bus_message *reply, void *userdata,
                                        sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "s", c->backend_reason ?: "");
 }
 
@@ -61,7 +81,8 @@ static int property_get_backend_reason_code(sd_bus *bus, const char *path, const
                                             const char *property, sd_bus_message *reply, void *userdata,
                                             sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "s",
                                      c->has_accelerometer ? "found"
                                      : c->backend         ? "not-initialized"
@@ -72,7 +93,8 @@ static int property_get_hardware_state(sd_bus *bus, const char *path, const char
                                        const char *property, sd_bus_message *reply, void *userdata,
                                        sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "s", hardware_state_to_string(c->poller.hardware_state));
 }
 
@@ -80,32 +102,36 @@ static int property_get_last_error(sd_bus *bus, const char *path, const char *in
                                    const char *property, sd_bus_message *reply, void *userdata,
                                    sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "s", c->poller.last_error ?: "");
 }
 
 static int property_get_model(sd_bus *bus, const char *path, const char *interface, const char *property,
                               sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "s", c->backend && c->backend->model ? c->backend->model : "");
 }
 
 static int property_get_axis_code(sd_bus *bus, const char *path, const char *interface, const char *property,
                                   sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "u", c->backend ? backend_get_axis_code(c->backend) : 0u);
 }
 
 static int property_get_position(sd_bus *bus, const char *path, const char *interface, const char *property,
                                  sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         const HdapsState *s;
 
         poller_refresh_on_demand(&c->poller);
-        s = device_state(c);
+        s = device_state(f);
         return sd_bus_message_append(reply, "(ii)", s ? s->x : 0, s ? s->y : 0);
 }
 
@@ -113,7 +139,8 @@ static int property_get_rest_position(sd_bus *bus, const char *path, const char 
                                       const char *property, sd_bus_message *reply, void *userdata,
                                       sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "(ii)", c->config.has_rest ? c->config.rest_x : 0,
                                      c->config.has_rest ? c->config.rest_y : 0);
 }
@@ -122,19 +149,20 @@ static int property_get_temperature(sd_bus *bus, const char *path, const char *i
                                     const char *property, sd_bus_message *reply, void *userdata,
                                     sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         const HdapsState *s;
 
         poller_refresh_on_demand(&c->poller);
-        s = device_state(c);
+        s = device_state(f);
         return sd_bus_message_append(reply, "i", s ? s->temperature : 0);
 }
 
 static int property_get_activity(sd_bus *bus, const char *path, const char *interface, const char *property,
                                  sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
-        const HdapsState *s = device_state(c);
+        BusFace *f = userdata;
+        const HdapsState *s = device_state(f);
         bool keyboard = strcmp(property, "KeyboardActivity") == 0;
 
         return sd_bus_message_append(reply, "b",
@@ -142,14 +170,15 @@ static int property_get_activity(sd_bus *bus, const char *path, const char *inte
 }
 
 /* OversamplingRatio and FilterOrder are the EC's own, read back with 0x17/0x82 after every init and
- * every configuration change (context_read_back_ec_config()), as the seeds' sysfs attributes asked the
- * EC (PATCH 09: oversampling_ratio = EC rate / sampling_rate). Not on every property read: another
+ * every configuration change (context_read_back_ec_config()), as the 2006 patch series' sysfs attributes
+ * asked the EC (PATCH 09: oversampling_ratio = EC rate / sampling_rate). Not on every property read: another
  * transaction between two poll ticks drops the prefetched readout. The configured value only when the
  * EC could not say. */
 static int property_get_ec_config(sd_bus *bus, const char *path, const char *interface, const char *property,
                                   sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         bool ratio = strcmp(property, "OversamplingRatio") == 0;
         unsigned value;
 
@@ -164,13 +193,15 @@ static int property_get_fake_data_mode(sd_bus *bus, const char *path, const char
                                        const char *property, sd_bus_message *reply, void *userdata,
                                        sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(
                 reply, "b", c->has_accelerometer ? backend_get_config(c->backend)->fake_data_mode : false);
 }
 
-static const MotionState *motion_state(Context *c)
+static const MotionState *motion_state(BusFace *f)
 {
+        Context *c = f->context;
         return c->motion ? motion_get_state(c->motion) : NULL;
 }
 
@@ -182,7 +213,7 @@ static int property_get_angle(sd_bus *bus, const char *path, const char *interfa
         double pitch, roll;
         MotionOrientation o;
 
-        readout_current_angles(userdata, &pitch, &roll, &o);
+        readout_current_angles(((BusFace *) userdata)->context, &pitch, &roll, &o);
         return sd_bus_message_append(reply, "d", strcmp(property, "Pitch") == 0 ? pitch : roll);
 }
 
@@ -193,7 +224,7 @@ static int property_get_orientation(sd_bus *bus, const char *path, const char *i
         double pitch, roll;
         MotionOrientation o;
 
-        readout_current_angles(userdata, &pitch, &roll, &o);
+        readout_current_angles(((BusFace *) userdata)->context, &pitch, &roll, &o);
         return sd_bus_message_append(reply, "s", motion_orientation_to_string(o));
 }
 
@@ -224,7 +255,8 @@ static int property_get_shock_hold_ms(sd_bus *bus, const char *path, const char 
                                       const char *property, sd_bus_message *reply, void *userdata,
                                       sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "u",
                                      c->motion ? motion_get_config(c->motion)->shock_hold_ms
                                                : (unsigned) MOTION_SHOCK_HOLD_MS_DEFAULT);
@@ -259,7 +291,8 @@ static int property_get_protected_disks(sd_bus *bus, const char *path, const cha
                                         const char *property, sd_bus_message *reply, void *userdata,
                                         sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         char *empty[] = {NULL};
         return sd_bus_message_append_strv(reply, c->config.protected_disks ?: empty);
 }
@@ -267,7 +300,8 @@ static int property_get_protected_disks(sd_bus *bus, const char *path, const cha
 static int property_get_parked(sd_bus *bus, const char *path, const char *interface, const char *property,
                                sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "b",
                                      c->disk_protect ? disk_protect_parked(c->disk_protect) : false);
 }
@@ -276,7 +310,8 @@ static int property_get_park_count(sd_bus *bus, const char *path, const char *in
                                    const char *property, sd_bus_message *reply, void *userdata,
                                    sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(
                 reply, "t", c->disk_protect ? disk_protect_park_count(c->disk_protect) : (uint64_t) 0);
 }
@@ -285,20 +320,21 @@ static int property_get_protection_state(sd_bus *bus, const char *path, const ch
                                          const char *property, sd_bus_message *reply, void *userdata,
                                          sd_bus_error *error)
 {
-        return sd_bus_message_append(reply, "s", protection_state(userdata));
+        return sd_bus_message_append(reply, "s", protection_state(((BusFace *) userdata)->context));
 }
 
 /* Methods */
 
 static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         int r;
 
         if (!c->has_accelerometer) /* the reason says "no accelerometer: why" already */
                 return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
                                          c->backend_reason ?: "there is no accelerometer to claim");
-        r = claims_add(c, m, 0, error);
+        r = claims_add(f, m, 0, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
@@ -306,14 +342,15 @@ static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
 
 static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         uint32_t rate;
         int r;
 
         r = sd_bus_message_read(m, "u", &rate);
         if (r < 0)
                 return r;
-        /* Above the configured SamplingRate is valid: polling never goes above it (claims_max_rate()). */
+        /* Above the configured SamplingRate is valid: polling never goes above it (poller_set_claim()). */
         if (rate < HDAPS_SAMPLING_RATE_MIN || rate > HDAPS_SAMPLING_RATE_MAX)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "ClaimAtRate: rate %u Hz is out of range %u..%u", rate,
@@ -321,7 +358,7 @@ static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error 
         if (!c->has_accelerometer)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
                                          c->backend_reason ?: "there is no accelerometer to claim");
-        r = claims_add(c, m, rate, error);
+        r = claims_add(f, m, rate, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
@@ -331,7 +368,8 @@ static int property_get_effective_rate_reason(sd_bus *bus, const char *path, con
                                               const char *property, sd_bus_message *reply, void *userdata,
                                               sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "s", c->poller.poll_rate_reason ?: "not polling");
 }
 
@@ -339,16 +377,17 @@ static int property_get_effective_rate_reason_code(sd_bus *bus, const char *path
                                                    const char *property, sd_bus_message *reply,
                                                    void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         return sd_bus_message_append(reply, "s", c->poller.poll_rate_reason_code ?: "unclaimed");
 }
 
 static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
         int r;
 
-        r = claims_remove(c, m);
+        r = claims_remove(f, m);
         if (r < 0)
                 return r;
         if (r == 0)
@@ -357,8 +396,9 @@ static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error
         return sd_bus_reply_method_return(m, NULL);
 }
 
-static int require_accelerometer(Context *c, sd_bus_error *error)
+static int require_accelerometer(BusFace *f, sd_bus_error *error)
 {
+        Context *c = f->context;
         if (c->has_accelerometer)
                 return 0;
         /* The reason says "no accelerometer: why" already. */
@@ -371,21 +411,22 @@ static int require_accelerometer(Context *c, sd_bus_error *error)
 
 static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         int r;
 
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = require_accelerometer(c, error);
+        r = require_accelerometer(f, error);
         if (r < 0)
                 return r;
-        /* Like a setter: a change that could not be saved is refused, and nothing changes (issue 25.6). The
+        /* Like a setter: a change that could not be saved is refused, and nothing changes. The
          * state file is written (with the configuration in force) before the calibration is armed; the new
          * rest position is saved when a readout takes it, and if that fails it is not made (poller.h). */
-        r = bus_save_config(c, &c->config, error);
+        r = bus_save_config(f, &c->config, error);
         if (r < 0)
                 return r;
         log_info("Calibration requested by %s: the next readout becomes the rest position",
@@ -398,8 +439,9 @@ static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *err
  * first, applied, undone when a part is refused, reported to the observer, which emits
  * PropertiesChanged) and maps a refusal to the D-Bus error of the part that refused. Returns 0 (with
  * *ret_changed: what changed) or a negative errno with error set; then nothing changed. */
-static int change_config(Context *c, StateConfig *next, ChangeMask *ret_changed, sd_bus_error *error)
+static int change_config(BusFace *f, StateConfig *next, ChangeMask *ret_changed, sd_bus_error *error)
 {
+        Context *c = f->context;
         _cleanup_(config_error_done) ConfigError e = {};
         int r;
 
@@ -408,27 +450,28 @@ static int change_config(Context *c, StateConfig *next, ChangeMask *ret_changed,
 }
 
 /* next: a copy of the configuration in force, for a setter to change. Returns 0 or -ENOMEM. */
-static int copy_config(Context *c, StateConfig *next)
+static int copy_config(BusFace *f, StateConfig *next)
 {
+        Context *c = f->context;
         return state_config_copy(next, &c->config);
 }
 
 /* Sets the device setting at offset in StateConfig (SamplingRate, OversamplingRatio, FilterOrder). */
-static int change_device_setting(Context *c, sd_bus_message *call, const char *property, size_t offset,
+static int change_device_setting(BusFace *f, sd_bus_message *call, const char *property, size_t offset,
                                  unsigned value, sd_bus_error *error)
 {
         _cleanup_(state_config_done) StateConfig next = {};
         ChangeMask changed;
         int r;
 
-        r = require_accelerometer(c, error);
+        r = require_accelerometer(f, error);
         if (r < 0)
                 return r;
-        r = copy_config(c, &next);
+        r = copy_config(f, &next);
         if (r < 0)
                 return r;
         *(unsigned *) ((uint8_t *) &next + offset) = value;
-        r = change_config(c, &next, &changed, error);
+        r = change_config(f, &next, &changed, error);
         if (r < 0)
                 return r;
         if (changed != 0)
@@ -438,8 +481,9 @@ static int change_device_setting(Context *c, sd_bus_message *call, const char *p
 
 /* SamplingRate x OversamplingRatio must fit the EC's 16-bit rate, checked against the other value of the
  * moment (the handler runs again after polkit's answer); the message says which limit. */
-static int check_sampling_rate(Context *c, unsigned rate, sd_bus_error *error)
+static int check_sampling_rate(BusFace *f, unsigned rate, sd_bus_error *error)
 {
+        Context *c = f->context;
         if (rate < HDAPS_SAMPLING_RATE_MIN || rate > HDAPS_SAMPLING_RATE_MAX)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "SamplingRate %u is out of range %u..%u", rate,
@@ -454,8 +498,9 @@ static int check_sampling_rate(Context *c, unsigned rate, sd_bus_error *error)
         return 0;
 }
 
-static int check_oversampling_ratio(Context *c, unsigned ratio, sd_bus_error *error)
+static int check_oversampling_ratio(BusFace *f, unsigned ratio, sd_bus_error *error)
 {
+        Context *c = f->context;
         unsigned max = EC_RATE_MAX / c->config.sampling_rate;
 
         if (ratio < HDAPS_OVERSAMPLING_RATIO_MIN || ratio > max)
@@ -469,22 +514,22 @@ static int check_oversampling_ratio(Context *c, unsigned ratio, sd_bus_error *er
 
 static int method_set_sampling_rate(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
         uint32_t rate;
         int r;
 
         r = sd_bus_message_read(m, "u", &rate);
         if (r < 0)
                 return r;
-        r = check_sampling_rate(c, rate, error);
+        r = check_sampling_rate(f, rate, error);
         if (r < 0)
                 return r;
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(c, m, "SamplingRate", offsetof(StateConfig, sampling_rate), rate, error);
+        r = change_device_setting(f, m, "SamplingRate", offsetof(StateConfig, sampling_rate), rate, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
@@ -492,22 +537,22 @@ static int method_set_sampling_rate(sd_bus_message *m, void *userdata, sd_bus_er
 
 static int method_set_oversampling_ratio(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
         uint32_t ratio;
         int r;
 
         r = sd_bus_message_read(m, "u", &ratio);
         if (r < 0)
                 return r;
-        r = check_oversampling_ratio(c, ratio, error);
+        r = check_oversampling_ratio(f, ratio, error);
         if (r < 0)
                 return r;
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(c, m, "OversamplingRatio", offsetof(StateConfig, oversampling_ratio),
+        r = change_device_setting(f, m, "OversamplingRatio", offsetof(StateConfig, oversampling_ratio),
                                   ratio, error);
         if (r < 0)
                 return r;
@@ -516,7 +561,7 @@ static int method_set_oversampling_ratio(sd_bus_message *m, void *userdata, sd_b
 
 static int method_set_filter_order(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
         uint32_t order;
         int r;
 
@@ -527,12 +572,12 @@ static int method_set_filter_order(sd_bus_message *m, void *userdata, sd_bus_err
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "FilterOrder %u is out of range %u..%u", order, EC_FILTER_ORDER_MIN,
                                          EC_FILTER_ORDER_MAX);
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(c, m, "FilterOrder", offsetof(StateConfig, filter_order), order, error);
+        r = change_device_setting(f, m, "FilterOrder", offsetof(StateConfig, filter_order), order, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
@@ -540,18 +585,19 @@ static int method_set_filter_order(sd_bus_message *m, void *userdata, sd_bus_err
 
 static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         int enabled, r;
 
         r = sd_bus_message_read(m, "b", &enabled);
         if (r < 0)
                 return r;
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = require_accelerometer(c, error);
+        r = require_accelerometer(f, error);
         if (r < 0)
                 return r;
         /* A self-test switch, deliberately not persisted: not part of the configuration. */
@@ -559,7 +605,7 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
         if (r < 0)
                 return bus_error_from_backend(error, c->backend, r, "FakeDataMode");
         log_info("FakeDataMode set to %u by %s", (unsigned) enabled, strna(sd_bus_message_get_sender(m)));
-        bus_emit_changes(c, CHANGE_MASK(CHANGE_FAKE_DATA_MODE));
+        bus_emit_changes(f, CHANGE_MASK(CHANGE_FAKE_DATA_MODE));
         context_read_back_ec_config(c);
         return sd_bus_reply_method_return(m, NULL);
 }
@@ -567,26 +613,26 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
 static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         _cleanup_(state_config_done) StateConfig next = {};
-        Context *c = userdata;
+        BusFace *f = userdata;
         ChangeMask changed;
         int invert, r;
 
         r = sd_bus_message_read(m, "b", &invert);
         if (r < 0)
                 return r;
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = require_accelerometer(c, error);
+        r = require_accelerometer(f, error);
         if (r < 0)
                 return r;
-        r = copy_config(c, &next);
+        r = copy_config(f, &next);
         if (r < 0)
                 return r;
         config_set_invert(&next, invert); /* the rest position follows the axes */
-        r = change_config(c, &next, &changed, error);
+        r = change_config(f, &next, &changed, error);
         if (r < 0)
                 return r;
         if (changed != 0)
@@ -597,8 +643,9 @@ static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *er
 
 /* SetInputDevices(true) without /dev/uinput: every backend supports the devices, the device node is what
  * is missing (FileNotFound) or could not be opened (Failed), as opening it at start said. */
-static int input_devices_missing(const Context *c, sd_bus_error *error)
+static int input_devices_missing(const BusFace *f, sd_bus_error *error)
 {
+        Context *c = f->context;
         int r = c->input_devices_error;
 
         if (r == -ENOENT || r == -ENODEV || r == -ENXIO)
@@ -617,25 +664,26 @@ static int input_devices_missing(const Context *c, sd_bus_error *error)
 static int method_set_input_devices(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         _cleanup_(state_config_done) StateConfig next = {};
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         ChangeMask changed;
         int enabled, r;
 
         r = sd_bus_message_read(m, "b", &enabled);
         if (r < 0)
                 return r;
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
         if (enabled && !c->input_devices)
-                return input_devices_missing(c, error);
-        r = copy_config(c, &next);
+                return input_devices_missing(f, error);
+        r = copy_config(f, &next);
         if (r < 0)
                 return r;
         next.input_devices = enabled;
-        r = change_config(c, &next, &changed, error);
+        r = change_config(f, &next, &changed, error);
         if (r < 0)
                 return r;
         if (changed != 0)
@@ -663,8 +711,9 @@ static const MotionSetting tilt_step_setting = {
         "TiltStep", " degrees", MOTION_TILT_STEP_MIN, MOTION_TILT_STEP_MAX, offsetof(StateConfig, tilt_step),
 };
 
-static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting *s, sd_bus_error *error)
+static int set_motion_setting(sd_bus_message *m, BusFace *f, const MotionSetting *s, sd_bus_error *error)
 {
+        Context *c = f->context;
         char value_text[STR_DOUBLE_SIZE], min[STR_DOUBLE_SIZE], max[STR_DOUBLE_SIZE];
         _cleanup_(state_config_done) StateConfig next = {};
         double value;
@@ -677,7 +726,7 @@ static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "%s %s is out of range %s..%s%s",
                                          s->property, str_double(value, value_text), str_double(s->min, min),
                                          str_double(s->max, max), s->unit);
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
@@ -685,11 +734,11 @@ static int set_motion_setting(sd_bus_message *m, Context *c, const MotionSetting
         if (!c->motion)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                          "Motion processing is not available");
-        r = copy_config(c, &next);
+        r = copy_config(f, &next);
         if (r < 0)
                 return r;
         *(double *) ((uint8_t *) &next + s->config_offset) = value;
-        r = change_config(c, &next, NULL, error);
+        r = change_config(f, &next, NULL, error);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(m, NULL);
@@ -707,8 +756,9 @@ static int method_set_tilt_step(sd_bus_message *m, void *userdata, sd_bus_error 
 
 /* A list of disks to protect: at most STATE_DISKS_MAX valid names, none twice, each one a disk that can
  * park its heads now. Returns 0 or a negative errno with error set (InvalidArgs, NotSupported). */
-static int check_protected_disks(Context *c, char *const *disks, sd_bus_error *error)
+static int check_protected_disks(BusFace *f, char *const *disks, sd_bus_error *error)
 {
+        Context *c = f->context;
         int r;
 
         if (strv_length(disks) > STATE_DISKS_MAX)
@@ -746,17 +796,18 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
 {
         _cleanup_(state_config_done) StateConfig next = {};
         _cleanup_strv_free_ char **disks = NULL;
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         ChangeMask changed;
         int r;
 
         r = sd_bus_message_read_strv(m, &disks);
         if (r < 0)
                 return r;
-        r = check_protected_disks(c, disks, error);
+        r = check_protected_disks(f, disks, error);
         if (r < 0)
                 return r;
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
@@ -764,12 +815,12 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
         if (!c->disk_protect)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SUPPORTED,
                                          "Disk protection is not available");
-        r = copy_config(c, &next);
+        r = copy_config(f, &next);
         if (r < 0)
                 return r;
         strv_free(next.protected_disks);
         next.protected_disks = TAKE_PTR(disks);
-        r = change_config(c, &next, &changed, error);
+        r = change_config(f, &next, &changed, error);
         if (r < 0)
                 return r;
         if (changed != 0)
@@ -780,7 +831,8 @@ static int method_set_protected_disks(sd_bus_message *m, void *userdata, sd_bus_
 
 static int method_pause(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         uint32_t seconds;
         int r;
 
@@ -791,7 +843,7 @@ static int method_pause(sd_bus_message *m, void *userdata, sd_bus_error *error)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "Pause %u s is out of range 1..%d seconds (0 resumes)", seconds,
                                          PAUSE_SECONDS_MAX);
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
@@ -803,16 +855,12 @@ static int method_pause(sd_bus_message *m, void *userdata, sd_bus_error *error)
 }
 
 #define PROP(name, sig, getter, flags) SD_BUS_PROPERTY(name, sig, getter, 0, flags)
-#define PROP_FIELD(name, sig, member, flags)                                                                \
-        SD_BUS_PROPERTY(name, sig, NULL, offsetof(Context, member), flags)
-#define PROP_BOOL(name, member, flags)                                                                      \
-        SD_BUS_PROPERTY(name, "b", property_get_bool, offsetof(Context, member), flags)
-#define CHANGE SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE
-#define CONST  SD_BUS_VTABLE_PROPERTY_CONST
+#define CHANGE                         SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE
+#define CONST                          SD_BUS_VTABLE_PROPERTY_CONST
 
 static const sd_bus_vtable accelerometer_vtable[] = {
         SD_BUS_VTABLE_START(0),
-        PROP_BOOL("HasAccelerometer", has_accelerometer, CHANGE),
+        PROP("HasAccelerometer", "b", property_get_has_accelerometer, CHANGE),
         PROP("Backend", "s", property_get_backend, CHANGE),
         PROP("BackendReason", "s", property_get_backend_reason, CHANGE),
         PROP("BackendReasonCode", "s", property_get_backend_reason_code, CHANGE),
@@ -825,23 +873,24 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("Temperature", "i", property_get_temperature, 0),
         PROP("KeyboardActivity", "b", property_get_activity, CHANGE),
         PROP("MouseActivity", "b", property_get_activity, CHANGE),
-        PROP_FIELD("SamplingRate", "u", config.sampling_rate, CHANGE),
+        PROP("SamplingRate", "u", property_get_sampling_rate, CHANGE),
         PROP("OversamplingRatio", "u", property_get_ec_config, CHANGE),
         PROP("FilterOrder", "u", property_get_ec_config, CHANGE),
         PROP("FakeDataMode", "b", property_get_fake_data_mode, CHANGE),
-        PROP_BOOL("Invert", config.invert, CHANGE),
-        PROP_BOOL("InputDevices", config.input_devices, CHANGE),
-        PROP_BOOL("Polling", poller.polling, CHANGE),
-        PROP_BOOL("Claimed", poller.polling, CHANGE | SD_BUS_VTABLE_DEPRECATED), /* Polling's old name */
-        PROP_FIELD("EffectiveRate", "u", poller.poll_rate, CHANGE),
+        PROP("Invert", "b", property_get_invert, CHANGE),
+        PROP("InputDevices", "b", property_get_input_devices, CHANGE),
+        PROP("Polling", "b", property_get_polling, CHANGE),
+        PROP("Claimed", "b", property_get_polling,
+             CHANGE | SD_BUS_VTABLE_DEPRECATED), /* Polling's old name */
+        PROP("EffectiveRate", "u", property_get_effective_rate, CHANGE),
         PROP("EffectiveRateReason", "s", property_get_effective_rate_reason, CHANGE),
         PROP("EffectiveRateReasonCode", "s", property_get_effective_rate_reason_code, CHANGE),
-        PROP_BOOL("Suspended", suspend.active, CHANGE),
+        PROP("Suspended", "b", property_get_suspended, CHANGE),
         PROP("Pitch", "d", property_get_angle, CHANGE),
         PROP("Roll", "d", property_get_angle, CHANGE),
         PROP("Orientation", "s", property_get_orientation, CHANGE),
-        PROP_FIELD("TiltStep", "d", config.tilt_step, CHANGE),
-        PROP_FIELD("ShockSensitivity", "d", config.shock_sensitivity, CHANGE),
+        PROP("TiltStep", "d", property_get_tilt_step, CHANGE),
+        PROP("ShockSensitivity", "d", property_get_shock_sensitivity, CHANGE),
         PROP("ShockActive", "b", property_get_shock_active, CHANGE),
         PROP("ShockHoldMs", "u", property_get_shock_hold_ms, CONST),
         PROP("ShockCount", "t", property_get_shock_count, CHANGE),
@@ -853,7 +902,7 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("Parked", "b", property_get_parked, CHANGE),
         PROP("ParkCount", "t", property_get_park_count, CHANGE),
         PROP("ProtectionState", "s", property_get_protection_state, CHANGE),
-        PROP_FIELD("PausedUntil", "t", protection.paused_until_usec, CHANGE),
+        PROP("PausedUntil", "t", property_get_paused_until, CHANGE),
 
         SD_BUS_METHOD("Claim", "", "", method_claim, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("ClaimAtRate", SD_BUS_ARGS("u", rate), SD_BUS_NO_RESULT,
@@ -894,12 +943,12 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         SD_BUS_VTABLE_END,
 };
 
-int bus_accelerometer_register(Context *c)
+int bus_accelerometer_register(BusFace *f)
 {
         int r;
 
-        r = sd_bus_add_object_vtable(c->bus, NULL, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, accelerometer_vtable,
-                                     c);
+        r = sd_bus_add_object_vtable(f->bus, NULL, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, accelerometer_vtable,
+                                     f);
         if (r < 0)
                 return log_error_errno(r, "Failed to export %s: %m", ACCEL_OBJECT_PATH);
         return 0;

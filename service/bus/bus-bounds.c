@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Bounded echoes of what sd-bus answers by itself (issue 25.4). For org.freedesktop.DBus.Properties and
+/* Bounded echoes of what sd-bus answers by itself. For org.freedesktop.DBus.Properties and
  * unknown objects, sd-bus replies with the caller's strings in the message ("Unknown interface '%s'.",
  * "Unknown interface %s or property %s.", "Unknown object '%s'."), whatever their length: a caller's
  * 30 MiB argument became a 30 MiB error, more than once in memory. A filter sees every message before
@@ -10,6 +10,7 @@
  * already limits to 255 characters; a path over 64 KiB sd-bus drops unanswered. */
 #include <string.h>
 
+#include "bus-bounds.h"
 #include "bus-face.h"
 #include "log.h"
 #include "strutil.h"
@@ -53,9 +54,9 @@ static int on_call(sd_bus_message *m, void *userdata, sd_bus_error *error)
         return 0; /* sd-bus goes on with it */
 }
 
-int bus_bounds_register(Context *c)
+int bus_bounds_register(BusFace *f)
 {
-        int r = sd_bus_add_filter(c->bus, NULL, on_call, c);
+        int r = sd_bus_add_filter(f->bus, NULL, on_call, f);
         if (r < 0)
                 return log_error_errno(r, "Failed to add the message filter that bounds echoes: %m");
         return 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus-ec.h"
 #include "bus-errors.h"
 #include "bus-face.h"
 #include "bus-polkit.h"
@@ -89,8 +90,9 @@ static unsigned ec_queue_length(EcQueue *q, const char *sender)
         return cl ? cl->n_queued : 0;
 }
 
-static int serve_request(Context *c, EcRequest *q)
+static int serve_request(BusFace *f, EcRequest *q)
 {
+        Context *c = f->context;
         _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
         EcRow data = {.mask = q->data_mask};
@@ -127,8 +129,8 @@ static int serve_request(Context *c, EcRequest *q)
 
 static int on_ec_queue(sd_event_source *s, void *userdata)
 {
-        Context *c = userdata;
-        EcQueue *q = c->ec_queue;
+        BusFace *f = userdata;
+        EcQueue *q = f->ec_queue;
         EcClient *cl = q->clients;
         EcRequest *req;
         int r;
@@ -156,7 +158,7 @@ static int on_ec_queue(sd_event_source *s, void *userdata)
                 *p = cl;
         }
 
-        r = serve_request(c, req);
+        r = serve_request(f, req);
         if (r < 0)
                 log_debug_errno(r, "Failed to reply to ReadRow: %m");
         ec_request_free(req);
@@ -167,9 +169,9 @@ static int on_ec_queue(sd_event_source *s, void *userdata)
 }
 
 /* Queues an authorized request at the end of its client's FIFO; the caller checked the client's bound. */
-static int ec_queue_push(Context *c, sd_bus_message *call, const EcRow *args, uint16_t data_mask)
+static int ec_queue_push(BusFace *f, sd_bus_message *call, const EcRow *args, uint16_t data_mask)
 {
-        EcQueue *q = c->ec_queue;
+        EcQueue *q = f->ec_queue;
         const char *sender = sd_bus_message_get_sender(call) ?: "";
         EcClient *cl;
         EcRequest *req;
@@ -212,7 +214,7 @@ static int ec_queue_push(Context *c, sd_bus_message *call, const EcRow *args, ui
 
 static int method_read_row(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
         EcRow args = {};
         const void *bytes;
         const char *why;
@@ -249,17 +251,17 @@ static int method_read_row(sd_bus_message *m, void *userdata, sd_bus_error *erro
                         "rows\"), and %s",
                         args.val[0], args_mask, args.val[1], args.val[15], why);
         /* Checked again when the call comes back with polkit's answer, right before it is queued. */
-        if (ec_queue_length(c->ec_queue, sd_bus_message_get_sender(m) ?: "") >= EC_QUEUE_PER_CLIENT_MAX)
+        if (ec_queue_length(f->ec_queue, sd_bus_message_get_sender(m) ?: "") >= EC_QUEUE_PER_CLIENT_MAX)
                 return sd_bus_error_setf(error, ACCEL_ERROR_BUSY,
                                          "Too many ReadRow calls queued (at most %d per client)",
                                          EC_QUEUE_PER_CLIENT_MAX);
 
-        r = bus_authorize(c, m, error);
+        r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = ec_queue_push(c, m, &args, data_mask);
+        r = ec_queue_push(f, m, &args, data_mask);
         if (r < 0)
                 return r;
         return 1; /* the queue replies */
@@ -272,23 +274,24 @@ static const sd_bus_vtable ec_vtable[] = {
         SD_BUS_VTABLE_END,
 };
 
-int bus_ec_register(Context *c)
+int bus_ec_register(BusFace *f)
 {
+        Context *c = f->context;
         int r;
 
-        if (!c->ec_queue) {
-                c->ec_queue = calloc(1, sizeof(EcQueue));
-                if (!c->ec_queue)
+        if (!f->ec_queue) {
+                f->ec_queue = calloc(1, sizeof(EcQueue));
+                if (!f->ec_queue)
                         return log_error_errno(-ENOMEM, "Out of memory");
-                r = sd_event_add_defer(c->event, &c->ec_queue->defer, on_ec_queue, c);
+                r = sd_event_add_defer(c->event, &f->ec_queue->defer, on_ec_queue, f);
                 if (r < 0)
                         return log_error_errno(r, "Failed to create the EC queue: %m");
-                (void) sd_event_source_set_priority(c->ec_queue->defer, SD_EVENT_PRIORITY_IDLE);
-                (void) sd_event_source_set_enabled(c->ec_queue->defer, SD_EVENT_OFF);
-                (void) sd_event_source_set_description(c->ec_queue->defer, "ec-queue");
+                (void) sd_event_source_set_priority(f->ec_queue->defer, SD_EVENT_PRIORITY_IDLE);
+                (void) sd_event_source_set_enabled(f->ec_queue->defer, SD_EVENT_OFF);
+                (void) sd_event_source_set_description(f->ec_queue->defer, "ec-queue");
         }
 
-        r = sd_bus_add_object_vtable(c->bus, NULL, EC_OBJECT_PATH, EC_INTERFACE, ec_vtable, c);
+        r = sd_bus_add_object_vtable(f->bus, NULL, EC_OBJECT_PATH, EC_INTERFACE, ec_vtable, f);
         if (r < 0)
                 return log_error_errno(r, "Failed to export %s: %m", EC_OBJECT_PATH);
         return 0;

@@ -14,6 +14,7 @@
 
 #include "config.h"
 
+typedef struct Backend Backend;
 typedef struct Context Context;
 
 /* Maps a change context_apply_config() refused to the D-Bus error of the part that refused it: NotSaved
@@ -21,3 +22,10 @@ typedef struct Context Context;
  * errno's for motion processing, HardwareError for uinput, NotSupported or InvalidArgs with the reason
  * for the disks. Returns the negative errno sd-bus expects from a handler. */
 int bus_error_from_config(sd_bus_error *error, Context *c, const ConfigError *e);
+
+/* Maps a negative errno from the backend to a D-Bus error. what names the operation. */
+int bus_error_from_errno(sd_bus_error *error, int r, const char *what);
+/* The same for a backend's answer: -EOPNOTSUPP carries the backend's unsupported_reason when it has one. */
+int bus_error_from_backend(sd_bus_error *error, Backend *b, int r, const char *what);
+/* Registers the error names above with their errno (sd_bus_error_add_map()). Returns 0 or -errno. */
+int bus_errors_register(void);

@@ -2,13 +2,22 @@
 /* The D-Bus face (see bus-face.h): the connection, the core's observer, the one table from change bits
  * to property names, and the signals of org.thinkpad.Accelerometer. */
 
+#include <assert.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "bus-accelerometer.h"
+#include "bus-bounds.h"
+#include "bus-ec.h"
 #include "bus-errors.h"
 #include "bus-face.h"
+#include "bus-logind.h"
+#include "bus-polkit.h"
 #include "bus-stream.h"
+#include "claims.h"
+#include "diagnose-bus.h"
 #include "diagnose.h"
 #include "log.h"
 #include "strv.h"
@@ -55,19 +64,19 @@ static const char *const change_aliases[_CHANGE_BIT_MAX] = {
         [CHANGE_EFFECTIVE_RATE_REASON] = "EffectiveRateReasonCode",
 };
 
-static void emit_properties_changed(Context *c, const char *const *properties)
+static void emit_properties_changed(BusFace *f, const char *const *properties)
 {
         int r;
 
-        if (!c->bus)
+        if (!f->bus)
                 return;
-        r = sd_bus_emit_properties_changed_strv(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE,
+        r = sd_bus_emit_properties_changed_strv(f->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE,
                                                 (char **) properties);
         if (r < 0)
                 log_debug_errno(r, "Failed to emit PropertiesChanged for %s: %m", properties[0]);
 }
 
-void bus_emit_changes(Context *c, ChangeMask mask)
+void bus_emit_changes(BusFace *f, ChangeMask mask)
 {
         const char *properties[2 * _CHANGE_BIT_MAX + 1];
         size_t n = 0;
@@ -80,40 +89,40 @@ void bus_emit_changes(Context *c, ChangeMask mask)
                 }
         properties[n] = NULL;
         if (n > 0)
-                emit_properties_changed(c, properties);
+                emit_properties_changed(f, properties);
 }
 
 /* The signals */
 
-static void emit_motion(Context *c, const MotionEvents *ev)
+static void emit_motion(BusFace *f, const MotionEvents *ev)
 {
-        if (!c->bus)
+        if (!f->bus)
                 return;
         if (ev->mask & MOTION_EVENT_TILT)
-                (void) sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Tilt", "dds",
+                (void) sd_bus_emit_signal(f->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Tilt", "dds",
                                           ev->pitch, ev->roll,
                                           motion_orientation_to_string(ev->orientation));
         if (ev->mask & MOTION_EVENT_SHOCK)
-                (void) sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Shock", "dts",
+                (void) sd_bus_emit_signal(f->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Shock", "dts",
                                           ev->shock_magnitude, ev->shock_time_usec, ev->shock_reason);
 }
 
 /* "as" cannot go through sd_bus_emit_signal()'s varargs as a string list (it wants a count and the
  * strings one by one), so the message is built with sd_bus_message_append_strv(). */
-static void emit_heads_parked(Context *c, char *const *disks, bool parked)
+static void emit_heads_parked(BusFace *f, char *const *disks, bool parked)
 {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
         int r;
 
-        if (!c->bus)
+        if (!f->bus)
                 return;
-        r = sd_bus_message_new_signal(c->bus, &m, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "HeadsParked");
+        r = sd_bus_message_new_signal(f->bus, &m, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "HeadsParked");
         if (r >= 0)
                 r = sd_bus_message_append_strv(m, (char **) disks);
         if (r >= 0)
                 r = sd_bus_message_append(m, "b", parked);
         if (r >= 0)
-                r = sd_bus_send(c->bus, m, NULL);
+                r = sd_bus_send(f->bus, m, NULL);
         if (r < 0)
                 log_warning_errno(r, "Failed to send HeadsParked(%s): %m", parked ? "true" : "false");
 }
@@ -122,46 +131,53 @@ static void emit_heads_parked(Context *c, char *const *disks, bool parked)
 
 static void on_changed(Context *c, ChangeMask mask, void *userdata)
 {
-        bus_emit_changes(c, mask);
+        BusFace *f = userdata;
+        bus_emit_changes(f, mask);
 }
 
 /* Every readout to the sample streams, and as the Sample signal (decimated; bus-stream.c). */
 static void on_readout(Context *c, const ReadoutEvent *e, void *userdata)
 {
-        bus_stream_readout(c, e->readout, e->shock_active);
+        BusFace *f = userdata;
+        bus_stream_readout(f, e->readout, e->shock_active);
 }
 
 static void on_motion(Context *c, const MotionEvents *ev, void *userdata)
 {
-        emit_motion(c, ev);
+        BusFace *f = userdata;
+        emit_motion(f, ev);
 }
 
 static void on_processed(Context *c, uint64_t time_usec, bool new_data, void *userdata)
 {
-        sensor_proxy_readout(c, time_usec, new_data);
+        BusFace *f = userdata;
+        sensor_proxy_readout(f, time_usec, new_data);
 }
 
 static void on_heads_parked(Context *c, char *const *disks, bool parked, void *userdata)
 {
-        emit_heads_parked(c, disks, parked);
+        BusFace *f = userdata;
+        emit_heads_parked(f, disks, parked);
 }
 
 static void on_tick(Context *c, void *userdata)
 {
-        diagnose_bus_tick(c);
+        BusFace *f = userdata;
+        diagnose_bus_tick(f);
 }
 
 /* After the core's shutdown: the names go. */
 static void on_shutdown(Context *c, void *userdata)
 {
+        BusFace *f = userdata;
         int r;
 
-        sensor_proxy_stop(c);
-        if (c->bus) {
-                r = sd_bus_release_name(c->bus, ACCEL_BUS_NAME);
+        sensor_proxy_stop(f);
+        if (f->bus) {
+                r = sd_bus_release_name(f->bus, ACCEL_BUS_NAME);
                 if (r < 0)
                         log_debug_errno(r, "Failed to release %s: %m", ACCEL_BUS_NAME);
-                (void) sd_bus_flush(c->bus);
+                (void) sd_bus_flush(f->bus);
         }
 }
 
@@ -177,13 +193,13 @@ static const ContextObserver bus_observer = {
 
 /* Setters */
 
-int bus_save_config(Context *c, const StateConfig *next, sd_bus_error *error)
+int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error)
 {
-        int r = context_save_config(c, next);
+        int r = context_save_config(f->context, next);
         if (r < 0)
                 return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SAVED,
                                          "The change was not made: cannot write the state file %s: %s",
-                                         c->state_path, strerror(-r));
+                                         f->context->state_path, strerror(-r));
         return 0;
 }
 
@@ -218,39 +234,58 @@ static int open_bus(const BusOptions *o, sd_bus **ret)
 /* Runs when the loop is asked to exit (SIGTERM/SIGINT), before sd-bus closes the connection. */
 static int on_loop_exit(sd_event_source *s, void *userdata)
 {
-        context_shutdown(userdata);
+        BusFace *f = userdata;
+
+        context_shutdown(f->context);
         return 0;
 }
 
 /* --exit-idle-time: every method call restarts the idle time. */
 static int on_message(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
 
         if (sd_bus_message_is_method_call(m, NULL, NULL))
                 idle_exit_note_call(c->idle_exit);
         return 0; /* let every message through */
 }
 
-int bus_start(Context *c, const BusOptions *o, const ContextOptions *co)
+int bus_face_new(Context *c, BusFace **ret)
 {
+        BusFace *f;
+
+        assert(c);
+        assert(ret);
+
+        f = calloc(1, sizeof(BusFace));
+        if (!f)
+                return log_error_errno(-ENOMEM, "Failed to set up the D-Bus face: %m");
+        f->context = c;
+        f->own_uid = geteuid();
+        context_set_observer(c, &bus_observer, f);
+        *ret = f;
+        return 0;
+}
+
+int bus_start(BusFace *f, const BusOptions *o, const ContextOptions *co)
+{
+        Context *c = f->context;
         int r;
 
-        context_set_observer(c, &bus_observer, NULL);
-        c->own_uid = geteuid();
-        c->session_bus = o->session;
+        f->session_bus = o->session;
 
-        r = sd_event_add_exit(c->event, &c->exit_source, on_loop_exit, c);
+        r = sd_event_add_exit(c->event, &f->exit_source, on_loop_exit, f);
         if (r < 0)
                 return log_error_errno(r, "Failed to set up the exit handler: %m");
         /* Before sd-bus' own exit handler, which flushes and closes the connection. */
-        (void) sd_event_source_set_priority(c->exit_source, SD_EVENT_PRIORITY_IMPORTANT);
+        (void) sd_event_source_set_priority(f->exit_source, SD_EVENT_PRIORITY_IMPORTANT);
 
         r = bus_errors_register();
         if (r < 0)
                 return log_error_errno(r, "Failed to register the D-Bus error names: %m");
 
-        r = open_bus(o, &c->bus);
+        r = open_bus(o, &f->bus);
         if (r < 0)
                 return log_error_errno(r, "Failed to connect to the %s bus%s%s: %m",
                                        o->address   ? "given"
@@ -258,29 +293,29 @@ int bus_start(Context *c, const BusOptions *o, const ContextOptions *co)
                                                     : "system",
                                        o->address ? " at " : "", o->address ?: "");
 
-        r = sd_bus_attach_event(c->bus, c->event, SD_EVENT_PRIORITY_NORMAL);
+        r = sd_bus_attach_event(f->bus, c->event, SD_EVENT_PRIORITY_NORMAL);
         if (r < 0)
                 return log_error_errno(r, "Failed to attach the bus to the event loop: %m");
-        (void) sd_bus_set_exit_on_disconnect(c->bus, true);
-        r = bus_bounds_register(c);
+        (void) sd_bus_set_exit_on_disconnect(f->bus, true);
+        r = bus_bounds_register(f);
         if (r < 0)
                 return r;
 
         /* Objects first, the name last, so that clients never see a half-built service. */
-        r = claims_start(c);
+        r = claims_start(f);
         if (r < 0)
                 return r;
-        r = bus_accelerometer_register(c);
+        r = bus_accelerometer_register(f);
         if (r < 0)
                 return r;
-        r = bus_ec_register(c);
+        r = bus_ec_register(f);
         if (r < 0)
                 return r;
 
         if (o->session)
                 log_debug("Session bus: not watching logind for suspend");
         else {
-                r = bus_logind_start(c);
+                r = bus_logind_start(f);
                 if (r < 0)
                         return r;
         }
@@ -289,12 +324,12 @@ int bus_start(Context *c, const BusOptions *o, const ContextOptions *co)
         if (r < 0)
                 return r;
         if (c->idle_exit) {
-                r = sd_bus_add_filter(c->bus, NULL, on_message, c);
+                r = sd_bus_add_filter(f->bus, NULL, on_message, f);
                 if (r < 0)
                         return log_error_errno(r, "Failed to watch for method calls: %m");
         }
 
-        r = sd_bus_request_name(c->bus, ACCEL_BUS_NAME, 0);
+        r = sd_bus_request_name(f->bus, ACCEL_BUS_NAME, 0);
         if (r < 0)
                 return log_error_errno(r, "Failed to acquire the bus name %s: %m", ACCEL_BUS_NAME);
         log_info("Serving %s on the %s bus (backend: %s)", ACCEL_BUS_NAME,
@@ -304,25 +339,28 @@ int bus_start(Context *c, const BusOptions *o, const ContextOptions *co)
                  c->has_accelerometer ? backend_name(c->backend) : "none");
 
         /* The second name, for desktops (only logs when it cannot be had). */
-        return sensor_proxy_start(c, o->sensor_proxy);
+        return sensor_proxy_start(f, o->sensor_proxy);
 }
 
-Context *bus_context_free(Context *c)
+BusFace *bus_face_free(BusFace *f)
 {
-        if (!c)
+        if (!f)
                 return NULL;
         /* Every way out (a fatal error at start-up included) powers off, unparks and releases the names. */
-        context_shutdown(c);
-        c->exit_source = sd_event_source_disable_unref(c->exit_source);
-        c->ec_queue = ec_queue_free(c->ec_queue);
-        c->sensor_proxy = sensor_proxy_free(c->sensor_proxy);
-        c->diagnose_calls = diagnose_calls_free(c->diagnose_calls);
+        context_shutdown(f->context);
+        f->exit_source = sd_event_source_disable_unref(f->exit_source);
+        f->ec_queue = ec_queue_free(f->ec_queue);
+        f->sensor_proxy = sensor_proxy_free(f->sensor_proxy);
+        f->diagnose_calls = diagnose_calls_free(f->diagnose_calls);
         /* Before the context: the run is the poller's hook. */
-        c->diagnosis = diagnosis_free(c->diagnosis);
-        c->streams = bus_streams_free(c->streams); /* before the claims and the bus */
-        claims_free(c);
-        c->logind = bus_logind_free(c->logind);
-        c->polkit_pending = polkit_pending_free(c->polkit_pending); /* cancels the questions in flight */
-        c->bus = sd_bus_flush_close_unref(c->bus);
-        return context_free(c);
+        f->diagnosis = diagnosis_free(f->diagnosis);
+        f->streams = bus_streams_free(f->streams); /* before the claims and the bus */
+        claims_free(f);
+        f->logind = bus_logind_free(f->logind);
+        f->polkit_pending = polkit_pending_free(f->polkit_pending); /* cancels the questions in flight */
+        f->bus = sd_bus_flush_close_unref(f->bus);
+        /* The core outlives the face: nobody observes it any more. */
+        context_set_observer(f->context, NULL, NULL);
+        free(f);
+        return NULL;
 }

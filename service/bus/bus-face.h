@@ -7,6 +7,7 @@
  * Its files:
  *   bus-face.c           the connection, the observer, the change table, every signal of the object
  *   bus-accelerometer.c  the org.thinkpad.Accelerometer object (properties, methods)
+ *   bus-stream.c         AcquireStream()'s sample streams and the Sample signal's subscriptions
  *   bus-ec.c             the org.thinkpad.EmbeddedController object and its fair request queue
  *   bus-polkit.c         the central method -> polkit action table and async CheckAuthorization
  *   bus-errors.c         the D-Bus errors and errno mapping
@@ -15,9 +16,13 @@
  *   diagnose-bus.c       Diagnose(): the callers waiting for a run
  *   bus-logind.c         logind's PrepareForSleep with a delay inhibitor (suspend.h does the work)
  *   bus-sensorproxy.c    net.hadess.SensorProxy for desktops
- * The handlers get the core's Context as userdata; the face's own state is in its last fields. */
+ * Each file has its own header with its contracts (this one: bus-face.c's). The face's state is a
+ * BusFace, allocated and freed here: the core observer's userdata, and that of the objects and of every
+ * callback that needs more than its own item (a stream, a polkit question). The core's Context
+ * (face->context) holds no D-Bus state. */
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <systemd/sd-bus.h>
 
 #include "bus-sensorproxy.h"
@@ -35,76 +40,47 @@ typedef struct BusOptions {
         SensorProxyMode sensor_proxy; /* whether to serve net.hadess.SensorProxy */
 } BusOptions;
 
+typedef struct Diagnosis Diagnosis;
+typedef struct EcQueue EcQueue;
+typedef struct PolkitPending PolkitPending;
+typedef struct Claims Claims;
+typedef struct BusStreams BusStreams;
+typedef struct DiagnoseCalls DiagnoseCalls;
+typedef struct BusLogind BusLogind;
+
+/* The face's state, which the core never sees. Each file's part is set, used and freed by that file's
+ * functions (bus_face_free() calls them). */
+typedef struct BusFace {
+        Context *context; /* borrowed: the core the face shows; outlives the face */
+        sd_bus *bus;
+        bool session_bus;
+        uid_t own_uid;
+        sd_event_source *exit_source;  /* bus-face.c: the core's shutdown when the loop is asked to exit */
+        EcQueue *ec_queue;             /* bus-ec.c: the EmbeddedController's fair request queue */
+        PolkitPending *polkit_pending; /* bus-polkit.c: authorizations in flight; NULL until the first */
+        Claims *claims;                /* claims.c: claimers and stream owners; NULL until started */
+        BusStreams *streams;           /* bus-stream.c: AcquireStream()'s streams */
+        SensorProxy *sensor_proxy;     /* bus-sensorproxy.c; NULL: not serving net.hadess.SensorProxy */
+        Diagnosis *diagnosis;          /* diagnose-bus.c: the Diagnose() run in progress; NULL: none */
+        DiagnoseCalls *diagnose_calls; /* diagnose-bus.c: the callers waiting for the diagnosis */
+        BusLogind *logind;             /* bus-logind.c: PrepareForSleep and the inhibitor */
+} BusFace;
+
 /* bus-face.c */
-/* Becomes c's observer, connects to the bus, exports the objects, subscribes to logind, starts the core
- * (context_start(co)), then takes the name (last) and the sensor proxy's. Returns 0 or a negative errno
- * (logged). */
-int bus_start(Context *c, const BusOptions *o, const ContextOptions *co);
+/* Allocates the face of c (borrowed; it must outlive the face) and makes it c's observer. Nothing is on
+ * the bus yet. Returns 0 or -ENOMEM (logged). */
+int bus_face_new(Context *c, BusFace **ret);
+/* Connects to the bus, exports the objects, subscribes to logind, starts the core (context_start(co)),
+ * then takes the name (last) and the sensor proxy's. Returns 0 or a negative errno (logged); on failure
+ * the caller still frees the face with bus_face_free(). */
+int bus_start(BusFace *f, const BusOptions *o, const ContextOptions *co);
 /* Shuts the core down (context_shutdown(), which releases the names through the observer), frees the
- * face's state and closes the connection, then frees c. Every way out of the daemon goes through it. */
-Context *bus_context_free(Context *c);
-DEFINE_TRIVIAL_CLEANUP_FUNC(Context *, bus_context_free);
+ * face's state, closes the connection and stops observing the core, which the caller frees after. Every
+ * way out of the daemon goes through it. */
+BusFace *bus_face_free(BusFace *f);
+DEFINE_TRIVIAL_CLEANUP_FUNC(BusFace *, bus_face_free);
 /* Emits PropertiesChanged on the accelerometer object for the properties of mask (no-op without a bus). */
-void bus_emit_changes(Context *c, ChangeMask mask);
+void bus_emit_changes(BusFace *f, ChangeMask mask);
 /* Writes next to the state file for a setter before it applies a change: on failure sets error to
  * Error.NotSaved naming the file and why, and the caller changes nothing. Returns 0 or -errno. */
-int bus_save_config(Context *c, const StateConfig *next, sd_bus_error *error);
-
-/* bus-bounds.c: refuses method calls with an object path, or a Properties call with an interface or
- * property name, longer than 255 characters (InvalidArgs/UnknownObject quoting 16), before sd-bus
- * would echo it whole. Returns 0 or a negative errno (logged). */
-int bus_bounds_register(Context *c);
-
-/* bus-accelerometer.c */
-int bus_accelerometer_register(Context *c);
-
-/* bus-ec.c */
-int bus_ec_register(Context *c);
-EcQueue *ec_queue_free(EcQueue *q);
-
-/* bus-polkit.c */
-PolkitPending *polkit_pending_free(PolkitPending *p);
-
-/* bus-errors.c: maps a negative errno from the backend to a D-Bus error. what names the operation. */
-int bus_error_from_errno(sd_bus_error *error, int r, const char *what);
-/* The same for a backend's answer: -EOPNOTSUPP carries the backend's unsupported_reason when it has one. */
-int bus_error_from_backend(sd_bus_error *error, Backend *b, int r, const char *what);
-int bus_errors_register(void);
-
-/* claims.c (the model and its bounds: claims.c's head comment). Refusals are LimitsExceeded naming the
- * bound; the last CLAIMS_RESERVED of CLAIMS_MAX are kept for privileged callers (root, the daemon's uid,
- * the user of seat0's active session). The same scheme bounds the streams (bus-stream.h, STREAMS_*). */
-#define CLAIMS_PER_CONNECTION_MAX 16u  /* Claim/ClaimAtRate claims one connection holds */
-#define CLAIMS_PER_UID_MAX        32u  /* ... all connections of one user hold */
-#define CLAIMS_MAX                256u /* ... everyone holds */
-#define CLAIMS_RESERVED           64u  /* ... of which only privileged callers may hold the last ones */
-/* Watches clients leaving the bus (one NameOwnerChanged match, for every claimer and stream); before
- * the name is taken. Returns 0 or a negative errno (logged). */
-int claims_start(Context *c);
-/* Records a claim of the message's sender at rate Hz (0: the configured SamplingRate, validated by the
- * caller) and updates the poller's claim; or sets error (LimitsExceeded naming the bound) and returns a
- * negative errno. */
-int claims_add(Context *c, sd_bus_message *m, unsigned rate, sd_bus_error *error);
-/* Records a claim of the sender's new sample stream (bus-stream.c) at the configured SamplingRate after
- * the STREAMS_* bounds, *ret_uid the sender's uid; or sets error as claims_add(). Release does not drop
- * it; claims_remove_stream() does (a no-op once the sender left the bus: its claims went with it). */
-int claims_add_stream(Context *c, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error);
-void claims_remove_stream(Context *c, const char *sender);
-/* Drops the sender's most recent claim made by Claim or ClaimAtRate; 0 if the caller held none. */
-int claims_remove(Context *c, sd_bus_message *m);
-void claims_free(Context *c);
-/* Whether uid may use the reserves (claims, streams, sensor-proxy claims): root, the daemon's own uid,
- * the user of seat0's active session (logind; nobody without it). */
-bool bus_uid_privileged(const Context *c, uid_t uid);
-
-/* diagnose-bus.c */
-/* The Diagnose(s) -> s method handler (in the vtable of bus-accelerometer.c). */
-int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error);
-/* After each poll tick: replies to the callers when the run is complete. */
-void diagnose_bus_tick(Context *c);
-DiagnoseCalls *diagnose_calls_free(DiagnoseCalls *w);
-
-/* bus-logind.c */
-/* Subscribes to PrepareForSleep and takes a delay inhibitor (without logind: one warning). */
-int bus_logind_start(Context *c);
-BusLogind *bus_logind_free(BusLogind *l);
+int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bus-errors.h"
+#include "bus-face.h"
 #include "bus-polkit.h"
 #include "log.h"
 #include "strv.h"
@@ -192,7 +193,7 @@ static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const c
 /* Admits one more check for the caller, or sets error to Error.Busy naming the bound. Returns 0 or
  * a negative errno; *ret_uid the caller's uid and *ret_privileged whether it took the reserve. Every
  * admission is paired with pending_release(). */
-static int pending_admit(Context *c, sd_bus_message *call, const char *sender, uid_t *ret_uid,
+static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, uid_t *ret_uid,
                          bool *ret_privileged, sd_bus_error *error)
 {
         RefusalLog *known;
@@ -205,12 +206,12 @@ static int pending_admit(Context *c, sd_bus_message *call, const char *sender, u
         unsigned bound = 0;
         int r;
 
-        if (!c->polkit_pending) {
-                c->polkit_pending = calloc(1, sizeof(PolkitPending));
-                if (!c->polkit_pending)
+        if (!f->polkit_pending) {
+                f->polkit_pending = calloc(1, sizeof(PolkitPending));
+                if (!f->polkit_pending)
                         return -ENOMEM;
         }
-        p = c->polkit_pending;
+        p = f->polkit_pending;
         s = pending_find(p, sender);
         if (s)
                 uid = s->uid;
@@ -410,7 +411,7 @@ static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret
         return 0;
 }
 
-static bool sender_is_own_uid(Context *c, sd_bus_message *call)
+static bool sender_is_own_uid(BusFace *f, sd_bus_message *call)
 {
         _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
         uid_t uid;
@@ -419,7 +420,7 @@ static bool sender_is_own_uid(Context *c, sd_bus_message *call)
                 return false;
         if (sd_bus_creds_get_euid(creds, &uid) < 0)
                 return false;
-        return uid == c->own_uid;
+        return uid == f->own_uid;
 }
 
 /* Takes the verdict for call out of the registry: 1 authorized, or the denial set in error. */
@@ -435,7 +436,7 @@ static int take_verdict(AuthQuery *q, sd_bus_error *error)
 
 /* Asks polkit about call for action; the query goes into the registry. Returns 0 or a negative errno
  * with error set. */
-static int ask_polkit(Context *c, sd_bus_message *call, const char *action, sd_bus_error *error)
+static int ask_polkit(BusFace *f, sd_bus_message *call, const char *action, sd_bus_error *error)
 {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
         const char *sender = sd_bus_message_get_sender(call);
@@ -446,26 +447,26 @@ static int ask_polkit(Context *c, sd_bus_message *call, const char *action, sd_b
 
         if (!sender)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: no sender");
-        r = pending_admit(c, call, sender, &uid, &privileged, error);
+        r = pending_admit(f, call, sender, &uid, &privileged, error);
         if (r < 0)
                 return r;
         q = calloc(1, sizeof(*q));
         if (!q) {
-                pending_release(c->polkit_pending, sender, privileged);
+                pending_release(f->polkit_pending, sender, privileged);
                 return -ENOMEM;
         }
         *q = (AuthQuery){
-                .registry = c->polkit_pending,
+                .registry = f->polkit_pending,
                 .call = sd_bus_message_ref(call),
                 .action = action,
                 .uid = uid,
                 .privileged = privileged,
                 .denial = SD_BUS_ERROR_NULL,
-                .next = c->polkit_pending->queries,
+                .next = f->polkit_pending->queries,
         };
-        c->polkit_pending->queries = q;
+        f->polkit_pending->queries = q;
 
-        r = sd_bus_message_new_method_call(c->bus, &m, POLKIT_BUS_NAME, POLKIT_PATH, POLKIT_INTERFACE,
+        r = sd_bus_message_new_method_call(f->bus, &m, POLKIT_BUS_NAME, POLKIT_PATH, POLKIT_INTERFACE,
                                            "CheckAuthorization");
         if (r >= 0)
                 r = sd_bus_message_append(m, "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", sender,
@@ -475,7 +476,7 @@ static int ask_polkit(Context *c, sd_bus_message *call, const char *action, sd_b
                                                   : 0u,
                                           "");
         if (r >= 0)
-                r = sd_bus_call_async(c->bus, &q->slot, m, polkit_reply, q, POLKIT_TIMEOUT_USEC);
+                r = sd_bus_call_async(f->bus, &q->slot, m, polkit_reply, q, POLKIT_TIMEOUT_USEC);
         if (r < 0) {
                 auth_query_free(q);
                 return log_warning_errno(r, "Failed to ask polkit about %s: %m", action);
@@ -483,7 +484,7 @@ static int ask_polkit(Context *c, sd_bus_message *call, const char *action, sd_b
         return 0;
 }
 
-int bus_authorize(Context *c, sd_bus_message *call, sd_bus_error *error)
+int bus_authorize(BusFace *f, sd_bus_message *call, sd_bus_error *error)
 {
         const char *action;
         AuthQuery *q;
@@ -493,12 +494,12 @@ int bus_authorize(Context *c, sd_bus_message *call, sd_bus_error *error)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "%s is not permitted",
                                          strna(sd_bus_message_get_member(call)));
 
-        if (c->session_bus && sender_is_own_uid(c, call))
+        if (f->session_bus && sender_is_own_uid(f, call))
                 return 1;
 
-        q = auth_query_find(c->polkit_pending, call);
+        q = auth_query_find(f->polkit_pending, call);
         if (q)
                 /* The re-run after polkit's answer; still unanswered: dispatched twice, keep waiting. */
                 return q->answered ? take_verdict(q, error) : 0;
-        return ask_polkit(c, call, action, error);
+        return ask_polkit(f, call, action, error);
 }

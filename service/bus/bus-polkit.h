@@ -32,7 +32,10 @@
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 
-#include "bus-face.h"
+#include "macros.h"
+
+typedef struct BusFace BusFace;
+typedef struct PolkitPending PolkitPending;
 
 #define ACTION_CALIBRATE "org.thinkpad.accelerometer.calibrate"
 #define ACTION_CONFIGURE "org.thinkpad.accelerometer.configure"
@@ -52,4 +55,6 @@ const char *bus_polkit_action(const char *interface, const char *member);
  * validated the arguments, before it changes anything. Returns 1: authorized, go on; 0: polkit was asked,
  * the handler returns 1 and runs again from the top with the answer; or a negative errno with error set
  * (AccessDenied, InteractiveAuthorizationRequired, Error.Busy) for the handler to return. */
-int bus_authorize(Context *c, sd_bus_message *call, sd_bus_error *error);
+int bus_authorize(BusFace *f, sd_bus_message *call, sd_bus_error *error);
+/* Cancels the questions in flight and forgets the verdicts (f->polkit_pending). Returns NULL. */
+PolkitPending *polkit_pending_free(PolkitPending *p);

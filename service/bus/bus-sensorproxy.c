@@ -12,6 +12,7 @@
 
 #include "bus-face.h"
 #include "bus-sensorproxy.h"
+#include "claims.h"
 #include "log.h"
 #include "screen-orientation.h"
 #include "strutil.h"
@@ -131,8 +132,8 @@ static int add_pending(SensorProxy *p, sd_bus_message *m)
 /* Claims */
 
 /* A claim polls only in tablet mode: in laptop mode the screen's orientation is "normal" whatever the
- * base does (screen-orientation.h), so polling for it would cost wakeups for nothing (issue 24: 20 Hz
- * all day on a convertible used as a laptop, because desktops claim whenever rotation is unlocked).
+ * base does (screen-orientation.h), so polling for it would cost wakeups for nothing (20 Hz all
+ * day on a convertible used as a laptop, because desktops claim whenever rotation is unlocked).
  * Folding into tablet mode starts polling, unfolding stops it. */
 static void update_demand(SensorProxy *p)
 {
@@ -155,7 +156,7 @@ static int on_claims_empty(sd_bus_track *t, void *userdata)
 
 /* A new claimer past SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED must be privileged, and
  * none past SENSOR_PROXY_CLAIMERS_MAX (bus-sensorproxy.h); sets error to LimitsExceeded otherwise. */
-static int admit_claimer(Context *c, SensorProxy *p, sd_bus_message *m, sd_bus_error *error)
+static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, sd_bus_error *error)
 {
         _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
         const char *sender = sd_bus_message_get_sender(m);
@@ -172,7 +173,7 @@ static int admit_claimer(Context *c, SensorProxy *p, sd_bus_message *m, sd_bus_e
         if (r < 0)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
                                          sender, strerror(-r));
-        if (n < SENSOR_PROXY_CLAIMERS_MAX && bus_uid_privileged(c, uid))
+        if (n < SENSOR_PROXY_CLAIMERS_MAX && bus_uid_privileged(f, uid))
                 return 0;
         log_debug("%s: ClaimAccelerometer of %s (uid %u) refused: %u claimers", SENSOR_PROXY_BUS_NAME,
                   sender, (unsigned) uid, n);
@@ -187,15 +188,16 @@ static int admit_claimer(Context *c, SensorProxy *p, sd_bus_message *m, sd_bus_e
 
 static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
-        SensorProxy *p = c->sensor_proxy;
+        BusFace *f = userdata;
+        Context *c = f->context;
+        SensorProxy *p = f->sensor_proxy;
         bool was_polling = c->poller.polling;
         int r;
 
-        if (!sensor_proxy_has_accelerometer(c))
+        if (!sensor_proxy_has_accelerometer(f))
                 return sd_bus_reply_method_return(m, NULL); /* like iio-sensor-proxy: no sensor, no error */
 
-        r = admit_claimer(c, p, m, error);
+        r = admit_claimer(f, p, m, error);
         if (r < 0)
                 return r;
         if (!p->claims) {
@@ -234,8 +236,8 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
 
 static int method_release_accelerometer(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
-        SensorProxy *p = c->sensor_proxy;
+        BusFace *f = userdata;
+        SensorProxy *p = f->sensor_proxy;
         int r;
 
         if (p->claims) {
@@ -269,18 +271,18 @@ static int property_get_orientation(sd_bus *bus, const char *path, const char *i
                                     const char *property, sd_bus_message *reply, void *userdata,
                                     sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
         return sd_bus_message_append(reply, "s",
-                                     sensor_proxy_has_accelerometer(c)
-                                             ? screen_orientation_string(&c->sensor_proxy->screen)
+                                     sensor_proxy_has_accelerometer(f)
+                                             ? screen_orientation_string(&f->sensor_proxy->screen)
                                              : "undefined");
 }
 
 static int property_get_tilt(sd_bus *bus, const char *path, const char *interface, const char *property,
                              sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
-        return sd_bus_message_append(reply, "s", screen_tilt_to_string(c->sensor_proxy->screen.tilt));
+        BusFace *f = userdata;
+        return sd_bus_message_append(reply, "s", screen_tilt_to_string(f->sensor_proxy->screen.tilt));
 }
 
 static int property_get_false(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -455,13 +457,14 @@ static void unexport(SensorProxy *p)
 }
 
 /* A second client connection to the bus tpacceld's own connection uses, on the same event loop. */
-static int open_connection(Context *c, sd_bus **ret)
+static int open_connection(BusFace *f, sd_bus **ret)
 {
+        Context *c = f->context;
         _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
         const char *address;
         int r;
 
-        r = sd_bus_get_address(c->bus, &address);
+        r = sd_bus_get_address(f->bus, &address);
         if (r < 0)
                 return r;
         r = sd_bus_new(&bus);
@@ -482,8 +485,9 @@ static int open_connection(Context *c, sd_bus **ret)
         return 0;
 }
 
-int sensor_proxy_start(Context *c, SensorProxyMode mode)
+int sensor_proxy_start(BusFace *f, SensorProxyMode mode)
 {
+        Context *c = f->context;
         SensorProxy *sp;
         int r;
 
@@ -491,7 +495,7 @@ int sensor_proxy_start(Context *c, SensorProxyMode mode)
                 log_debug("Not serving %s (--sensor-proxy=no)", SENSOR_PROXY_BUS_NAME);
                 return 0;
         }
-        if (mode == SENSOR_PROXY_AUTO && name_provided_elsewhere(c->bus) > 0)
+        if (mode == SENSOR_PROXY_AUTO && name_provided_elsewhere(f->bus) > 0)
                 return 0;
 
         sp = calloc(1, sizeof(*sp));
@@ -499,19 +503,19 @@ int sensor_proxy_start(Context *c, SensorProxyMode mode)
                 return -ENOMEM;
         sp->context = c;
         screen_orientation_init(&sp->screen);
-        c->sensor_proxy = sp; /* owned by the context from here on (context_free) */
+        f->sensor_proxy = sp; /* owned by the face from here on (bus_face_free()) */
 
-        r = open_connection(c, &sp->bus);
+        r = open_connection(f, &sp->bus);
         if (r < 0) {
                 log_warning_errno(r, "Cannot open a second bus connection for %s, not serving it: %m",
                                   SENSOR_PROXY_BUS_NAME);
                 return 0;
         }
         r = sd_bus_add_object_vtable(sp->bus, &sp->object_slot, SENSOR_PROXY_OBJECT_PATH,
-                                     SENSOR_PROXY_INTERFACE, sensor_proxy_vtable, c);
+                                     SENSOR_PROXY_INTERFACE, sensor_proxy_vtable, f);
         if (r >= 0)
                 r = sd_bus_add_object_vtable(sp->bus, &sp->compass_slot, SENSOR_PROXY_COMPASS_PATH,
-                                             SENSOR_PROXY_COMPASS_IFACE, compass_vtable, c);
+                                             SENSOR_PROXY_COMPASS_IFACE, compass_vtable, f);
         if (r >= 0)
                 r = sd_bus_match_signal(sp->bus, &sp->name_lost_slot, "org.freedesktop.DBus",
                                         "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameLost",
@@ -544,9 +548,9 @@ int sensor_proxy_start(Context *c, SensorProxyMode mode)
         return 0;
 }
 
-void sensor_proxy_stop(Context *c)
+void sensor_proxy_stop(BusFace *f)
 {
-        SensorProxy *p = c->sensor_proxy;
+        SensorProxy *p = f->sensor_proxy;
         int r;
 
         if (!p)
@@ -575,17 +579,19 @@ SensorProxy *sensor_proxy_free(SensorProxy *p)
         return NULL;
 }
 
-bool sensor_proxy_has_accelerometer(const Context *c)
+bool sensor_proxy_has_accelerometer(const BusFace *f)
 {
+        Context *c = f->context;
         /* The HDAPS sensor is in the base: only a machine that turns into a tablet (the switch) rotates
          * its screen by it. Without the switch, claims would poll for an orientation that is always
          * "normal". */
         return c->has_accelerometer && c->tablet_mode;
 }
 
-void sensor_proxy_readout(Context *c, uint64_t time_usec, bool new_data)
+void sensor_proxy_readout(BusFace *f, uint64_t time_usec, bool new_data)
 {
-        SensorProxy *p = c->sensor_proxy;
+        Context *c = f->context;
+        SensorProxy *p = f->sensor_proxy;
         const MotionState *m;
 
         if (!p || !c->motion)

@@ -42,24 +42,24 @@ typedef enum SensorProxyMode {
 /* "auto", "yes", "no" -> mode; -EINVAL for anything else. */
 int sensor_proxy_mode_from_string(const char *s);
 
-typedef struct Context Context;
+typedef struct BusFace BusFace;
 typedef struct SensorProxy SensorProxy;
 
-/* After tpacceld's own name is taken: decides by mode whether to serve, watches c->tablet_mode (NULL:
- * laptop mode), opens a second connection to c->bus's bus on c->event, exports the objects there and
- * requests the name without replacing anyone (allowing replacement by iio-sensor-proxy --replace).
- * Never fatal: every reason not to serve is logged once and tpacceld carries on without the name.
- * Returns 0, or -ENOMEM. */
-int sensor_proxy_start(Context *c, SensorProxyMode mode);
+/* After tpacceld's own name is taken: decides by mode whether to serve, watches f->context->tablet_mode
+ * (NULL: laptop mode), opens a second connection to f->bus's bus on the core's event loop, exports the
+ * objects there and requests the name without replacing anyone (allowing replacement by iio-sensor-proxy
+ * --replace). Never fatal: every reason not to serve is logged once and tpacceld carries on without the
+ * name. Returns 0, or -ENOMEM. */
+int sensor_proxy_start(BusFace *f, SensorProxyMode mode);
 /* Opens the tablet-mode switch in input_dir (NULL: /dev/input) before privileges are dropped and logs
  * what it found; *ret stays NULL without a switch (laptop mode). */
 void sensor_proxy_open_tablet_mode(const char *input_dir, TabletMode **ret);
 /* Releases the name and drops pending Claim calls (shutdown). Idempotent. */
-void sensor_proxy_stop(Context *c);
+void sensor_proxy_stop(BusFace *f);
 SensorProxy *sensor_proxy_free(SensorProxy *p);
 
 /* HasAccelerometer: an accelerometer and a tablet-mode switch (without one the screen never rotates). */
-bool sensor_proxy_has_accelerometer(const Context *c);
+bool sensor_proxy_has_accelerometer(const BusFace *f);
 /* Per readout, after motion processing: updates the screen orientation, emits PropertiesChanged, and
  * answers the Claim calls waiting for a readout. new_data false for a repeated readout. */
-void sensor_proxy_readout(Context *c, uint64_t time_usec, bool new_data);
+void sensor_proxy_readout(BusFace *f, uint64_t time_usec, bool new_data);

@@ -13,6 +13,7 @@
 #include "bus-errors.h"
 #include "bus-face.h"
 #include "bus-stream.h"
+#include "claims.h"
 #include "context.h"
 #include "log.h"
 
@@ -50,7 +51,7 @@ typedef struct SampleSubscriber {
 } SampleSubscriber;
 
 struct BusStreams {
-        Context *context;
+        BusFace *face;
         ReleaseLog logs[STREAM_LOG_SLOTS];
         Stream **v;
         size_t n;
@@ -147,7 +148,7 @@ static void log_release(BusStreams *t, const Stream *s, const char *owner, const
 static void stream_release(Stream *s, const char *why)
 {
         BusStreams *t = s->streams;
-        Context *c = t->context;
+        BusFace *f = t->face;
         _cleanup_free_ char *owner = TAKE_PTR(s->owner);
 
         for (size_t i = 0; i < t->n; i++)
@@ -158,7 +159,7 @@ static void stream_release(Stream *s, const char *why)
                 }
         log_release(t, s, owner, why);
         stream_free(s);
-        claims_remove_stream(c, owner);
+        claims_remove_stream(f, owner);
 }
 
 static int on_stream_hangup(sd_event_source *source, int fd, uint32_t revents, void *userdata)
@@ -183,9 +184,9 @@ static void remove_subscriber(BusStreams *t, size_t i)
                 log_debug("No Sample subscription left");
 }
 
-void bus_streams_owner_gone(Context *c, const char *owner)
+void bus_streams_owner_gone(BusFace *f, const char *owner)
 {
-        BusStreams *t = c->streams;
+        BusStreams *t = f->streams;
         ssize_t k = find_subscriber(t, owner);
 
         if (k >= 0)
@@ -197,14 +198,14 @@ void bus_streams_owner_gone(Context *c, const char *owner)
 }
 
 /* The table, made at the first use (NULL: out of memory). */
-static BusStreams *streams_get(Context *c)
+static BusStreams *streams_get(BusFace *f)
 {
-        if (!c->streams) {
-                c->streams = calloc(1, sizeof(BusStreams));
-                if (c->streams)
-                        c->streams->context = c;
+        if (!f->streams) {
+                f->streams = calloc(1, sizeof(BusStreams));
+                if (f->streams)
+                        f->streams->face = f;
         }
-        return c->streams;
+        return f->streams;
 }
 
 /* Makes the socket pair: ours (the daemon only sends; SHUT_RD makes a client's write fail with EPIPE)
@@ -226,9 +227,10 @@ static int make_socket_pair(int ret_fds[2])
         return 0;
 }
 
-static int stream_new(Context *c, const char *owner, uid_t uid, int fd, Stream **ret)
+static int stream_new(BusFace *f, const char *owner, uid_t uid, int fd, Stream **ret)
 {
-        BusStreams *t = c->streams;
+        Context *c = f->context;
+        BusStreams *t = f->streams;
         Stream **a, *s;
         int r;
 
@@ -264,7 +266,8 @@ static int stream_new(Context *c, const char *owner, uid_t uid, int fd, Stream *
 
 int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         const char *sender = sd_bus_message_get_sender(m);
         _cleanup_close_ int ours = -1, theirs = -1;
         Stream *s;
@@ -277,22 +280,22 @@ int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error
         if (!sender)
                 return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
                                         "AcquireStream: a call without a sender");
-        if (!streams_get(c))
+        if (!streams_get(f))
                 return log_error_errno(-ENOMEM, "Failed to make a stream: %m");
         /* The claim first: it applies the bounds (claims.c). */
-        r = claims_add_stream(c, m, &uid, error);
+        r = claims_add_stream(f, m, &uid, error);
         if (r < 0)
                 return r;
         r = make_socket_pair(fds);
         if (r < 0) {
-                claims_remove_stream(c, sender);
+                claims_remove_stream(f, sender);
                 return log_error_errno(r, "Failed to make a stream socket pair for %s: %m", sender);
         }
         ours = fds[0];
         theirs = fds[1];
-        r = stream_new(c, sender, uid, ours, &s);
+        r = stream_new(f, sender, uid, ours, &s);
         if (r < 0) {
-                claims_remove_stream(c, sender);
+                claims_remove_stream(f, sender);
                 return log_error_errno(r, "Failed to make a stream for %s: %m", sender);
         }
         TAKE_FD(ours); /* the stream's now */
@@ -303,7 +306,7 @@ int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error
                 return r;
         }
         log_debug("Stream %llu acquired by %s (%zu open)", (unsigned long long) s->id, sender,
-                  c->streams->n);
+                  f->streams->n);
         return 0;
 }
 
@@ -340,10 +343,11 @@ static bool sample_signal_due(BusStreams *t, unsigned poll_rate)
         return true;
 }
 
-void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active)
+void bus_stream_readout(BusFace *f, const HdapsReadout *ro, bool shock_active)
 {
+        Context *c = f->context;
         uint64_t t = ro->time_ns / NSEC_PER_USEC;
-        BusStreams *streams = streams_get(c);
+        BusStreams *streams = streams_get(f);
         int r;
 
         if (streams && streams->n > 0) {
@@ -365,16 +369,16 @@ void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active)
         }
         if (streams)
                 streams->last_readout_usec = t;
-        if (!streams || !bus_sample_subscribed(c) || !sample_signal_due(streams, c->poller.poll_rate))
+        if (!streams || !bus_sample_subscribed(f) || !sample_signal_due(streams, c->poller.poll_rate))
                 return;
-        r = sd_bus_emit_signal(c->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Sample", "tii", t, ro->x, ro->y);
+        r = sd_bus_emit_signal(f->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Sample", "tii", t, ro->x, ro->y);
         if (r < 0)
                 log_debug_errno(r, "Failed to emit Sample: %m");
 }
 
-bool bus_sample_subscribed(Context *c)
+bool bus_sample_subscribed(BusFace *f)
 {
-        return c->streams && c->streams->n_subscribers > 0;
+        return f->streams && f->streams->n_subscribers > 0;
 }
 
 /* Connections of one user holding a subscription. */
@@ -400,9 +404,9 @@ static size_t subscribers_unreserved(const BusStreams *t)
 int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
-        Context *c = userdata;
+        BusFace *f = userdata;
         const char *sender = sd_bus_message_get_sender(m);
-        BusStreams *t = streams_get(c);
+        BusStreams *t = streams_get(f);
         SampleSubscriber *a;
         const char *bound = NULL;
         unsigned limit = 0;
@@ -435,7 +439,7 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
                                          sender, strerror(-r));
         }
-        reserved = bus_uid_privileged(c, uid);
+        reserved = bus_uid_privileged(f, uid);
         if (uid != 0 && subscribers_of_uid(t, uid) >= SAMPLE_SUBSCRIBERS_PER_UID_MAX)
                 bound = "per-user", limit = SAMPLE_SUBSCRIBERS_PER_UID_MAX;
         else if (!reserved && subscribers_unreserved(t) >= SAMPLE_SUBSCRIBERS_MAX - SAMPLE_SUBSCRIBERS_RESERVED)
@@ -471,9 +475,9 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
 
 int method_unsubscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
         const char *sender = sd_bus_message_get_sender(m);
-        BusStreams *t = c->streams;
+        BusStreams *t = f->streams;
         ssize_t k = sender ? find_subscriber(t, sender) : -1;
 
         if (k < 0)

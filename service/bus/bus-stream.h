@@ -20,7 +20,7 @@
 #include "hdaps.h"
 #include "macros.h"
 
-typedef struct Context Context;
+typedef struct BusFace BusFace;
 typedef struct BusStreams BusStreams;
 
 /* One record per readout, native endian (the interface XML documents it). */
@@ -50,11 +50,11 @@ static_assert(sizeof(StreamRecord) == 24, "StreamRecord is 24 bytes on every ABI
 #define SAMPLE_SUBSCRIBERS_MAX              128u /* connections holding a subscription */
 #define SAMPLE_SUBSCRIBERS_RESERVED         32u  /* of SAMPLE_SUBSCRIBERS_MAX, kept for privileged callers */
 
-/* The AcquireStream() method handler (userdata: the Context). Errors: NoAccelerometer; LimitsExceeded
+/* The AcquireStream() method handler (userdata: the BusFace). Errors: NoAccelerometer; LimitsExceeded
  * naming the bound when the caller's connection, its user or everyone holds the most streams allowed. */
 int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error);
 
-/* SubscribeSamples()/UnsubscribeSamples() (userdata: the Context): the Sample signal is emitted only
+/* SubscribeSamples()/UnsubscribeSamples() (userdata: the BusFace): the Sample signal is emitted only
  * while at least one subscription exists. Subscriptions are counted per connection: each
  * SubscribeSamples() adds one, UnsubscribeSamples() drops one (Error.NotSubscribed when the caller holds
  * none), and leaving the bus (claims.c's one NameOwnerChanged match, bus_streams_owner_gone()) drops all
@@ -65,16 +65,16 @@ int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error
 int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_unsubscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error);
 /* Whether a Sample subscription exists now. */
-bool bus_sample_subscribed(Context *c);
+bool bus_sample_subscribed(BusFace *f);
 
 /* Per readout (poller.c): one record to every stream, and, while someone subscribed to it, the Sample
  * signal, decimated to at most SAMPLE_SIGNAL_RATE_MAX per second at the poll rate in force.
  * shock_active: after this readout. */
-void bus_stream_readout(Context *c, const HdapsReadout *ro, bool shock_active);
+void bus_stream_readout(BusFace *f, const HdapsReadout *ro, bool shock_active);
 
 /* owner left the bus: ends its Sample subscriptions and releases its streams (claims.c, for every
  * unique name that leaves, before it drops the owner's claims). */
-void bus_streams_owner_gone(Context *c, const char *owner);
+void bus_streams_owner_gone(BusFace *f, const char *owner);
 
-/* Closes every stream without touching the claims (context_free(), before claims_free()). */
+/* Closes every stream without touching the claims (bus_face_free(), before claims_free()). */
 BusStreams *bus_streams_free(BusStreams *s);

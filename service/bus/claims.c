@@ -23,6 +23,7 @@
 
 #include "bus-face.h"
 #include "bus-stream.h"
+#include "claims.h"
 #include "log.h"
 
 typedef struct Claimer {
@@ -80,9 +81,10 @@ static ssize_t find_claimer(const Claims *t, const char *name)
 }
 
 /* Tells the poller the highest rate any claim needs now (0: no claim) and a claimer needing it. */
-static void claims_changed(Context *c)
+static void claims_changed(BusFace *f)
 {
-        Claims *t = c->claims;
+        Context *c = f->context;
+        Claims *t = f->claims;
         unsigned max = 0;
         const char *claimer = NULL;
 
@@ -97,7 +99,7 @@ static void claims_changed(Context *c)
 /* The bus driver's NameOwnerChanged: a unique name without a new owner left the bus. */
 static int on_name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
         const char *name, *old_owner, *new_owner;
         ssize_t i;
         int r;
@@ -109,44 +111,44 @@ static int on_name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error
         }
         if (name[0] != ':' || new_owner[0] != '\0')
                 return 0;
-        bus_streams_owner_gone(c, name); /* its Sample subscriptions; each stream releases its claim */
-        if (find_claimer(c->claims, name) < 0)
+        bus_streams_owner_gone(f, name); /* its Sample subscriptions; each stream releases its claim */
+        if (find_claimer(f->claims, name) < 0)
                 return 0;
 
         log_debug("%s left the bus, dropping its claims", name);
-        i = find_claimer(c->claims, name);
+        i = find_claimer(f->claims, name);
         if (i >= 0) {
-                Claimer *k = c->claims->v[i];
-                c->claims->n_claims -= k->n_rates;
+                Claimer *k = f->claims->v[i];
+                f->claims->n_claims -= k->n_rates;
                 if (!k->reserved)
-                        c->claims->n_claims_other -= k->n_rates;
-                remove_claimer(c->claims, (size_t) i);
+                        f->claims->n_claims_other -= k->n_rates;
+                remove_claimer(f->claims, (size_t) i);
         }
-        claims_changed(c);
+        claims_changed(f);
         return 0;
 }
 
-int claims_start(Context *c)
+int claims_start(BusFace *f)
 {
         int r;
 
-        assert(!c->claims);
-        c->claims = calloc(1, sizeof(Claims));
-        if (!c->claims)
+        assert(!f->claims);
+        f->claims = calloc(1, sizeof(Claims));
+        if (!f->claims)
                 return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
-        r = sd_bus_match_signal(c->bus, &c->claims->gone, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, c);
+        r = sd_bus_match_signal(f->bus, &f->claims->gone, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, f);
         if (r < 0)
                 return log_error_errno(r, "Failed to watch clients leaving the bus: %m");
         return 0;
 }
 
-bool bus_uid_privileged(const Context *c, uid_t uid)
+bool bus_uid_privileged(const BusFace *f, uid_t uid)
 {
         _cleanup_free_ char *session = NULL;
         uid_t active = (uid_t) -1;
 
-        if (uid == 0 || uid == c->own_uid)
+        if (uid == 0 || uid == f->own_uid)
                 return true;
         if (sd_seat_get_active("seat0", &session, &active) < 0)
                 return false;
@@ -155,7 +157,7 @@ bool bus_uid_privileged(const Context *c, uid_t uid)
 
 /* The sender's claimer, or NULL with *ret_uid and *ret_reserved of a new one: its uid asked of the
  * bus (once per claimer). Returns 0 or a negative errno with error set. */
-static int find_or_identify(Context *c, sd_bus_message *m, Claimer **ret, uid_t *ret_uid, bool *ret_reserved,
+static int find_or_identify(BusFace *f, sd_bus_message *m, Claimer **ret, uid_t *ret_uid, bool *ret_reserved,
                             sd_bus_error *error)
 {
         _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
@@ -165,9 +167,9 @@ static int find_or_identify(Context *c, sd_bus_message *m, Claimer **ret, uid_t 
 
         if (!sender)
                 return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "A claim without a sender");
-        i = find_claimer(c->claims, sender);
+        i = find_claimer(f->claims, sender);
         if (i >= 0) {
-                *ret = c->claims->v[i];
+                *ret = f->claims->v[i];
                 *ret_uid = (*ret)->uid;
                 *ret_reserved = (*ret)->reserved;
                 return 0;
@@ -181,13 +183,13 @@ static int find_or_identify(Context *c, sd_bus_message *m, Claimer **ret, uid_t 
                                          sender, strerror(-r));
         }
         *ret = NULL;
-        *ret_reserved = bus_uid_privileged(c, *ret_uid);
+        *ret_reserved = bus_uid_privileged(f, *ret_uid);
         return 0;
 }
 
-static int new_claimer(Context *c, const char *name, uid_t uid, bool reserved, Claimer **ret)
+static int new_claimer(BusFace *f, const char *name, uid_t uid, bool reserved, Claimer **ret)
 {
-        Claims *t = c->claims;
+        Claims *t = f->claims;
         Claimer *k, **a;
 
         a = reallocarray(t->v, t->n + 1, sizeof(Claimer *));
@@ -222,9 +224,9 @@ static size_t held_by_uid(const Claims *t, uid_t uid, bool streams)
 
 /* Admits one more claim (streams false) or stream of the sender, or sets error to LimitsExceeded
  * naming the bound. On success *ret is the sender's claimer (made if new). */
-static int admit(Context *c, sd_bus_message *m, bool streams, Claimer **ret, sd_bus_error *error)
+static int admit(BusFace *f, sd_bus_message *m, bool streams, Claimer **ret, sd_bus_error *error)
 {
-        Claims *t = c->claims;
+        Claims *t = f->claims;
         const char *what = streams ? "AcquireStream" : sd_bus_message_get_member(m);
         const char *noun = streams ? "streams" : "claims";
         const char *bound = NULL;
@@ -237,7 +239,7 @@ static int admit(Context *c, sd_bus_message *m, bool streams, Claimer **ret, sd_
 
         if (!t) /* claims_start() failed or was not called: the face is not up */
                 return sd_bus_error_set(error, SD_BUS_ERROR_FAILED, "Claims are not being taken");
-        r = find_or_identify(c, m, &k, &uid, &reserved, error);
+        r = find_or_identify(f, m, &k, &uid, &reserved, error);
         if (r < 0)
                 return r;
 
@@ -264,7 +266,7 @@ static int admit(Context *c, sd_bus_message *m, bool streams, Claimer **ret, sd_
         }
 
         if (!k) {
-                r = new_claimer(c, sd_bus_message_get_sender(m), uid, reserved, &k);
+                r = new_claimer(f, sd_bus_message_get_sender(m), uid, reserved, &k);
                 if (r < 0)
                         return r;
         }
@@ -272,67 +274,67 @@ static int admit(Context *c, sd_bus_message *m, bool streams, Claimer **ret, sd_
         return 0;
 }
 
-int claims_add(Context *c, sd_bus_message *m, unsigned rate, sd_bus_error *error)
+int claims_add(BusFace *f, sd_bus_message *m, unsigned rate, sd_bus_error *error)
 {
         Claimer *k;
         int r;
 
-        r = admit(c, m, /* streams= */ false, &k, error);
+        r = admit(f, m, /* streams= */ false, &k, error);
         if (r < 0)
                 return r;
         k->rates[k->n_rates++] = rate;
         k->need = MAX(k->need, rate ?: POLLER_RATE_FULL);
-        c->claims->n_claims++;
+        f->claims->n_claims++;
         if (!k->reserved)
-                c->claims->n_claims_other++;
+                f->claims->n_claims_other++;
 
         if (rate)
                 log_debug("Claim by %s at %u Hz (%zu)", k->name, rate, k->n_rates);
         else
                 log_debug("Claim by %s at the configured rate (%zu)", k->name, k->n_rates);
-        claims_changed(c);
+        claims_changed(f);
         return 0;
 }
 
-int claims_add_stream(Context *c, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error)
+int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error)
 {
         Claimer *k;
         int r;
 
-        r = admit(c, m, /* streams= */ true, &k, error);
+        r = admit(f, m, /* streams= */ true, &k, error);
         if (r < 0)
                 return r;
         k->n_streams++;
         k->need = POLLER_RATE_FULL;
-        c->claims->n_streams++;
+        f->claims->n_streams++;
         if (!k->reserved)
-                c->claims->n_streams_other++;
+                f->claims->n_streams_other++;
         log_debug("Stream claim by %s at the configured rate (%zu)", k->name, k->n_streams);
-        claims_changed(c);
+        claims_changed(f);
         *ret_uid = k->uid;
         return 0;
 }
 
-void claims_remove_stream(Context *c, const char *sender)
+void claims_remove_stream(BusFace *f, const char *sender)
 {
-        ssize_t i = find_claimer(c->claims, sender);
+        ssize_t i = find_claimer(f->claims, sender);
         Claimer *k;
 
-        if (i < 0 || c->claims->v[i]->n_streams == 0)
+        if (i < 0 || f->claims->v[i]->n_streams == 0)
                 return;
-        k = c->claims->v[i];
+        k = f->claims->v[i];
         k->n_streams--;
-        c->claims->n_streams--;
+        f->claims->n_streams--;
         if (!k->reserved)
-                c->claims->n_streams_other--;
+                f->claims->n_streams_other--;
         claimer_update_need(k);
         if (k->n_streams == 0 && k->n_rates == 0)
-                remove_claimer(c->claims, (size_t) i);
+                remove_claimer(f->claims, (size_t) i);
         log_debug("Stream claim of %s released", sender);
-        claims_changed(c);
+        claims_changed(f);
 }
 
-int claims_remove(Context *c, sd_bus_message *m)
+int claims_remove(BusFace *f, sd_bus_message *m)
 {
         const char *sender = sd_bus_message_get_sender(m);
         Claimer *k;
@@ -340,25 +342,25 @@ int claims_remove(Context *c, sd_bus_message *m)
 
         if (!sender)
                 return 0;
-        i = find_claimer(c->claims, sender);
-        if (i < 0 || c->claims->v[i]->n_rates == 0) /* a stream's claim is released by closing it */
+        i = find_claimer(f->claims, sender);
+        if (i < 0 || f->claims->v[i]->n_rates == 0) /* a stream's claim is released by closing it */
                 return 0;
-        k = c->claims->v[i];
+        k = f->claims->v[i];
         k->n_rates--;
-        c->claims->n_claims--;
+        f->claims->n_claims--;
         if (!k->reserved)
-                c->claims->n_claims_other--;
+                f->claims->n_claims_other--;
         claimer_update_need(k);
         if (k->n_streams == 0 && k->n_rates == 0)
-                remove_claimer(c->claims, (size_t) i);
+                remove_claimer(f->claims, (size_t) i);
         log_debug("Release by %s", sender);
-        claims_changed(c);
+        claims_changed(f);
         return 1;
 }
 
-void claims_free(Context *c)
+void claims_free(BusFace *f)
 {
-        Claims *t = c->claims;
+        Claims *t = f->claims;
 
         if (!t)
                 return;
@@ -367,5 +369,5 @@ void claims_free(Context *c)
         free(t->v);
         sd_bus_slot_unref(t->gone);
         free(t);
-        c->claims = NULL;
+        f->claims = NULL;
 }

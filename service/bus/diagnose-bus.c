@@ -10,13 +10,14 @@
 
 #include "bus-errors.h"
 #include "bus-face.h"
+#include "diagnose-bus.h"
 #include "diagnose.h"
 #include "log.h"
 #include "strutil.h"
 
 #define DIAGNOSE_WAITING_MAX 16 /* callers joining one run */
 
-/* The callers waiting for the run in progress (c->diagnosis), and its deadline. */
+/* The callers waiting for the run in progress (f->diagnosis), and its deadline. */
 struct DiagnoseCalls {
         sd_bus_message **messages;
         char **formats; /* each caller's format */
@@ -40,10 +41,11 @@ DiagnoseCalls *diagnose_calls_free(DiagnoseCalls *w)
 }
 DEFINE_TRIVIAL_CLEANUP_FUNC(DiagnoseCalls *, diagnose_calls_free);
 
-static void finish(Context *c)
+static void finish(BusFace *f)
 {
-        _cleanup_(diagnosis_freep) Diagnosis *d = TAKE_PTR(c->diagnosis);
-        _cleanup_(diagnose_calls_freep) DiagnoseCalls *w = TAKE_PTR(c->diagnose_calls);
+        Context *c = f->context;
+        _cleanup_(diagnosis_freep) Diagnosis *d = TAKE_PTR(f->diagnosis);
+        _cleanup_(diagnose_calls_freep) DiagnoseCalls *w = TAKE_PTR(f->diagnose_calls);
 
         for (size_t i = 0; w && i < w->n; i++) {
                 _cleanup_free_ char *text = NULL;
@@ -59,18 +61,18 @@ static void finish(Context *c)
         poller_set_demand(&c->poller, DEMAND_DIAGNOSIS, false);
 }
 
-void diagnose_bus_tick(Context *c)
+void diagnose_bus_tick(BusFace *f)
 {
-        if (c->diagnosis && diagnosis_complete(c->diagnosis))
-                finish(c);
+        if (f->diagnosis && diagnosis_complete(f->diagnosis))
+                finish(f);
 }
 
 static int on_deadline(sd_event_source *s, uint64_t usec, void *userdata)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
 
         log_debug("Diagnose(): the deadline passed before all readouts arrived; reporting what there is");
-        finish(c);
+        finish(f);
         return 0;
 }
 
@@ -100,7 +102,8 @@ static int waiters_add(DiagnoseCalls *w, sd_bus_message *m, const char *format)
 
 int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        Context *c = userdata;
+        BusFace *f = userdata;
+        Context *c = f->context;
         const char *format;
         int r;
 
@@ -114,26 +117,26 @@ int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error)
                                          str_excerpt(format, excerpt));
         }
 
-        if (!c->diagnosis) {
-                c->diagnose_calls = calloc(1, sizeof(DiagnoseCalls));
-                if (!c->diagnose_calls)
+        if (!f->diagnosis) {
+                f->diagnose_calls = calloc(1, sizeof(DiagnoseCalls));
+                if (!f->diagnose_calls)
                         return -ENOMEM;
-                r = diagnosis_new(c, &c->diagnosis);
+                r = diagnosis_new(c, &f->diagnosis);
                 if (r < 0) {
-                        c->diagnose_calls = diagnose_calls_free(c->diagnose_calls);
+                        f->diagnose_calls = diagnose_calls_free(f->diagnose_calls);
                         return r;
                 }
                 if (c->has_accelerometer && !c->suspend.active) {
-                        r = sd_event_add_time(c->event, &c->diagnose_calls->timeout, CLOCK_MONOTONIC,
-                                              diagnosis_deadline_usec(c->diagnosis), 0, on_deadline, c);
+                        r = sd_event_add_time(c->event, &f->diagnose_calls->timeout, CLOCK_MONOTONIC,
+                                              diagnosis_deadline_usec(f->diagnosis), 0, on_deadline, f);
                         if (r < 0) {
-                                c->diagnosis = diagnosis_free(c->diagnosis);
-                                c->diagnose_calls = diagnose_calls_free(c->diagnose_calls);
+                                f->diagnosis = diagnosis_free(f->diagnosis);
+                                f->diagnose_calls = diagnose_calls_free(f->diagnose_calls);
                                 return r;
                         }
                 }
         }
-        r = waiters_add(c->diagnose_calls, m, format);
+        r = waiters_add(f->diagnose_calls, m, format);
         if (r == -EBUSY)
                 return sd_bus_error_setf(
                         error, ACCEL_ERROR_BUSY,
@@ -143,7 +146,7 @@ int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error)
 
         /* Without readouts to take, the report is ready now. */
         if (!c->has_accelerometer || c->suspend.active)
-                finish(c);
+                finish(f);
         else
                 poller_set_demand(&c->poller, DEMAND_DIAGNOSIS, true);
         return 1;

@@ -15,8 +15,8 @@
  *   idle-exit.c       IdleExit: --exit-idle-time, exit when idle without an accelerometer
  * What changed is reported through one observer (observer.h): the D-Bus face (service/bus/) turns it
  * into properties and signals. The concerns' headers declare Context forward and never include this
- * one, so the includes inside the folder form no cycle either. The face keeps its own state in the last
- * group of fields below, as opaque pointers the core never touches. */
+ * one, so the includes inside the folder form no cycle either. The face keeps its own state in its own
+ * struct (BusFace, service/bus/bus-face.h), the observer's userdata: nothing here is D-Bus. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,17 +39,7 @@
 #include "tablet-mode.h"
 #include "time-util.h"
 
-typedef struct Diagnosis Diagnosis;
 typedef struct InputDevices InputDevices;
-/* The D-Bus face's (service/bus/), opaque here. */
-typedef struct sd_bus sd_bus;
-typedef struct EcQueue EcQueue;
-typedef struct PolkitPending PolkitPending;
-typedef struct Claims Claims;
-typedef struct BusStreams BusStreams;
-typedef struct SensorProxy SensorProxy;
-typedef struct DiagnoseCalls DiagnoseCalls;
-typedef struct BusLogind BusLogind;
 
 /* What the core is set up with (context_new()). Pointers are borrowed unless said otherwise. */
 typedef struct ContextOptions {
@@ -101,20 +91,6 @@ typedef struct Context {
         InputDevices *input_devices; /* /dev/uinput opened at start (input-devices.h); NULL: none */
         int input_devices_error;     /* NULL input_devices: opening /dev/uinput failed so; 0: not tried */
         TabletMode *tablet_mode;     /* NULL: no tablet-mode switch (laptop mode) */
-
-        /* The D-Bus face's state (service/bus/): set, used and freed by the face only. */
-        sd_bus *bus;
-        bool session_bus;
-        uid_t own_uid;
-        EcQueue *ec_queue;
-        PolkitPending *polkit_pending; /* bus-polkit.c: authorizations in flight; NULL until the first */
-        Claims *claims;                /* claims.c: claimers and stream owners; NULL until started */
-        BusStreams *streams;           /* bus-stream.c: AcquireStream()'s streams */
-        SensorProxy *sensor_proxy;     /* NULL: not serving net.hadess.SensorProxy */
-        Diagnosis *diagnosis;          /* diagnose-bus.c: the Diagnose() run in progress; NULL: none */
-        DiagnoseCalls *diagnose_calls; /* diagnose-bus.c: the callers waiting for the diagnosis */
-        BusLogind *logind;             /* bus-logind.c: PrepareForSleep and the inhibitor */
-        sd_event_source *exit_source;
 } Context;
 
 /* Sets up the event loop, loads the state file, initializes the backend (taken, NULL: none) and motion
@@ -139,7 +115,8 @@ void context_shutdown(Context *c);
  * configuration back. */
 int context_init_device(Context *c);
 /* Reads the EC's configuration back (0x17/0x82) into ec_oversampling_ratio/ec_filter_order, as the
- * seeds' attributes did; logs and reports the properties. Failures leave the configured values shown. */
+ * 2006 patch series' attributes did; logs and reports the properties. Failures leave the configured values
+ * shown. */
 void context_read_back_ec_config(Context *c);
 /* Applies the configuration (invert, rest) to c->backend and initializes it; sets has_accelerometer, or
  * logs why not and extends backend_reason (startup, and backend-watch.c after a switch). */

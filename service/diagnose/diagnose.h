@@ -51,5 +51,5 @@ int diagnosis_report(Diagnosis *d, const char *format, char **ret);
  * errno when no report could be made. */
 int diagnose_standalone(Context *c, const char *format, FILE *out);
 
-/* In the daemon the run in progress is c->diagnosis, started by Diagnose() (bus/diagnose-bus.c), which
- * sets DEMAND_DIAGNOSIS while it lasts: the poller's ticks are its readouts. */
+/* In the daemon the run in progress is the D-Bus face's (BusFace.diagnosis), started by Diagnose()
+ * (bus/diagnose-bus.c), which sets DEMAND_DIAGNOSIS while it lasts: the poller's ticks are its readouts. */

@@ -147,7 +147,8 @@ static int run(const Options *o)
                 NULL; /* the port log of one readout (diagnose.h) */
         _cleanup_(port_lock_freep) PortLock *ec_lock = NULL;
         _cleanup_free_ char *devport_path = NULL; /* outlives the context, whose watch borrows it */
-        _cleanup_(bus_context_freep) Context *c = NULL;
+        _cleanup_(context_freep) Context *c = NULL;
+        _cleanup_(bus_face_freep) BusFace *face = NULL; /* freed first: the face before its core */
         _cleanup_(backend_freep) Backend *backend = NULL;
         _cleanup_free_ char *reason = NULL;
         _cleanup_(tablet_mode_freep) TabletMode *tablet_mode = NULL;
@@ -285,11 +286,14 @@ static int run(const Options *o)
                 return r > 0 ? EXIT_FAILURE : EXIT_SUCCESS; /* 1: the report names a problem */
         }
 
+        r = bus_face_new(c, &face);
+        if (r < 0)
+                return EXIT_FAILURE;
         if (setup_signals(c) < 0)
-                return EXIT_FAILURE; /* every return from here on shuts down through bus_context_free() */
+                return EXIT_FAILURE; /* every return from here on shuts down through bus_face_free() */
         (void) sd_event_set_watchdog(c->event, true);
 
-        r = bus_start(c, &bus_options, &co);
+        r = bus_start(face, &bus_options, &co);
         if (r < 0)
                 return EXIT_FAILURE;
 

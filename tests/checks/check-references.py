@@ -26,7 +26,7 @@ Fails when:
    needs a heading, or a bold paragraph lead, starting with that title in that document (case aside),
    or a golden sequence of that name (docs/PROTOCOL.md);
    a man page of the tree followed by an upper-case word needs a .SH starting with it.
-5. a document or a comment outside service/ and client/ calls the 2006 patch series (docs/PROTOCOL.md
+5. a document or a comment calls the 2006 patch series (docs/PROTOCOL.md
    defines it) by its old nickname: the word "seeds" after "the", or before an apostrophe or "PATCH"
    (random seeds are another word).
 6. a man page has two sections of the same name, or tpacceld(8) misses a long option of
@@ -86,15 +86,7 @@ def declared_in_libraries(name, cache={}):
                 break
     return cache[name]
 
-PENDING = {
-    # service/ and client/ were being changed by other work when this check was written: fix these
-    # comments there, then remove the entries.
-    ('service/bus/bus-accelerometer.c', 'claims_max_rate()'),
-    ('service/bus/meson.build', 'tests/check-bus-emit.sh'),
-    ('service/bus/bus-accelerometer.c', 'issue 25.6'),
-    ('service/bus/bus-bounds.c', 'issue 25.4'),
-    ('service/bus/bus-sensorproxy.c', 'issue 24'),
-}
+PENDING = set()
 
 
 def walk(root):
@@ -214,9 +206,7 @@ def check_references(root, files, problems, pending_seen):
                 found.append((m.start(), fn + '()'))
             if not is_doc:
                 found += [(m.start(), m.group(0)) for m in WORK_ITEM.finditer(chunk)]
-            if not rel.startswith(('service/', 'client/')):
-                found += [(m.start(), f'"{m.group(0)}" for the 2006 patch series')
-                          for m in SEEDS.finditer(chunk)]
+            found += [(m.start(), f'"{m.group(0)}" for the 2006 patch series') for m in SEEDS.finditer(chunk)]
             for m in SECTION.finditer(chunk):
                 doc = 'README.md' if m.group(1) == 'README' else m.group(1)
                 candidates = (doc, os.path.join('docs', doc))

@@ -78,10 +78,38 @@ TEST(test_old_key_names)
         CHECK(accel_property_by_key("no-such-key") == NULL);
 }
 
+TEST(test_numbers_are_plain_decimal)
+{
+        const AccelProperty *sensitivity = accel_property_by_key("shock-sensitivity");
+        const char *good[] = {"1", "0.5", "-0.5", "+2", "2.5e-1", ".5"};
+        const char *bad[] = {"0x10", " 1", "1 ", "inf", "nan", "", "-", "1,5", "0x1p3", "1e"};
+
+        CHECK(sensitivity != NULL);
+        if (!sensitivity)
+                return;
+        for (size_t i = 0; i < G_N_ELEMENTS(good); i++) {
+                char *argv[] = {(char *) good[i], NULL};
+                g_autoptr(GError) error = NULL;
+                g_autoptr(GVariant) v = accel_property_parse(sensitivity, argv, 1, &error);
+                if (!v)
+                        fprintf(stderr, "refused: '%s'\n", good[i]);
+                CHECK(v != NULL);
+        }
+        for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+                char *argv[] = {(char *) bad[i], NULL};
+                g_autoptr(GError) error = NULL;
+                g_autoptr(GVariant) v = accel_property_parse(sensitivity, argv, 1, &error);
+                if (v)
+                        fprintf(stderr, "accepted: '%s'\n", bad[i]);
+                CHECK(v == NULL && error != NULL);
+        }
+}
+
 int main(void)
 {
         RUN(test_table_matches_xml);
         RUN(test_setters_take_the_property_type);
         RUN(test_old_key_names);
+        RUN(test_numbers_are_plain_decimal);
         return test_summary();
 }

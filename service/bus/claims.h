@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Claim/Release and the streams' claims, bounded, one match for leaving clients (the model and its
+ * bounds: claims.c's head comment). Refusals are LimitsExceeded naming the bound; the last
+ * CLAIMS_RESERVED of CLAIMS_MAX are kept for privileged callers (root, the daemon's uid, the user of
+ * seat0's active session). The same scheme bounds the streams (bus-stream.h, STREAMS_*). The state is
+ * f->claims. */
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <systemd/sd-bus.h>
+
+typedef struct BusFace BusFace;
+
+#define CLAIMS_PER_CONNECTION_MAX 16u  /* Claim/ClaimAtRate claims one connection holds */
+#define CLAIMS_PER_UID_MAX        32u  /* ... all connections of one user hold */
+#define CLAIMS_MAX                256u /* ... everyone holds */
+#define CLAIMS_RESERVED           64u  /* ... of which only privileged callers may hold the last ones */
+
+/* Watches clients leaving the bus (one NameOwnerChanged match, for every claimer and stream); before
+ * the name is taken. Returns 0 or a negative errno (logged). */
+int claims_start(BusFace *f);
+/* Records a claim of the message's sender at rate Hz (0: the configured SamplingRate, validated by the
+ * caller) and updates the poller's claim; or sets error (LimitsExceeded naming the bound) and returns a
+ * negative errno. */
+int claims_add(BusFace *f, sd_bus_message *m, unsigned rate, sd_bus_error *error);
+/* Records a claim of the sender's new sample stream (bus-stream.c) at the configured SamplingRate after
+ * the STREAMS_* bounds, *ret_uid the sender's uid; or sets error as claims_add(). Release does not drop
+ * it; claims_remove_stream() does (a no-op once the sender left the bus: its claims went with it). */
+int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error);
+void claims_remove_stream(BusFace *f, const char *sender);
+/* Drops the sender's most recent claim made by Claim or ClaimAtRate; 0 if the caller held none. */
+int claims_remove(BusFace *f, sd_bus_message *m);
+/* Drops every claim and the match; f->claims is NULL after. */
+void claims_free(BusFace *f);
+/* Whether uid may use the reserves (claims, streams, sensor-proxy claims): root, the daemon's own uid,
+ * the user of seat0's active session (logind; nobody without it). */
+bool bus_uid_privileged(const BusFace *f, uid_t uid);
