@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../unit/test-helpers.h"
+#include "test-helpers.h"
 #include "backend-choose.h"
 #include "ec-detect.h"
 #include "hdaps-models.h"

@@ -33,7 +33,7 @@ Fails when:
    service/main/options.c, tpaccelctl(1) a command or option of client/ctl/tpaccelctl.c, the README's
    polkit table an action of policy/*.policy.in or a method of service/bus/bus-polkit.c's table,
    tpacceld(8)'s STATE FILE section a key of service/state/state-file.c, or HACKING.md's layer table
-   differs from LAYERS in tests/unit/check-layers.py.
+   differs from LAYERS in tests/checks/check-layers.py.
 
 PENDING lists stale references in files other work is changing at the time this check was written; each
 entry is (file, reference) and is reported, not failed on, while it is there; an entry no longer found
@@ -290,7 +290,7 @@ def check_tables(root, problems):
             problems.append(f'service/main/tpacceld.8: STATE FILE misses the key {key} '
                             '(service/state/state-file.c)')
 
-    layers_py = read(root, 'tests/unit/check-layers.py')
+    layers_py = read(root, 'tests/checks/check-layers.py')
     layers = ast.literal_eval(re.search(r'^LAYERS = (\{.*?^\})', layers_py, re.M | re.S).group(1))
     hacking = read(root, 'HACKING.md')
     table = {}
@@ -298,7 +298,7 @@ def check_tables(root, problems):
         table[folder] = [] if deps.strip() == '-' else [d.strip() for d in deps.split(',')]
     if table != layers:
         differ = sorted(k for k in set(table) | set(layers) if table.get(k) != layers.get(k))
-        problems.append('HACKING.md: the layer table differs from LAYERS in tests/unit/check-layers.py: '
+        problems.append('HACKING.md: the layer table differs from LAYERS in tests/checks/check-layers.py: '
                         + ', '.join(differ))
 
 
