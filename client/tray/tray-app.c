@@ -38,7 +38,6 @@ struct TrayApp {
         guint n_claims;
         gboolean claim_in_flight;
         gboolean claim_failed;       /* do not retry until something changes */
-        gboolean samples_subscribed; /* SubscribeSamples() sent to the current instance */
         guint temperature_timer;     /* only while the window shows the temperature */
         GCancellable *cancellable;   /* calls to the current service instance */
         AppIndicator *indicator;
@@ -364,37 +363,9 @@ static void remember_instance(TrayApp *app)
         app->backend_reason = g_strdup(reason ? reason : "");
 }
 
-static void on_samples_call_done(GObject *source, GAsyncResult *result, gpointer userdata)
-{
-        g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = g_dbus_proxy_call_finish(G_DBUS_PROXY(source), result, &error);
-
-        /* An older tpacceld without the methods sends Sample to everyone: nothing to do. */
-        if (!reply && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-            !g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD))
-                g_debug("%s failed, ignoring: %s", (const char *) userdata, error->message);
-}
-
-/* Asks the service for Sample signals (SubscribeSamples) while the window is seen, and tells it when
- * they are no longer wanted (UnsubscribeSamples): without a subscriber it sends none, so that the bus
- * daemon does not wake up for them. One call per change; messages on a connection keep their order. */
-static void update_sample_subscription(TrayApp *app)
-{
-        gboolean want = app->service_present && usable(app) && tray_window_is_seen(app->window);
-        const char *method = want ? "SubscribeSamples" : "UnsubscribeSamples";
-
-        if (want == app->samples_subscribed)
-                return;
-        app->samples_subscribed = want;
-        if (!service(app))
-                return; /* it left: the subscription went with it */
-        g_debug("Calling %s", method);
-        g_dbus_proxy_call(G_DBUS_PROXY(service(app)), method, NULL, G_DBUS_CALL_FLAGS_NONE, -1,
-                          app->cancellable, on_samples_call_done, (gpointer) method);
-}
-
 /* The signals shown: Shock and HeadsParked always (notifications), Sample only while the window draws them,
- * so that neither the bus daemon nor the tray wakes up for them otherwise. Pitch, Roll and Orientation come
+ * so that neither the bus daemon nor the tray wakes up for them otherwise (the client subscribes to Sample
+ * at the service, SubscribeSamples, while the signal is asked for: accel-client.h). Pitch, Roll and Orientation come
  * as properties (Tilt's PropertiesChanged): the tray needs no Tilt. */
 static void update_signals(TrayApp *app)
 {
@@ -405,7 +376,6 @@ static void update_signals(TrayApp *app)
         if (tray_window_is_seen(app->window))
                 signals |= ACCEL_SIGNAL_SAMPLE;
         accel_client_set_signals(app->client, signals);
-        update_sample_subscription(app);
 }
 
 static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const char *const *invalidated,
@@ -424,7 +394,6 @@ static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const ch
         remember_instance(app);
         refresh_ui(app);
         update_claim(app);
-        update_sample_subscription(app);
         update_temperature_polling(app);
 }
 
@@ -464,7 +433,6 @@ static void service_appeared(TrayApp *app)
         remember_instance(app);
         refresh_ui(app);
         update_claim(app);
-        update_sample_subscription(app);
         update_temperature_polling(app);
 }
 
@@ -485,7 +453,6 @@ static void service_vanished(TrayApp *app)
         app->service_present = FALSE;
         app->n_claims = 0;
         app->claim_in_flight = FALSE;
-        app->samples_subscribed = FALSE;
         if (was_present && !idle_exit) {
                 tray_notifier_service(app->notifier, FALSE);
                 app->told_gone = TRUE;

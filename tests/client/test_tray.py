@@ -492,16 +492,16 @@ class TrayTest(ClientTestCase):
         self.start_daemon("rest.csv")
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
         wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Sample", "Shock"], what="the Sample match rule")
-        self.assertIn("Calling SubscribeSamples", self.tray_log())
+        self.assertIn("SubscribeSamples", self.tray_log())
         ids = wait_until(self.window_ids, what="the window")
         self.xdotool("windowunmap", ids[0])
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate when unseen")
         wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Shock"], what="the Sample match rule to go")
-        wait_until(lambda: "Calling UnsubscribeSamples" in self.tray_log(), what="UnsubscribeSamples")
+        wait_until(lambda: "UnsubscribeSamples" in self.tray_log(), what="UnsubscribeSamples")
         self.xdotool("windowmap", ids[0])
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate when seen again")
         wait_until(lambda: self.accel_signal_rules() == ["HeadsParked", "Sample", "Shock"], what="the Sample match rule again")
-        self.assertEqual(self.tray_log().count("Calling SubscribeSamples"), 2)
+        self.assertEqual(self.tray_log().count("SubscribeSamples"), 2)
 
     def test_minimized_and_other_workspace_under_xfwm4(self):
         # A real window manager: xfwm4 minimizes the window (windowminimize) and hides it on another
@@ -526,7 +526,7 @@ class TrayTest(ClientTestCase):
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate on another workspace")
         self.xdotool("set_desktop", "0")
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate back on its workspace")
-        self.assertIn("Calling UnsubscribeSamples", self.tray_log())
+        self.assertIn("UnsubscribeSamples", self.tray_log())
 
     def test_window_destroyed_from_outside(self):
         # XDestroyWindow from another client (xdotool windowclose, a window manager's force close): the
