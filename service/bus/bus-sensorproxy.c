@@ -30,7 +30,14 @@ struct SensorProxy {
         sd_bus *bus;
         bool owns_name;
         sd_bus_slot *object_slot, *compass_slot, *name_lost_slot;
-        sd_bus_track *claims;     /* accelerometer claimers; NULL when there are none */
+        sd_bus_track *claims; /* accelerometer claimers; NULL when there are none */
+        /* The uid of each claimer seen, for the per-user bound; an entry whose name the track no longer
+         * holds is stale and dropped when looked at. At most SENSOR_PROXY_CLAIMERS_MAX live ones. */
+        struct {
+                char *name;
+                uid_t uid;
+        } * claimer_uids;
+        size_t n_claimer_uids;
         sd_bus_message **pending; /* ClaimAccelerometer calls waiting for a readout */
         size_t n_pending;
         sd_event_source *pending_timeout;
@@ -154,9 +161,42 @@ static int on_claims_empty(sd_bus_track *t, void *userdata)
         return 0;
 }
 
-/* A new claimer past SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED must be privileged, and
- * none past SENSOR_PROXY_CLAIMERS_MAX (bus-sensorproxy.h); sets error to LimitsExceeded otherwise. */
-static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, sd_bus_error *error)
+/* Drops the uid entries of claimers the track no longer holds, then counts the live ones of uid. */
+static size_t claimers_of_uid(SensorProxy *p, uid_t uid)
+{
+        size_t n = 0;
+
+        for (size_t i = p->n_claimer_uids; i > 0; i--) {
+                if (!p->claims || sd_bus_track_count_name(p->claims, p->claimer_uids[i - 1].name) <= 0) {
+                        free(p->claimer_uids[i - 1].name);
+                        p->claimer_uids[i - 1] = p->claimer_uids[--p->n_claimer_uids];
+                        continue;
+                }
+                n += p->claimer_uids[i - 1].uid == uid;
+        }
+        return n;
+}
+
+/* Remembers the uid of a new claimer (for the per-user bound). */
+static int remember_claimer_uid(SensorProxy *p, const char *name, uid_t uid)
+{
+        typeof(p->claimer_uids) a = reallocarray(p->claimer_uids, p->n_claimer_uids + 1, sizeof(*a));
+
+        if (!a)
+                return -ENOMEM;
+        p->claimer_uids = a;
+        a[p->n_claimer_uids].name = strdup(name);
+        if (!a[p->n_claimer_uids].name)
+                return -ENOMEM;
+        a[p->n_claimer_uids++].uid = uid;
+        return 0;
+}
+
+/* A new claimer: at most SENSOR_PROXY_CLAIMERS_PER_UID_MAX connections of one user (but root), past
+ * SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED only privileged ones, none past
+ * SENSOR_PROXY_CLAIMERS_MAX (bus-sensorproxy.h); sets error to LimitsExceeded otherwise. *ret_uid: the
+ * new claimer's uid, (uid_t) -1 for a connection that claims already. */
+static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error)
 {
         _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
         const char *sender = sd_bus_message_get_sender(m);
@@ -164,8 +204,8 @@ static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, sd_bus_e
         uid_t uid;
         int r;
 
-        if (!sender || n < SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED ||
-            sd_bus_track_count_name(p->claims, sender) > 0)
+        *ret_uid = (uid_t) -1;
+        if (!sender || (p->claims && sd_bus_track_count_name(p->claims, sender) > 0))
                 return 0;
         r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
         if (r >= 0)
@@ -173,8 +213,21 @@ static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, sd_bus_e
         if (r < 0)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
                                          sender, strerror(-r));
+        if (uid != 0 && claimers_of_uid(p, uid) >= SENSOR_PROXY_CLAIMERS_PER_UID_MAX) {
+                log_debug("%s: ClaimAccelerometer of %s (uid %u) refused: the per-user bound",
+                          SENSOR_PROXY_BUS_NAME, sender, (unsigned) uid);
+                return sd_bus_error_setf(
+                        error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+                        "ClaimAccelerometer: the per-user bound of %u claiming connections is "
+                        "reached (uid %u); release one first",
+                        SENSOR_PROXY_CLAIMERS_PER_UID_MAX, (unsigned) uid);
+        }
+        *ret_uid = uid;
+        if (n < SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED)
+                return 0;
         if (n < SENSOR_PROXY_CLAIMERS_MAX && bus_uid_privileged(f, uid))
                 return 0;
+        *ret_uid = (uid_t) -1;
         log_debug("%s: ClaimAccelerometer of %s (uid %u) refused: %u claimers", SENSOR_PROXY_BUS_NAME,
                   sender, (unsigned) uid, n);
         return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
@@ -192,12 +245,13 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
         Context *c = f->context;
         SensorProxy *p = f->sensor_proxy;
         bool was_polling = c->poller.polling;
+        uid_t uid;
         int r;
 
         if (!sensor_proxy_has_accelerometer(f))
                 return sd_bus_reply_method_return(m, NULL); /* like iio-sensor-proxy: no sensor, no error */
 
-        r = admit_claimer(f, p, m, error);
+        r = admit_claimer(f, p, m, &uid, error);
         if (r < 0)
                 return r;
         if (!p->claims) {
@@ -212,6 +266,9 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
                                        strna(sd_bus_message_get_sender(m)));
         if (r < 0)
                 return log_error_errno(r, "Failed to track the accelerometer claim of %s: %m",
+                                       strna(sd_bus_message_get_sender(m)));
+        if (uid != (uid_t) -1 && remember_claimer_uid(p, sd_bus_message_get_sender(m), uid) < 0)
+                return log_error_errno(-ENOMEM, "Failed to record the accelerometer claim of %s: %m",
                                        strna(sd_bus_message_get_sender(m)));
         log_debug("%s: ClaimAccelerometer by %s", SENSOR_PROXY_BUS_NAME,
                   strna(sd_bus_message_get_sender(m)));
@@ -574,6 +631,9 @@ SensorProxy *sensor_proxy_free(SensorProxy *p)
         free(p->pending);
         p->pending_timeout = sd_event_source_disable_unref(p->pending_timeout);
         p->claims = sd_bus_track_unref(p->claims);
+        for (size_t i = 0; i < p->n_claimer_uids; i++)
+                free(p->claimer_uids[i].name);
+        free(p->claimer_uids);
         unexport(p);
         free(p);
         return NULL;

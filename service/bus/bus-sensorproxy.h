@@ -26,11 +26,14 @@
 /* A claim polls at SENSOR_PROXY_RATE_HZ (poller.h). */
 #define SENSOR_PROXY_CLAIM_REPLY_TIMEOUT_USEC (2 * USEC_PER_SEC)
 /* Connections holding an accelerometer claim: each is a match rule (sd_bus_track) on the name's own
- * connection, which dbus-daemon closes past 512 (and with it the daemon). The last
+ * connection, which dbus-daemon closes past 512 (and with it the daemon). At most
+ * SENSOR_PROXY_CLAIMERS_PER_UID_MAX of one user (but root; a desktop session needs one or two); the last
  * SENSOR_PROXY_CLAIMERS_RESERVED only for privileged callers (bus_uid_privileged(): root, the user of
- * seat0's active session, whose desktop rotates the screen); the excess gets LimitsExceeded. */
-#define SENSOR_PROXY_CLAIMERS_MAX      64u
-#define SENSOR_PROXY_CLAIMERS_RESERVED 16u
+ * seat0's active session, whose desktop rotates the screen); the excess gets LimitsExceeded naming the
+ * bound. */
+#define SENSOR_PROXY_CLAIMERS_MAX         64u
+#define SENSOR_PROXY_CLAIMERS_RESERVED    16u
+#define SENSOR_PROXY_CLAIMERS_PER_UID_MAX 8u
 
 typedef enum SensorProxyMode {
         SENSOR_PROXY_AUTO, /* serve unless iio-sensor-proxy owns the name or is bus-activatable */
