@@ -11,6 +11,8 @@ test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkex
            libclang-rt-14-dev valgrind hdapsd iio-sensor-proxy systemd libxml2-utils tmux
            python3-dbus gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4
            libseccomp-dev)
+# tests/checks/check-format.sh: the C layout.
+test_pkgs+=(clang-format)
 # bench/motion/bench-load.py: the CPU hogs.
 test_pkgs+=(stress-ng)
 # tests/package: builds the Debian packages from git archive HEAD and checks them with lintian.

@@ -37,9 +37,9 @@ struct TrayApp {
         guint claims[2];
         guint n_claims;
         gboolean claim_in_flight;
-        gboolean claim_failed;       /* do not retry until something changes */
-        guint temperature_timer;     /* only while the window shows the temperature */
-        GCancellable *cancellable;   /* calls to the current service instance */
+        gboolean claim_failed;     /* do not retry until something changes */
+        guint temperature_timer;   /* only while the window shows the temperature */
+        GCancellable *cancellable; /* calls to the current service instance */
         AppIndicator *indicator;
         char *icon_name;
         TrayMenu *menu;
@@ -365,8 +365,8 @@ static void remember_instance(TrayApp *app)
 
 /* The signals shown: Shock and HeadsParked always (notifications), Sample only while the window draws them,
  * so that neither the bus daemon nor the tray wakes up for them otherwise (the client subscribes to Sample
- * at the service, SubscribeSamples, while the signal is asked for: accel-client.h). Pitch, Roll and Orientation come
- * as properties (Tilt's PropertiesChanged): the tray needs no Tilt. */
+ * at the service, SubscribeSamples, while the signal is asked for: accel-client.h). Pitch, Roll and
+ * Orientation come as properties (Tilt's PropertiesChanged): the tray needs no Tilt. */
 static void update_signals(TrayApp *app)
 {
         AccelSignals signals = ACCEL_SIGNAL_SHOCK | ACCEL_SIGNAL_HEADS_PARKED;

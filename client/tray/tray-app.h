@@ -23,8 +23,8 @@ typedef struct TrayOptions {
         char *address;
         gboolean show_window; /* open the window at start */
         gboolean animate_icon;
-        gboolean watch_shocks; /* hold a full-rate claim so that shocks are detected (more power) */
-        char *icon_dir;        /* extra icon theme directory (uninstalled runs), NULL for none */
+        gboolean watch_shocks;   /* hold a full-rate claim so that shocks are detected (more power) */
+        char *icon_dir;          /* extra icon theme directory (uninstalled runs), NULL for none */
         gboolean symbolic_icons; /* the panel wants NAME-symbolic icons (tray_icon_wants_symbolic()) */
 } TrayOptions;
 

@@ -442,7 +442,8 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
         reserved = bus_uid_privileged(f, uid);
         if (uid != 0 && subscribers_of_uid(t, uid) >= SAMPLE_SUBSCRIBERS_PER_UID_MAX)
                 bound = "per-user", limit = SAMPLE_SUBSCRIBERS_PER_UID_MAX;
-        else if (!reserved && subscribers_unreserved(t) >= SAMPLE_SUBSCRIBERS_MAX - SAMPLE_SUBSCRIBERS_RESERVED)
+        else if (!reserved &&
+                 subscribers_unreserved(t) >= SAMPLE_SUBSCRIBERS_MAX - SAMPLE_SUBSCRIBERS_RESERVED)
                 bound = "unprivileged users'", limit = SAMPLE_SUBSCRIBERS_MAX - SAMPLE_SUBSCRIBERS_RESERVED;
         else if (t->n_subscribers >= SAMPLE_SUBSCRIBERS_MAX)
                 bound = "total", limit = SAMPLE_SUBSCRIBERS_MAX;

@@ -39,13 +39,13 @@ static_assert(sizeof(StreamRecord) == 24, "StreamRecord is 24 bytes on every ABI
  * (a poll tick without one), or this stream dropped records its client did not read in time. */
 #define STREAM_FLAG_MISSED (UINT32_C(1) << 3)
 
-#define STREAMS_PER_SENDER_MAX   4u   /* open streams of one bus connection */
-#define STREAMS_PER_UID_MAX      16u  /* open streams of all connections of one user */
-#define STREAMS_MAX              128u /* open streams of all clients */
-#define STREAMS_RESERVED         32u  /* of STREAMS_MAX, the last ones only privileged callers may open */
-#define STREAM_LOG_INTERVAL_USEC (10 * USEC_PER_SEC) /* release lines of one user: at most one per */
-#define SAMPLE_SIGNAL_RATE_MAX   50u /* Sample signals per second; above it every readout is not sent */
-#define SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX 64u /* SubscribeSamples() calls one connection may hold */
+#define STREAMS_PER_SENDER_MAX              4u   /* open streams of one bus connection */
+#define STREAMS_PER_UID_MAX                 16u  /* open streams of all connections of one user */
+#define STREAMS_MAX                         128u /* open streams of all clients */
+#define STREAMS_RESERVED                    32u /* of STREAMS_MAX, the last ones only privileged callers may open */
+#define STREAM_LOG_INTERVAL_USEC            (10 * USEC_PER_SEC) /* release lines of one user: at most one per */
+#define SAMPLE_SIGNAL_RATE_MAX              50u /* Sample signals per second; above it every readout is not sent */
+#define SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX 64u  /* SubscribeSamples() calls one connection may hold */
 #define SAMPLE_SUBSCRIBERS_PER_UID_MAX      16u  /* connections of one user holding a subscription */
 #define SAMPLE_SUBSCRIBERS_MAX              128u /* connections holding a subscription */
 #define SAMPLE_SUBSCRIBERS_RESERVED         32u  /* of SAMPLE_SUBSCRIBERS_MAX, kept for privileged callers */

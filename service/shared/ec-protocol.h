@@ -88,8 +88,9 @@
 #define HDAPS_DEFAULT_OVERSAMPLING_RATIO 5
 #define HDAPS_DEFAULT_FILTER_ORDER       2
 #define HDAPS_SAMPLING_RATE_MIN          1
-#define HDAPS_SAMPLING_RATE_MAX          1000 /* the 2006 patch series allowed up to HZ; 1000 is HZ's largest value \
-                                               */
+#define HDAPS_SAMPLING_RATE_MAX                                                                             \
+        1000 /* the 2006 patch series allowed up to HZ; 1000 is HZ's largest value                          \
+              */
 #define HDAPS_OVERSAMPLING_RATIO_MIN 1
 #define EC_RATE_MAX                  0xFFFF /* 16-bit field */
 

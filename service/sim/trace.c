@@ -320,9 +320,9 @@ int trace_load(const char *path, Trace **ret, char **ret_error)
         if (S_ISDIR(st.st_mode))
                 return LOAD_FAIL(-EISDIR);
         if (!S_ISREG(st.st_mode)) {
-                if (ret_error && asprintf(ret_error,
-                                          "%s: not a regular file (a FIFO, socket or device): refused",
-                                          path) < 0)
+                if (ret_error &&
+                    asprintf(ret_error, "%s: not a regular file (a FIFO, socket or device): refused", path) <
+                            0)
                         *ret_error = NULL;
                 return -EINVAL;
         }

@@ -59,9 +59,9 @@ typedef struct RigOptions {
 
 typedef struct Rig {
         Context *c;
-        PortIO *port; /* the emulator behind c->backend (owned by it); NULL: no emulated backend */
+        PortIO *port;     /* the emulator behind c->backend (owned by it); NULL: no emulated backend */
         PortLog *capture; /* every emulated backend's port is wrapped with it (rig_capture_start()) */
-        char dir[64]; /* state/ and sysfs/ */
+        char dir[64];     /* state/ and sysfs/ */
         char state_dir[96], sysfs_root[96];
         BackendOptions backend_options; /* borrowed by the backend watch */
         RigEvent *events;

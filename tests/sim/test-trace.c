@@ -197,7 +197,8 @@ TEST(test_load)
         alarm(10);
         CHECK_EQ(trace_load(fifo_path, &t, &error), -EINVAL);
         alarm(0);
-        CHECK(asprintf(&expected, "%s: not a regular file (a FIFO, socket or device): refused", fifo_path) > 0);
+        CHECK(asprintf(&expected, "%s: not a regular file (a FIFO, socket or device): refused", fifo_path) >
+              0);
         CHECK_STREQ(error, expected);
         free(error);
         free(expected);

@@ -27,7 +27,8 @@ static void expect_error(const char *text, const char *message)
         CHECK(r == -EINVAL);
         CHECK(c.sampling_rate == 7);
         if (!error || !strstr(error, message))
-                fprintf(stderr, "for %s: expected '%s', got '%s'\n", text, message, error ? error : "(null)");
+                fprintf(stderr, "for %s: expected '%s', got '%s'\n", text, message,
+                        error ? error : "(null)");
         CHECK(error && strstr(error, message));
 }
 
