@@ -163,7 +163,7 @@ static int property_get_activity(sd_bus *bus, const char *path, const char *inte
 {
         BusFace *f = userdata;
         const HdapsState *s = device_state(f);
-        bool keyboard = strcmp(property, "KeyboardActivity") == 0;
+        bool keyboard = streq(property, "KeyboardActivity");
 
         return sd_bus_message_append(reply, "b",
                                      s ? (keyboard ? s->keyboard_activity : s->mouse_activity) : false);
@@ -179,7 +179,7 @@ static int property_get_ec_config(sd_bus *bus, const char *path, const char *int
 {
         BusFace *f = userdata;
         Context *c = f->context;
-        bool ratio = strcmp(property, "OversamplingRatio") == 0;
+        bool ratio = streq(property, "OversamplingRatio");
         unsigned value;
 
         if (c->has_accelerometer && c->ec_config_valid)
@@ -214,7 +214,7 @@ static int property_get_angle(sd_bus *bus, const char *path, const char *interfa
         MotionOrientation o;
 
         readout_current_angles(((BusFace *) userdata)->context, &pitch, &roll, &o);
-        return sd_bus_message_append(reply, "d", strcmp(property, "Pitch") == 0 ? pitch : roll);
+        return sd_bus_message_append(reply, "d", streq(property, "Pitch") ? pitch : roll);
 }
 
 static int property_get_orientation(sd_bus *bus, const char *path, const char *interface,
@@ -774,7 +774,7 @@ static int check_protected_disks(BusFace *f, char *const *disks, sd_bus_error *e
                                 "'_' and '-')",
                                 str_excerpt(disks[i], excerpt), STATE_DISK_NAME_MAX);
                 for (size_t j = 0; j < i; j++)
-                        if (strcmp(disks[i], disks[j]) == 0)
+                        if (streq(disks[i], disks[j]))
                                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                                          "'%s' is listed twice", disks[i]);
         }

@@ -17,6 +17,7 @@
 #include "ec-protocol.h"
 #include "ec-readable.h"
 #include "log.h"
+#include "strutil.h"
 
 #define EC_QUEUE_PER_CLIENT_MAX 8
 
@@ -79,7 +80,7 @@ EcQueue *ec_queue_free(EcQueue *q)
 static EcClient *ec_queue_find(EcQueue *q, const char *sender)
 {
         for (EcClient *cl = q->clients; cl; cl = cl->next)
-                if (strcmp(cl->sender, sender) == 0)
+                if (streq(cl->sender, sender))
                         return cl;
         return NULL;
 }

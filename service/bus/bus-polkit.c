@@ -8,6 +8,7 @@
 #include "bus-polkit.h"
 #include "log.h"
 #include "strv.h"
+#include "strutil.h"
 
 #define POLKIT_BUS_NAME                    "org.freedesktop.PolicyKit1"
 #define POLKIT_PATH                        "/org/freedesktop/PolicyKit1/Authority"
@@ -40,8 +41,7 @@ const char *bus_polkit_action(const char *interface, const char *member)
         if (!interface || !member)
                 return NULL;
         for (size_t i = 0; i < ELEMENTSOF(auth_table); i++)
-                if (strcmp(auth_table[i].interface, interface) == 0 &&
-                    strcmp(auth_table[i].member, member) == 0)
+                if (streq(auth_table[i].interface, interface) && streq(auth_table[i].member, member))
                         return auth_table[i].action;
         return NULL;
 }
@@ -106,7 +106,7 @@ PolkitPending *polkit_pending_free(PolkitPending *p)
 static PendingSlot *pending_find(PolkitPending *p, const char *sender)
 {
         for (size_t i = 0; i < ELEMENTSOF(p->slots); i++)
-                if (p->slots[i].sender && strcmp(p->slots[i].sender, sender) == 0)
+                if (p->slots[i].sender && streq(p->slots[i].sender, sender))
                         return &p->slots[i];
         return NULL;
 }

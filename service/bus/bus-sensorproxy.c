@@ -53,7 +53,7 @@ int sensor_proxy_mode_from_string(const char *s)
         };
 
         for (int i = 0; s && i < _SENSOR_PROXY_MODE_MAX; i++)
-                if (strcmp(s, names[i]) == 0)
+                if (streq(s, names[i]))
                         return i;
         return -EINVAL;
 }
@@ -495,7 +495,7 @@ static int on_name_lost(sd_bus_message *m, void *userdata, sd_bus_error *error)
         SensorProxy *p = userdata;
         const char *name = NULL;
 
-        if (sd_bus_message_read(m, "s", &name) < 0 || !name || strcmp(name, SENSOR_PROXY_BUS_NAME) != 0)
+        if (sd_bus_message_read(m, "s", &name) < 0 || !name || !streq(name, SENSOR_PROXY_BUS_NAME))
                 return 0;
         if (p->owns_name)
                 log_notice("%s was taken over by another service (iio-sensor-proxy --replace?): no longer "

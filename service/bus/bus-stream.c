@@ -16,6 +16,7 @@
 #include "claims.h"
 #include "context.h"
 #include "log.h"
+#include "strutil.h"
 
 /* A readout more than 1.5 poll periods after the previous one: one (or more) was missed. */
 #define MISSED_GAP_PERIODS_NUM 3
@@ -171,7 +172,7 @@ static int on_stream_hangup(sd_event_source *source, int fd, uint32_t revents, v
 static ssize_t find_subscriber(const BusStreams *t, const char *name)
 {
         for (size_t i = 0; t && i < t->n_subscribers; i++)
-                if (strcmp(t->subscribers[i].name, name) == 0)
+                if (streq(t->subscribers[i].name, name))
                         return (ssize_t) i;
         return -1;
 }
@@ -193,7 +194,7 @@ void bus_streams_owner_gone(BusFace *f, const char *owner)
                 remove_subscriber(t, (size_t) k);
 
         for (size_t i = t ? t->n : 0; i > 0; i--) /* from the end: a release moves the later ones */
-                if (strcmp(t->v[i - 1]->owner, owner) == 0)
+                if (streq(t->v[i - 1]->owner, owner))
                         stream_release(t->v[i - 1], "the client left the bus");
 }
 

@@ -25,6 +25,7 @@
 #include "bus-stream.h"
 #include "claims.h"
 #include "log.h"
+#include "strutil.h"
 
 typedef struct Claimer {
         char *name;
@@ -75,7 +76,7 @@ static void remove_claimer(Claims *t, size_t i)
 static ssize_t find_claimer(const Claims *t, const char *name)
 {
         for (size_t i = 0; t && i < t->n; i++)
-                if (strcmp(t->v[i]->name, name) == 0)
+                if (streq(t->v[i]->name, name))
                         return (ssize_t) i;
         return -1;
 }

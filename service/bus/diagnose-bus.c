@@ -110,7 +110,7 @@ int method_diagnose(sd_bus_message *m, void *userdata, sd_bus_error *error)
         r = sd_bus_message_read(m, "s", &format);
         if (r < 0)
                 return r;
-        if (strcmp(format, DIAGNOSE_FORMAT_TEXT) != 0 && strcmp(format, DIAGNOSE_FORMAT_JSON) != 0) {
+        if (!streq(format, DIAGNOSE_FORMAT_TEXT) && !streq(format, DIAGNOSE_FORMAT_JSON)) {
                 char excerpt[STR_EXCERPT_SIZE]; /* 16 characters, as every method quotes its arguments */
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "Unknown report format \"%s\" (expected \"text\" or \"json\")",

@@ -372,7 +372,7 @@ static void apply_rate(Context *c)
                 }
                 context_changed(c, CHANGE_MASK(CHANGE_EFFECTIVE_RATE));
         }
-        if (reason && (!p->poll_rate_reason || strcmp(reason, p->poll_rate_reason) != 0)) {
+        if (reason && (!p->poll_rate_reason || !streq(reason, p->poll_rate_reason))) {
                 free(p->poll_rate_reason);
                 p->poll_rate_reason = TAKE_PTR(reason);
                 p->poll_rate_reason_code = code;
@@ -392,7 +392,7 @@ void poller_set_demand(Poller *p, unsigned d, bool on)
 
 void poller_set_claim(Poller *p, unsigned rate, const char *claimer)
 {
-        if (rate > 0 && claimer && (!p->claimer || strcmp(p->claimer, claimer) != 0)) {
+        if (rate > 0 && claimer && (!p->claimer || !streq(p->claimer, claimer))) {
                 char *copy = strdup(claimer);
                 if (copy) {
                         free(p->claimer);

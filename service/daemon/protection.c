@@ -8,6 +8,7 @@
 #include "context.h"
 #include "log.h"
 #include "strv.h"
+#include "strutil.h"
 
 #define PAUSE_TIMER_ACCURACY_USEC (100 * USEC_PER_MSEC)
 
@@ -41,7 +42,7 @@ void protection_state_changed(Context *c)
 {
         const char *s = protection_state(c); /* a string literal: kept as is */
 
-        if (!c->protection.last_state || strcmp(c->protection.last_state, s) != 0) {
+        if (!c->protection.last_state || !streq(c->protection.last_state, s)) {
                 c->protection.last_state = s;
                 context_changed(c, CHANGE_MASK(CHANGE_PROTECTION_STATE));
         }
