@@ -56,9 +56,9 @@ static int bec_init(Backend *b, const HdapsConfig *config)
         return r;
 }
 
-static int bec_power_off(Backend *b)
+static int bec_power_off(Backend *b, bool *ret_off)
 {
-        return hdaps_power_off(to_ec(b)->device);
+        return hdaps_power_off(to_ec(b)->device, ret_off);
 }
 
 static int bec_poll(Backend *b, HdapsReadout *ret)

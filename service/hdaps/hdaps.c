@@ -443,7 +443,7 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
         return 0;
 }
 
-int hdaps_power_off(HdapsDevice *d)
+int hdaps_power_off(HdapsDevice *d, bool *ret_off)
 {
         assert(d);
 
@@ -454,6 +454,8 @@ int hdaps_power_off(HdapsDevice *d)
         d->prefetch_polled = false;
         d->config_degraded = false;
         r = hdaps_set_power(d, false);
+        if (ret_off)
+                *ret_off = r >= 0;
         if (r >= 0)
                 r = set_ec_config(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);
         ec_invalidate(d->ec);

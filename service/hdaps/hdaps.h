@@ -87,8 +87,9 @@ bool hdaps_config_degraded(const HdapsDevice *d);
 bool hdaps_config_refused(const HdapsDevice *d);
 
 /* Power off (0x14 0), then stop EC sampling (0x10 with 0, 1) if the power-off worked (tp_smapi 0.43).
- * Returns the first error. */
-int hdaps_power_off(HdapsDevice *d);
+ * Returns the first error; then, if ret_off is not NULL, *ret_off says whether the power-off itself worked
+ * (true: only stopping EC sampling failed, e.g. a configuration change the EC keeps pending). */
+int hdaps_power_off(HdapsDevice *d, bool *ret_off);
 
 /* A configuration the EC kept pending at init is retried this often, this many times at most. */
 #define HDAPS_CONFIG_RETRY_INTERVAL_MS 10000u

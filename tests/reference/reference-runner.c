@@ -630,7 +630,7 @@ static int run_scenario(const RefApi *ref, const Scenario *sc, Result *res)
         _cleanup_free_ char *ref_exit = capture_stop(&a, NULL);
         capture_start(&b);
         if (res->tp_init == 0)
-                (void) hdaps_power_off(dev);
+                (void) hdaps_power_off(dev, NULL);
         _cleanup_free_ char *tp_exit = capture_stop(&b, NULL);
         if (res->ref_probe == 0 && res->tp_init == 0)
                 compare_sequence(res, sc->name, "exit", ref_exit, tp_exit);

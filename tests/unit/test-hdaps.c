@@ -125,7 +125,7 @@ TEST(test_init_does_not_recalibrate)
         CHECK(!st->calibration_pending);
         CHECK_EQ(st->rest_x, 120);
         /* Suspend and resume: power off, init again later, when the trace has moved to x = 220. */
-        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, NULL), 0);
         ec_sim_advance_ns(rig.port, 3 * NSEC_PER_SEC);
         CHECK_EQ(rig_start(&rig, &c), 0);
         CHECK(!st->calibration_pending);
@@ -262,7 +262,7 @@ TEST(test_power_off_stops_sampling)
         rig_open(&rig, 0, NULL, 0);
         HdapsConfig c = HDAPS_CONFIG_DEFAULT;
         CHECK_EQ(hdaps_init(rig.d, &c), 0);
-        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, NULL), 0);
         ec_sim_advance_ns(rig.port, 10 * NSEC_PER_MSEC);
         EcSimStatus s = status(&rig);
         CHECK(!s.powered);
@@ -409,7 +409,7 @@ TEST(test_seeds_behaviour_is_survived)
         CHECK_EQ(rig_start(&rig, &c), 0);
         CHECK_EQ(hdaps_get_state(rig.d)->mode, 1);
         ec_sim_set_faults(rig.port, (const SimFault[]){{SIM_FAULT_MODE_CHANGE, 1}}, 1);
-        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, NULL), 0);
         CHECK_EQ(rig_start(&rig, &c), 0);
         CHECK_EQ(hdaps_get_state(rig.d)->mode, 5);
         CHECK_EQ(poll_next(&rig, &ro), 0);
@@ -475,7 +475,7 @@ TEST(test_keep_prefetch_after_transactions_between_ticks)
         uint64_t transactions = status(&rig).transactions;
         CHECK_EQ(hdaps_keep_prefetch(rig.d), 0); /* the last tick's prefetch is out: nothing to do */
         CHECK_EQ(status(&rig).transactions, transactions);
-        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, NULL), 0);
         CHECK_EQ(hdaps_keep_prefetch(rig.d), 0);
         CHECK(status(&rig).idle);
         rig_close(&rig);
@@ -559,6 +559,16 @@ TEST(test_pending_configuration_degrades)
         (void) poll_for(&rig, 2 * HDAPS_CONFIG_RETRY_INTERVAL_MS / 1000);
         CHECK(status(&rig).ec_rate != 100);
         CHECK(hdaps_config_degraded(rig.d));
+        rig_close(&rig);
+
+        /* Shutdown while the EC keeps the change pending: the power-off (0x14 0) works, only stopping EC
+         * sampling (0x10 0 1) is refused, and the caller learns which. */
+        bool off = false;
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, &off), -EBUSY);
+        CHECK(off);
+        CHECK(!status(&rig).powered);
         rig_close(&rig);
 
         /* The EC takes it at a retry: the device then runs the configuration asked for. */
