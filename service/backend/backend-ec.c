@@ -63,7 +63,13 @@ static int bec_power_off(Backend *b, bool *ret_off)
 
 static int bec_poll(Backend *b, HdapsReadout *ret)
 {
-        return hdaps_poll(to_ec(b)->device, ret);
+        HdapsDevice *d = to_ec(b)->device;
+        bool degraded = hdaps_config_degraded(d);
+        int r = hdaps_poll(d, ret);
+
+        if (degraded && !hdaps_config_degraded(d))
+                b->init_note = NULL; /* the EC took the configuration at a retry: it runs what was asked */
+        return r;
 }
 
 static void bec_set_streaming(Backend *b, bool on)

@@ -82,7 +82,8 @@ struct Backend {
          * clause, e.g. the EC self-test); NULL otherwise. */
         const char *init_failure;
         /* Set when init worked, but not as asked, for a reason the user should read in BackendReason
-         * (static text, one clause, e.g. a configuration the EC keeps pending); NULL otherwise. */
+         * (static text, one clause, e.g. a configuration the EC keeps pending); NULL otherwise. Polling
+         * may change it (the EC backends: NULL once the EC takes the pending configuration at a retry). */
         const char *init_note;
 };
 
