@@ -80,6 +80,10 @@ typedef struct Scenario {
         /* Every tick where both read the last tick's prefetched reply costs both the same accesses
          * (READOUTS 1: tpaccel reads what __hdaps_update() reads, docs/PROTOCOL.md "poll-one-readout"). */
         bool same_accesses;
+        /* No accelerometer (mode latch 0): both refuse it at init, and neither ever gets a readout,
+         * although the reference's timer polls 0x11 anyway (hdaps.c 0.43: hdaps_probe()'s failure does not
+         * fail hdaps_init(), which registers the input device and, once opened, starts the timer). */
+        bool no_accelerometer;
 } Scenario;
 
 /* Faults of the transport and of the readout hit the ticks only (0.1 s .. 0.8 s), so that both sides'
@@ -94,7 +98,7 @@ static const Scenario scenarios[] = {
         {"bad-status", {"bad-status:0.1@0.1-0.8"}},
         {"retval", {"retval:0.1@0.1-0.8"}},
         {"pending", {"pending:1"}, .init = INIT_UNTIL_CONFIG},
-        {"absent", {"absent:1"}},
+        {"absent", {"absent:1"}, .no_accelerometer = true},
         {"zero-step", {"zero-step:1"}},
         {"swmf-after-read", {"swmf-after-read:1"}},
         {"no-readout", {"no-readout:0.3@0.1-0.8"}},
@@ -613,6 +617,16 @@ static int run_scenario(const RefApi *ref, const Scenario *sc, Result *res)
                 /* The negative control: one TWR read no driver makes, between two ticks. */
                 if (sc->stray && i == TICKS / 2)
                         (void) shim_inb(EC_PORT_TWR0 + 3);
+        }
+
+        if (sc->no_accelerometer) {
+                check(res, res->ref_probe != 0 && res->tp_init == -ENODEV, sc->name,
+                      "an absent accelerometer was not refused (reference probe %d, tpaccel init %d)",
+                      res->ref_probe, res->tp_init);
+                check(res, res->ref_readouts == 0 && res->tp_readouts == 0, sc->name,
+                      "readouts without an accelerometer: reference %u, tpaccel %u (docs/EMULATOR.md, "
+                      "fault absent)",
+                      res->ref_readouts, res->tp_readouts);
         }
 
         /* A sysfs read (the on-demand path of both), then module exit. */
