@@ -107,7 +107,10 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret);
  * reply holding what the EC sampled until now. Without it the first tick finds the last prefetch
  * expired (polling was off for more than EC_PREFETCH_VALID_NS), reads synchronously and prefetches
  * right after: that reply, taken before the EC sampled again, says READOUTS 0 and the second tick
- * has no readout. Returns 0 or the prefetch's error (the first tick then reads synchronously). */
+ * has no readout. Right after hdaps_init() it keeps init's own prefetch instead, when that is still
+ * valid at the first tick (one period at the configured sampling rate): its reply holds what the EC
+ * queued until init, and the EC, still making it (SWMF), would refuse a new request busy. No EC
+ * access then. Returns 0 or the prefetch's error (the first tick then reads synchronously). */
 int hdaps_start_polling(HdapsDevice *d);
 
 /* Between two ticks (after an event loop iteration): when another transaction (a configuration change,

@@ -443,6 +443,31 @@ TEST(test_restarted_polling_reads_at_every_tick)
         rig_close(&rig);
 }
 
+/* Polling starts right after init, as the daemon does (hdaps_start_polling() in the same breath): the
+ * EC is still making the reply to init's own prefetch (SWMF). That prefetch is fresh and holds what the
+ * EC queued until init (a configuration change keeps the queue), so the start keeps it instead of requesting afresh (which the EC would refuse
+ * busy, leaving nothing prefetched: the first tick would read synchronously, the prefetch right after it
+ * would find nothing new, and the second tick would have no readout). Both first ticks have a readout,
+ * one transaction each. */
+TEST(test_first_two_ticks_after_init_read)
+{
+        Rig rig;
+        HdapsReadout ro;
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+
+        rig_open(&rig, 0, NULL, 0);
+        ec_sim_advance_ns(rig.port, 50 * NSEC_PER_MSEC); /* the EC samples from boot on, before any driver */
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        uint64_t transactions = status(&rig).transactions;
+        CHECK_EQ(hdaps_start_polling(rig.d), 0);
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK_EQ(status(&rig).transactions - transactions, 2u); /* the ticks' prefetches, no read */
+        for (unsigned i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+        rig_close(&rig);
+}
+
 /* Transactions between two ticks (a raw row read, a configuration change) end the poll path's prefetch.
  * Without hdaps_keep_prefetch() the tick after the next has no readout (shown first); with it, called
  * once after the burst, every tick has its readout. It makes no EC access when nothing ended the
@@ -606,6 +631,7 @@ int main(void)
         RUN(test_configuration_and_return_codes);
         RUN(test_fake_data_mode_counts);
         RUN(test_power_off_stops_sampling);
+        RUN(test_first_two_ticks_after_init_read);
         RUN(test_absent_accelerometer_is_enodev);
         RUN(test_every_fault_fails_within_budget_and_recovers);
         RUN(test_seeds_behaviour_is_survived);
