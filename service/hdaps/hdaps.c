@@ -351,6 +351,13 @@ bool hdaps_config_degraded(const HdapsDevice *d)
         return d->config_degraded;
 }
 
+bool hdaps_config_retrying(const HdapsDevice *d)
+{
+        assert(d);
+
+        return d->config_degraded && d->config_retry_ns != UINT64_MAX;
+}
+
 bool hdaps_config_refused(const HdapsDevice *d)
 {
         assert(d);

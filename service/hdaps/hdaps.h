@@ -82,6 +82,8 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config);
 /* True while the device polls with the EC's own configuration because the EC kept the wanted one
  * pending at init (see hdaps_init()). */
 bool hdaps_config_degraded(const HdapsDevice *d);
+/* True while hdaps_config_degraded() and retries of the wanted configuration remain. */
+bool hdaps_config_retrying(const HdapsDevice *d);
 /* True when the last init found the EC answering "change pending" to every 0x10 of the budget: it then
  * either polls degraded, or the EC already ran the configuration asked for. */
 bool hdaps_config_refused(const HdapsDevice *d);
