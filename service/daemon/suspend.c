@@ -19,8 +19,9 @@ void suspend_enter(Context *c)
                 bool off;
                 r = backend_power_off(c->backend, &off);
                 if (r < 0 && off)
-                        log_warning_errno(r, "Accelerometer powered off, but stopping EC sampling (0x10 0 1) "
-                                             "failed: %m");
+                        log_warning_errno(r,
+                                          "Accelerometer powered off, but stopping EC sampling (0x10 0 1) "
+                                          "failed: %m");
                 else if (r < 0)
                         log_warning_errno(r, "Failed to power the accelerometer off: %m");
         }
