@@ -56,14 +56,25 @@ static int bec_init(Backend *b, const HdapsConfig *config)
         return r;
 }
 
-static int bec_power_off(Backend *b)
+static int bec_power_off(Backend *b, bool *ret_off)
 {
-        return hdaps_power_off(to_ec(b)->device);
+        return hdaps_power_off(to_ec(b)->device, ret_off);
 }
 
 static int bec_poll(Backend *b, HdapsReadout *ret)
 {
-        return hdaps_poll(to_ec(b)->device, ret);
+        HdapsDevice *d = to_ec(b)->device;
+        bool degraded = hdaps_config_degraded(d), retrying = hdaps_config_retrying(d);
+        int r = hdaps_poll(d, ret);
+
+        if (degraded && !hdaps_config_degraded(d))
+                b->init_note = NULL; /* the EC took the configuration at a retry: it runs what was asked */
+        else if (retrying && !hdaps_config_retrying(d))
+                b->init_note =
+                        "the EC keeps the configuration change pending (0x10 answers 0x06): polling "
+                        "with the configuration the EC reports; it refused the one asked for at every "
+                        "retry";
+        return r;
 }
 
 static void bec_set_streaming(Backend *b, bool on)

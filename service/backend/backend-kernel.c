@@ -214,7 +214,7 @@ static int bk_init(Backend *b, const HdapsConfig *config)
         return 0;
 }
 
-static int bk_power_off(Backend *b)
+static int bk_power_off(Backend *b, bool *ret_off)
 {
         /* The driver owns the sensor's power; it stops sampling when nobody reads. */
         return 0;

@@ -36,7 +36,9 @@ typedef struct Backend Backend;
 
 typedef struct BackendOps {
         int (*init)(Backend *b, const HdapsConfig *config);
-        int (*power_off)(Backend *b);
+        /* On failure sets *ret_off (never NULL) to whether the sensor is off nonetheless (only a later
+         * step of the shutdown failed). */
+        int (*power_off)(Backend *b, bool *ret_off);
         int (*poll)(Backend *b, HdapsReadout *ret);
         int (*update)(Backend *b);
         const HdapsState *(*get_state)(Backend *b);
@@ -80,7 +82,8 @@ struct Backend {
          * clause, e.g. the EC self-test); NULL otherwise. */
         const char *init_failure;
         /* Set when init worked, but not as asked, for a reason the user should read in BackendReason
-         * (static text, one clause, e.g. a configuration the EC keeps pending); NULL otherwise. */
+         * (static text, one clause, e.g. a configuration the EC keeps pending); NULL otherwise. Polling
+         * may change it (the EC backends: NULL once the EC takes the pending configuration at a retry). */
         const char *init_note;
 };
 
@@ -129,9 +132,17 @@ static inline int backend_init(Backend *b, const HdapsConfig *config)
 {
         return b->ops->init(b, config);
 }
-static inline int backend_power_off(Backend *b)
+/* Powers the sensor off. Returns 0 or a negative errno; on failure, if ret_off is not NULL, *ret_off says
+ * whether the sensor is off nonetheless (the EC backends: the power-off (0x14 0) worked and only stopping
+ * EC sampling (0x10 0 1) failed). */
+static inline int backend_power_off(Backend *b, bool *ret_off)
 {
-        return b->ops->power_off(b);
+        bool off = false;
+        int r = b->ops->power_off(b, &off);
+
+        if (ret_off)
+                *ret_off = r >= 0 || off;
+        return r;
 }
 static inline int backend_poll(Backend *b, HdapsReadout *ret)
 {

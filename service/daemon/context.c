@@ -56,6 +56,43 @@ void context_read_back_ec_config(Context *c)
         context_changed(c, CHANGE_MASK(CHANGE_OVERSAMPLING_RATIO) | CHANGE_MASK(CHANGE_FILTER_ORDER));
 }
 
+/* Makes backend_reason end with "; note" (NULL: nothing) instead of the note it ended with. */
+static void set_backend_note(Context *c, const char *note)
+{
+        _cleanup_free_ char *reason = NULL;
+        size_t n = strlen(c->backend_reason);
+
+        if (c->backend_note) {
+                size_t k = strlen(c->backend_note) + 2;
+                if (n >= k && strncmp(c->backend_reason + n - k, "; ", 2) == 0 &&
+                    streq(c->backend_reason + n - k + 2, c->backend_note))
+                        n -= k;
+        }
+        if (asprintf(&reason, "%.*s%s%s", (int) n, c->backend_reason, note ? "; " : "", note ?: "") < 0)
+                return; /* keep the old text */
+        free(c->backend_reason);
+        c->backend_reason = TAKE_PTR(reason);
+        c->backend_note = note;
+}
+
+void context_follow_backend_note(Context *c)
+{
+        const char *note;
+
+        if (!c->backend || !c->has_accelerometer)
+                return;
+        note = c->backend->init_note;
+        if (note == c->backend_note)
+                return;
+        if (note)
+                log_warning("%s: %s", backend_name(c->backend), note);
+        else
+                log_info("%s: no longer: %s", backend_name(c->backend), c->backend_note);
+        set_backend_note(c, note);
+        context_read_back_ec_config(c);
+        context_changed(c, CHANGE_MASK(CHANGE_BACKEND_REASON));
+}
+
 void context_setup_device(Context *c)
 {
         int r;
@@ -85,13 +122,8 @@ void context_setup_device(Context *c)
         }
         c->has_accelerometer = true;
         if (c->backend->init_note) {
-                _cleanup_free_ char *reason = NULL;
-
                 log_warning("%s: %s", backend_name(c->backend), c->backend->init_note);
-                if (asprintf(&reason, "%s; %s", c->backend_reason, c->backend->init_note) >= 0) {
-                        free(c->backend_reason);
-                        c->backend_reason = TAKE_PTR(reason);
-                }
+                set_backend_note(c, c->backend->init_note);
         }
         log_info("Accelerometer ready: backend %s, %u Hz, oversampling %u, filter order %u",
                  backend_name(c->backend), c->config.sampling_rate, c->config.oversampling_ratio,
@@ -268,6 +300,7 @@ void context_switch_backend(Context *c, Backend *backend, char *reason)
         c->backend = backend;
         free(c->backend_reason);
         c->backend_reason = reason ?: strdup("");
+        c->backend_note = NULL;
 
         if (c->backend)
                 context_setup_device(c);

@@ -60,6 +60,9 @@ typedef struct Context {
 
         Backend *backend; /* NULL: no accelerometer */
         char *backend_reason;
+        /* The backend's init_note that backend_reason ends with ("; NOTE"); NULL: none. A poll tick
+         * compares it with the backend's (context_follow_backend_note()). */
+        const char *backend_note;
         bool has_accelerometer;
         Motion *motion;            /* NULL if it could not be created (logged) */
         DiskProtect *disk_protect; /* NULL if it could not be created (logged) */
@@ -118,6 +121,11 @@ int context_init_device(Context *c);
  * 2006 patch series' attributes did; logs and reports the properties. Failures leave the configured values
  * shown. */
 void context_read_back_ec_config(Context *c);
+/* When the backend's init_note is no longer the one backend_reason ends with (a configuration the EC
+ * kept pending at init was taken at a later retry, hdaps_poll()): makes backend_reason end with the
+ * current note instead, logs it, reads the EC's configuration back (context_read_back_ec_config()) and
+ * reports BackendReason (and OversamplingRatio, FilterOrder). No-op otherwise; called after each tick. */
+void context_follow_backend_note(Context *c);
 /* Applies the configuration (invert, rest) to c->backend and initializes it; sets has_accelerometer, or
  * logs why not and extends backend_reason (startup, and backend-watch.c after a switch). */
 void context_setup_device(Context *c);

@@ -67,9 +67,15 @@ void device_power_off(Backend *b, bool initialized)
         if (!b)
                 return;
         if (initialized) {
-                r = backend_power_off(b);
+                bool off;
+                r = backend_power_off(b, &off);
                 backend_describe_power(b, state, sizeof(state));
-                if (r < 0)
+                if (r < 0 && off)
+                        log_warning_errno(r,
+                                          "accelerometer powered off, but stopping EC sampling (0x10 0 1) "
+                                          "failed (%s): %m",
+                                          state);
+                else if (r < 0)
                         log_warning_errno(r, "Failed to power the accelerometer off (%s): %m", state);
                 else
                         log_info("accelerometer powered off (%s)", state);

@@ -228,12 +228,18 @@ static void poll_once(Context *c)
         readout_process(c, &ro);
 }
 
+static void poll_once_and_follow(Context *c)
+{
+        poll_once(c);
+        context_follow_backend_note(c); /* a tick may have retried a pending configuration */
+}
+
 static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
         Context *c = userdata;
         uint64_t period = poll_period_usec(c), ran = now_usec();
 
-        poll_once(c);
+        poll_once_and_follow(c);
         if (c->poller.hardware_state == HARDWARE_STOPPED) {
                 poller_update(&c->poller); /* drops this timer; sd-event keeps it alive until we return */
                 return 0;

@@ -16,8 +16,13 @@ void suspend_enter(Context *c)
         poller_update(&c->poller);
         protection_release(c);
         if (c->has_accelerometer) {
-                r = backend_power_off(c->backend);
-                if (r < 0)
+                bool off;
+                r = backend_power_off(c->backend, &off);
+                if (r < 0 && off)
+                        log_warning_errno(r,
+                                          "Accelerometer powered off, but stopping EC sampling (0x10 0 1) "
+                                          "failed: %m");
+                else if (r < 0)
                         log_warning_errno(r, "Failed to power the accelerometer off: %m");
         }
         context_changed(c, CHANGE_MASK(CHANGE_SUSPENDED));

@@ -201,8 +201,13 @@ int diagnose_standalone(Context *c, const char *format, FILE *out)
         fputs(text, out);
         fflush(out);
         if (c->has_accelerometer) {
-                int k = backend_power_off(c->backend);
-                if (k < 0)
+                bool off;
+                int k = backend_power_off(c->backend, &off);
+                if (k < 0 && off)
+                        log_warning_errno(k,
+                                          "Accelerometer powered off, but stopping EC sampling (0x10 0 1) "
+                                          "failed: %m");
+                else if (k < 0)
                         log_warning_errno(k, "Failed to power the accelerometer off: %m");
         }
         return r;

@@ -207,12 +207,25 @@ static int read_data(Ec *ec, EcRow *data, const EcReadMore *more)
         return 0;
 }
 
-static bool row_is_prefetched(Ec *ec, const EcRow *args)
+static bool row_prefetched_until(Ec *ec, const EcRow *args, uint64_t t_ns)
 {
         uint8_t arg15 = (args->mask & EC_ROW_MASK_ARG15) ? args->val[0xF] : EC_ROW_ARG15_DEFAULT;
 
         return ec->prefetch == PREFETCH_VALID && ec->prefetch_arg0 == args->val[0] &&
-               ec->prefetch_arg15 == arg15 && port_now_ns(ec->port) < ec->prefetch_ns + EC_PREFETCH_VALID_NS;
+               ec->prefetch_arg15 == arg15 && t_ns < ec->prefetch_ns + EC_PREFETCH_VALID_NS;
+}
+
+static bool row_is_prefetched(Ec *ec, const EcRow *args)
+{
+        return row_prefetched_until(ec, args, port_now_ns(ec->port));
+}
+
+bool ec_row_prefetched(Ec *ec, const EcRow *args, uint64_t for_ns)
+{
+        assert(ec);
+        assert(args);
+
+        return row_prefetched_until(ec, args, port_now_ns(ec->port) + for_ns);
 }
 
 static bool read_more_valid(const EcRow *data, const EcReadMore *more)

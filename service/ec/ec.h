@@ -100,6 +100,10 @@ int ec_prefetch_row(Ec *ec, const EcRow *args);
  * for a reader that wants the EC's data of now, not of the older request. Returns as ec_prefetch_row(). */
 int ec_prefetch_row_afresh(Ec *ec, const EcRow *args);
 
+/* True when a prefetch of args is out, unread, and still valid for_ns from now (younger than
+ * EC_PREFETCH_VALID_NS then). No EC access. */
+bool ec_row_prefetched(Ec *ec, const EcRow *args, uint64_t for_ns);
+
 /* True when the last prefetch was ended by another transaction or a failure (junked), not eaten by
  * ec_try_read_row(), merely expired, or never made. */
 bool ec_prefetch_junked(const Ec *ec);

@@ -18,6 +18,7 @@ struct HdapsDevice {
         bool cache_stale;
         bool prefetch_failed; /* the last prefetch of the readout row failed */
         bool prefetch_polled; /* the poll path's prefetch (a tick's, or the start's) is out, unread */
+        bool prefetch_init;   /* the last readout request was init's own prefetch */
         /* A configuration the EC kept pending at init (0x10 answered 0x06 through the whole budget): the
          * device polls with what the EC reported, and a poll tick retries the wanted one now and then. */
         bool config_degraded;
@@ -350,6 +351,13 @@ bool hdaps_config_degraded(const HdapsDevice *d)
         return d->config_degraded;
 }
 
+bool hdaps_config_retrying(const HdapsDevice *d)
+{
+        assert(d);
+
+        return d->config_degraded && d->config_retry_ns != UINT64_MAX;
+}
+
 bool hdaps_config_refused(const HdapsDevice *d)
 {
         assert(d);
@@ -368,6 +376,7 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
         if (hdaps_config_validate(config, &msg) < 0)
                 return log_error_errno(-EINVAL, "hdaps: bad configuration: %s", msg);
         d->prefetch_polled = false; /* polling starts afresh after init (hdaps_start_polling) */
+        d->prefetch_init = false;
 
         r = hdaps_get_mode(d, &mode);
         if (r == -EOPNOTSUPP)
@@ -432,6 +441,7 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
         port_delay_ns(ec_port(d->ec), (uint64_t) HDAPS_INIT_PREFETCH_DELAY_US * NSEC_PER_USEC);
         r = ec_prefetch_row(d->ec, &readout_args);
         d->prefetch_failed = r < 0;
+        d->prefetch_init = r == 0;
         if (r < 0) {
                 uint8_t str3 = ec_last_str3(d->ec);
                 ec_invalidate(d->ec);
@@ -443,7 +453,7 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config)
         return 0;
 }
 
-int hdaps_power_off(HdapsDevice *d)
+int hdaps_power_off(HdapsDevice *d, bool *ret_off)
 {
         assert(d);
 
@@ -451,9 +461,11 @@ int hdaps_power_off(HdapsDevice *d)
          */
         int r;
 
-        d->prefetch_polled = false;
+        d->prefetch_polled = d->prefetch_init = false;
         d->config_degraded = false;
         r = hdaps_set_power(d, false);
+        if (ret_off)
+                *ret_off = r >= 0;
         if (r >= 0)
                 r = set_ec_config(d, HDAPS_SHUTDOWN_EC_RATE, HDAPS_SHUTDOWN_ORDER);
         ec_invalidate(d->ec);
@@ -565,6 +577,7 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret)
         assert(d);
 
         /* The fast path of the 2006 patch series' timer: read the prefetched reply once, no retries. */
+        d->prefetch_init = false;
         r = ec_try_read_row_more(d->ec, &readout_args, &data, &readout_older);
         /* Nothing prefetched although the last prefetch did not fail hard: it expired (a period longer
          * than the prefetch's 100 ms, sampling rates below 10 Hz), the EC was still busy (SWMF) when it
@@ -594,6 +607,17 @@ int hdaps_start_polling(HdapsDevice *d)
 {
         assert(d);
 
+        /* Right after init: init's own prefetch is out, and the EC may still be making its reply (SWMF),
+         * which would refuse a new request busy and leave nothing prefetched. That reply holds what the
+         * EC sampled until init: kept, when it is still valid at the first tick. */
+        if (d->prefetch_init &&
+            ec_row_prefetched(d->ec, &readout_args, NSEC_PER_SEC / d->config.sampling_rate)) {
+                d->prefetch_init = false;
+                d->prefetch_failed = false;
+                d->prefetch_polled = true;
+                return 0;
+        }
+        d->prefetch_init = false;
         int r = ec_prefetch_row_afresh(d->ec, &readout_args);
 
         d->prefetch_failed = r < 0 && r != -EBUSY; /* as after a tick's prefetch */
@@ -623,6 +647,7 @@ int hdaps_update(HdapsDevice *d)
         }
 
         int r = -EBUSY;
+        d->prefetch_init = false;
         for (unsigned waited = 0; waited <= HDAPS_READ_TIMEOUT_MS; waited += HDAPS_READ_RETRY_MS) {
                 EcRow data = {.mask = READOUT_DATA_MASK};
                 r = ec_read_row_more(d->ec, &readout_args, &data, &readout_older);

@@ -82,13 +82,16 @@ int hdaps_init(HdapsDevice *d, const HdapsConfig *config);
 /* True while the device polls with the EC's own configuration because the EC kept the wanted one
  * pending at init (see hdaps_init()). */
 bool hdaps_config_degraded(const HdapsDevice *d);
+/* True while hdaps_config_degraded() and retries of the wanted configuration remain. */
+bool hdaps_config_retrying(const HdapsDevice *d);
 /* True when the last init found the EC answering "change pending" to every 0x10 of the budget: it then
  * either polls degraded, or the EC already ran the configuration asked for. */
 bool hdaps_config_refused(const HdapsDevice *d);
 
 /* Power off (0x14 0), then stop EC sampling (0x10 with 0, 1) if the power-off worked (tp_smapi 0.43).
- * Returns the first error. */
-int hdaps_power_off(HdapsDevice *d);
+ * Returns the first error; then, if ret_off is not NULL, *ret_off says whether the power-off itself worked
+ * (true: only stopping EC sampling failed, e.g. a configuration change the EC keeps pending). */
+int hdaps_power_off(HdapsDevice *d, bool *ret_off);
 
 /* A configuration the EC kept pending at init is retried this often, this many times at most. */
 #define HDAPS_CONFIG_RETRY_INTERVAL_MS 10000u
@@ -106,7 +109,10 @@ int hdaps_poll(HdapsDevice *d, HdapsReadout *ret);
  * reply holding what the EC sampled until now. Without it the first tick finds the last prefetch
  * expired (polling was off for more than EC_PREFETCH_VALID_NS), reads synchronously and prefetches
  * right after: that reply, taken before the EC sampled again, says READOUTS 0 and the second tick
- * has no readout. Returns 0 or the prefetch's error (the first tick then reads synchronously). */
+ * has no readout. Right after hdaps_init() it keeps init's own prefetch instead, when that is still
+ * valid at the first tick (one period at the configured sampling rate): its reply holds what the EC
+ * queued until init, and the EC, still making it (SWMF), would refuse a new request busy. No EC
+ * access then. Returns 0 or the prefetch's error (the first tick then reads synchronously). */
 int hdaps_start_polling(HdapsDevice *d);
 
 /* Between two ticks (after an event loop iteration): when another transaction (a configuration change,

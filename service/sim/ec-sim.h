@@ -38,7 +38,7 @@ typedef enum SimFaultKind {
         SIM_FAULT_BAD_STATUS, /* STR3 shows an unexpected value */
         SIM_FAULT_RETVAL,     /* 0x11 answers a nonzero RETVAL */
         SIM_FAULT_PENDING,    /* 0x10 answers 0x06 (change pending) */
-        SIM_FAULT_ABSENT,     /* mode latch 0x00: no accelerometer */
+        SIM_FAULT_ABSENT,     /* no accelerometer: mode latch 0x00, 0x11 READOUTS 0, 0x17/0x82 not polling */
         /* Behaviour the 2006 patch series describe (docs/EMULATOR.md): */
         SIM_FAULT_ZERO_STEP,       /* STR3 0x00 between IBF3B|MWMF and SWMF (PATCH 01's "0x00 step") */
         SIM_FAULT_SWMF_AFTER_READ, /* STR3 still SWMF for a moment after the read's TWR15 */

@@ -142,7 +142,9 @@ static bool fault_applies(SimFaultKind k, uint8_t command)
                 return command == EC_CMD_ACCEL_POWER;
         case SIM_FAULT_PENDING:
                 return command == EC_CMD_ACCEL_CONFIG;
-        case SIM_FAULT_ABSENT:
+        case SIM_FAULT_ABSENT: /* the mode latch, and what only an accelerometer could answer */
+                return command == EC_CMD_ACCEL_MODE || command == EC_CMD_ACCEL_READOUT ||
+                       command == EC_CMD_ACCEL_EXT;
         case SIM_FAULT_MODE_CHANGE:
                 return command == EC_CMD_ACCEL_MODE;
         default:

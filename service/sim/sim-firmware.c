@@ -45,8 +45,10 @@ static uint8_t cmd_readout(SimFirmware *fw, unsigned faults, uint64_t now_ns, ui
 
         if (sim_faults_has(faults, SIM_FAULT_RETVAL))
                 return SIM_RETVAL_FAULT; /* nothing popped: the readouts stay queued */
-        if (sim_faults_has(faults, SIM_FAULT_NO_READOUT) || now_ns < fw->warm_until_ns) {
-                /* "Not in ready status": READOUTS 0, RETVAL 0, nothing popped. */
+        if (sim_faults_has(faults, SIM_FAULT_NO_READOUT) || sim_faults_has(faults, SIM_FAULT_ABSENT) ||
+            now_ns < fw->warm_until_ns) {
+                /* "Not in ready status": READOUTS 0, RETVAL 0, nothing popped. Without an accelerometer
+                 * nothing is ever ready (docs/EMULATOR.md, fault absent). */
                 reply[EC_READOUT_IDX_READOUTS] = 0;
                 return EC_RETVAL_OK;
         }
@@ -96,7 +98,7 @@ static uint8_t cmd_power(SimFirmware *fw, const uint8_t *req, unsigned faults, u
         }
 }
 
-static uint8_t cmd_ext(SimFirmware *fw, const uint8_t *req, uint64_t now_ns, uint8_t *reply)
+static uint8_t cmd_ext(SimFirmware *fw, const uint8_t *req, unsigned faults, uint64_t now_ns, uint8_t *reply)
 {
         SimAccel *a = &fw->accel;
 
@@ -114,8 +116,9 @@ static uint8_t cmd_ext(SimFirmware *fw, const uint8_t *req, uint64_t now_ns, uin
                 return EC_RETVAL_OK;
         case EC_SUB_ACCEL_GET_CONFIG:
                 sim_accel_advance(a, now_ns);
-                reply[EC_GETCFG_IDX_STATUS] = (sim_accel_sampling(a) ? EC_GETCFG_POLLING : 0) |
-                                              (a->change_pending ? EC_GETCFG_PENDING : 0);
+                bool sampling = sim_accel_sampling(a) && !sim_faults_has(faults, SIM_FAULT_ABSENT);
+                reply[EC_GETCFG_IDX_STATUS] =
+                        (sampling ? EC_GETCFG_POLLING : 0) | (a->change_pending ? EC_GETCFG_PENDING : 0);
                 put_le16(reply + EC_GETCFG_IDX_RATE_LO, a->ec_rate);
                 reply[EC_GETCFG_IDX_ORDER] = (uint8_t) a->filter_order;
                 return EC_RETVAL_OK;
@@ -162,7 +165,7 @@ bool sim_firmware_execute(SimFirmware *fw, const uint8_t request[SIM_ROW_LEN], u
                 retval = cmd_power(fw, request, fault_set, now_ns);
                 break;
         case EC_CMD_ACCEL_EXT:
-                retval = cmd_ext(fw, request, now_ns, reply);
+                retval = cmd_ext(fw, request, fault_set, now_ns, reply);
                 break;
         default:
                 retval = SIM_RETVAL_UNKNOWN_COMMAND;

@@ -54,7 +54,7 @@ EXTERNAL = {
     # the 2006 patch series and tp_smapi 0.43 (thinkpad_ec.c, hdaps.c)
     'thinkpad_ec_lock', 'thinkpad_ec_try_read_row', 'thinkpad_ec_prefetch_row', 'thinkpad_ec_invalidate',
     'hdaps_device_init', 'hdaps_device_shutdown', 'hdaps_exit', 'hdaps_mousedev_poll', 'hdaps_set_ec_config',
-    'read_tp_ec_row',
+    'read_tp_ec_row', 'hdaps_probe', 'hdaps_get_ec_mode',
     'input_defuzz_abs_event',  # the kernel's input core
     'exec_child', 'bus_verify_polkit_async',  # systemd 252's sources
     'find_installation', 'add_test_setup',  # meson

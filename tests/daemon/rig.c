@@ -233,6 +233,8 @@ Rig *rig_new(const RigOptions *o)
         r->t0_usec = now_usec();
         if (!o->no_accelerometer)
                 b = rig_open_sim_backend(r, o->trace);
+        if (b && o->pending_at_start)
+                rig_sim_fault(r, SIM_FAULT_PENDING, true);
         r->backend_options = (BackendOptions){.kind = BACKEND_KERNEL, .sysroot = r->dir};
         ContextOptions co = {
                 .state_dir = r->state_dir,

@@ -50,6 +50,7 @@ typedef struct RigOptions {
         const char *trace;      /* a file in tests/traces/ for the emulator; NULL: its demo motion */
         const char *state;      /* the state file's text at start; NULL: no state file */
         bool no_accelerometer;  /* no backend at all */
+        bool pending_at_start;  /* the emulator answers every 0x10 "change pending" from the start */
         bool disks;             /* a fake sysfs with "sda" (rotational, fixed, unload_heads) */
         unsigned exit_idle_sec; /* ContextOptions.exit_idle_sec */
         /* --backend=kernel with the rig's directory as the sysroot: the backend watch runs and follows

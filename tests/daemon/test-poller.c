@@ -238,6 +238,59 @@ TEST(a_single_hard_error_does_not_stop_polling)
         rig_free(r);
 }
 
+/* A configuration the EC keeps pending at init (0x10 answered 0x06): BackendReason says so and
+ * OversamplingRatio/FilterOrder show the EC's own. Once the EC takes the wanted one at a poll tick's retry
+ * (hdaps_poll(), HDAPS_CONFIG_RETRY_INTERVAL_MS after init), both follow at once and are reported. */
+TEST(a_pending_configuration_taken_at_a_retry_is_reported)
+{
+        Rig *r = rig_new(&(RigOptions){.state = "oversampling_ratio=2\n", .pending_at_start = true});
+        Context *c = r->c;
+
+        CHECK(c->has_accelerometer);
+        CHECK(strstr(c->backend_reason, "0x10 answers 0x06"));
+        CHECK(c->ec_config_valid);
+        CHECK_EQ(c->ec_oversampling_ratio, RATIO_DEFAULT); /* the EC's boot configuration, not 2 */
+        rig_claim(r, RATE_DEFAULT, ":1.5");
+        rig_advance_ms(r, 2000);
+        CHECK(strstr(c->backend_reason, "0x10 answers 0x06"));
+        CHECK_EQ(c->ec_oversampling_ratio, RATIO_DEFAULT);
+
+        rig_forget(r);
+        rig_sim_fault(r, SIM_FAULT_PENDING, false);
+        rig_advance_ms(r, HDAPS_CONFIG_RETRY_INTERVAL_MS);
+        CHECK_EQ(rig_sim_status(r).ec_rate, RATE_DEFAULT * 2);
+        CHECK_STREQ(c->backend_reason, "the EC emulator was asked for");
+        CHECK(c->ec_config_valid);
+        CHECK_EQ(c->ec_oversampling_ratio, 2);
+        CHECK_EQ(c->ec_filter_order, c->config.filter_order);
+        CHECK_EQ(rig_change_count(r, CHANGE_BACKEND_REASON), 1);
+        CHECK(rig_changed_bit(r, CHANGE_OVERSAMPLING_RATIO));
+        CHECK(rig_changed_bit(r, CHANGE_FILTER_ORDER));
+        CHECK(r->new_readouts > HDAPS_CONFIG_RETRY_INTERVAL_MS / 1000 * RATE_DEFAULT * 9 / 10);
+        rig_free(r);
+}
+
+/* The EC refuses the wanted configuration at every retry: once the retries are over, BackendReason
+ * says so instead of "retrying", reported once. */
+TEST(a_pending_configuration_refused_at_every_retry_is_reported)
+{
+        Rig *r = rig_new(&(RigOptions){.state = "oversampling_ratio=2\n", .pending_at_start = true});
+        Context *c = r->c;
+
+        rig_claim(r, RATE_DEFAULT, ":1.5");
+        CHECK(strstr(c->backend_reason, "retrying the one asked for"));
+        rig_forget(r);
+        rig_advance_ms(r, (HDAPS_CONFIG_RETRIES + 1) * HDAPS_CONFIG_RETRY_INTERVAL_MS);
+        CHECK(strstr(c->backend_reason, "0x10 answers 0x06"));
+        CHECK(strstr(c->backend_reason, "it refused the one asked for at every retry"));
+        CHECK(!strstr(c->backend_reason, "retrying"));
+        CHECK(strstr(c->backend_reason, "the EC emulator was asked for; ") == c->backend_reason);
+        CHECK_EQ(rig_change_count(r, CHANGE_BACKEND_REASON), 1);
+        CHECK_EQ(c->ec_oversampling_ratio, RATIO_DEFAULT);
+        CHECK_EQ(rig_sim_status(r).ec_rate, RATE_DEFAULT * RATIO_DEFAULT);
+        rig_free(r);
+}
+
 int main(void)
 {
         RUN(nothing_demanded_nothing_polls);
@@ -245,5 +298,7 @@ int main(void)
         RUN(the_highest_demand_wins);
         RUN(hard_errors_stop_polling_and_reinit_backs_off);
         RUN(a_single_hard_error_does_not_stop_polling);
+        RUN(a_pending_configuration_taken_at_a_retry_is_reported);
+        RUN(a_pending_configuration_refused_at_every_retry_is_reported);
         return test_summary();
 }

@@ -107,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 f->accesses = 0;
                 (void) hdaps_get_ec_config(d, &rate, &order);
                 f->accesses = 0;
-                (void) hdaps_power_off(d);
+                (void) hdaps_power_off(d, NULL);
                 hdaps_free(d);
         }
 

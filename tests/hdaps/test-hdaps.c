@@ -125,7 +125,7 @@ TEST(test_init_does_not_recalibrate)
         CHECK(!st->calibration_pending);
         CHECK_EQ(st->rest_x, 120);
         /* Suspend and resume: power off, init again later, when the trace has moved to x = 220. */
-        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, NULL), 0);
         ec_sim_advance_ns(rig.port, 3 * NSEC_PER_SEC);
         CHECK_EQ(rig_start(&rig, &c), 0);
         CHECK(!st->calibration_pending);
@@ -262,7 +262,7 @@ TEST(test_power_off_stops_sampling)
         rig_open(&rig, 0, NULL, 0);
         HdapsConfig c = HDAPS_CONFIG_DEFAULT;
         CHECK_EQ(hdaps_init(rig.d, &c), 0);
-        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, NULL), 0);
         ec_sim_advance_ns(rig.port, 10 * NSEC_PER_MSEC);
         EcSimStatus s = status(&rig);
         CHECK(!s.powered);
@@ -409,7 +409,7 @@ TEST(test_seeds_behaviour_is_survived)
         CHECK_EQ(rig_start(&rig, &c), 0);
         CHECK_EQ(hdaps_get_state(rig.d)->mode, 1);
         ec_sim_set_faults(rig.port, (const SimFault[]){{SIM_FAULT_MODE_CHANGE, 1}}, 1);
-        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, NULL), 0);
         CHECK_EQ(rig_start(&rig, &c), 0);
         CHECK_EQ(hdaps_get_state(rig.d)->mode, 5);
         CHECK_EQ(poll_next(&rig, &ro), 0);
@@ -440,6 +440,31 @@ TEST(test_restarted_polling_reads_at_every_tick)
                 CHECK_EQ(poll_next(&rig, &ro), 0);
         /* One transaction per tick (the prefetch's reply read, the next prefetch): no synchronous read. */
         CHECK_EQ(status(&rig).transactions - transactions, 5u);
+        rig_close(&rig);
+}
+
+/* Polling starts right after init, as the daemon does (hdaps_start_polling() in the same breath): the
+ * EC is still making the reply to init's own prefetch (SWMF). That prefetch is fresh and holds what the
+ * EC queued until init (a configuration change keeps the queue), so the start keeps it instead of requesting afresh (which the EC would refuse
+ * busy, leaving nothing prefetched: the first tick would read synchronously, the prefetch right after it
+ * would find nothing new, and the second tick would have no readout). Both first ticks have a readout,
+ * one transaction each. */
+TEST(test_first_two_ticks_after_init_read)
+{
+        Rig rig;
+        HdapsReadout ro;
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+
+        rig_open(&rig, 0, NULL, 0);
+        ec_sim_advance_ns(rig.port, 50 * NSEC_PER_MSEC); /* the EC samples from boot on, before any driver */
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        uint64_t transactions = status(&rig).transactions;
+        CHECK_EQ(hdaps_start_polling(rig.d), 0);
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK_EQ(poll_next(&rig, &ro), 0);
+        CHECK_EQ(status(&rig).transactions - transactions, 2u); /* the ticks' prefetches, no read */
+        for (unsigned i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
         rig_close(&rig);
 }
 
@@ -475,7 +500,7 @@ TEST(test_keep_prefetch_after_transactions_between_ticks)
         uint64_t transactions = status(&rig).transactions;
         CHECK_EQ(hdaps_keep_prefetch(rig.d), 0); /* the last tick's prefetch is out: nothing to do */
         CHECK_EQ(status(&rig).transactions, transactions);
-        CHECK_EQ(hdaps_power_off(rig.d), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, NULL), 0);
         CHECK_EQ(hdaps_keep_prefetch(rig.d), 0);
         CHECK(status(&rig).idle);
         rig_close(&rig);
@@ -561,6 +586,16 @@ TEST(test_pending_configuration_degrades)
         CHECK(hdaps_config_degraded(rig.d));
         rig_close(&rig);
 
+        /* Shutdown while the EC keeps the change pending: the power-off (0x14 0) works, only stopping EC
+         * sampling (0x10 0 1) is refused, and the caller learns which. */
+        bool off = false;
+        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
+        CHECK_EQ(hdaps_init(rig.d, &c), 0);
+        CHECK_EQ(hdaps_power_off(rig.d, &off), -EBUSY);
+        CHECK(off);
+        CHECK(!status(&rig).powered);
+        rig_close(&rig);
+
         /* The EC takes it at a retry: the device then runs the configuration asked for. */
         rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
         CHECK_EQ(hdaps_init(rig.d, &c), 0);
@@ -596,6 +631,7 @@ int main(void)
         RUN(test_configuration_and_return_codes);
         RUN(test_fake_data_mode_counts);
         RUN(test_power_off_stops_sampling);
+        RUN(test_first_two_ticks_after_init_read);
         RUN(test_absent_accelerometer_is_enodev);
         RUN(test_every_fault_fails_within_budget_and_recovers);
         RUN(test_seeds_behaviour_is_survived);

@@ -78,6 +78,11 @@ class DumpTest(unittest.TestCase):
         self.assertIn('the EC keeps the configuration change pending (0x10 answers 0x06)', p.stderr)
         self.assertIn('polling with the configuration it reports (EC rate 250, filter order 2)', p.stderr)
         self.assertIn('At exit: emulated EC: powered=no', p.stderr)
+        # The power-off (0x14 0) worked; only stopping EC sampling (0x10 0 1) met the pending change:
+        # the message says that, not that the power-off failed.
+        self.assertNotIn('Failed to power the accelerometer off', p.stderr)
+        self.assertRegex(p.stderr, r'accelerometer powered off, but stopping EC sampling \(0x10 0 1\) '
+                                   r'failed \(emulated EC: powered=no[^)]*\): Device or resource busy')
 
     def test_no_accelerometer_is_refused(self):
         p = run_dump('--sim-fault=absent', n=3, state_dir=self.tmp.name)

@@ -209,9 +209,22 @@ TEST(test_absent)
         CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
         CHECK_EQ(out[EC_MODE_IDX_LATCH], EC_MODE_NONE);
         CHECK_EQ(out[EC_IDX_RETVAL], 0);
+
+        /* No accelerometer, no readout: 0x11 answers READOUTS 0 ("not ready", RETVAL 0) however long the
+         * host waits, and even after a power-on (the reference driver's timer polls 0x11 after its probe
+         * failed; docs/EMULATOR.md, fault absent); 0x17/0x82 says the EC is not polling. */
+        CHECK_EQ(host_power(p, 1), EC_RETVAL_OK);
+        ec_sim_advance_ns(p, 20 * NSEC_PER_MSEC);
+        CHECK_EQ(host_readout(p, out), EC_RETVAL_OK);
+        CHECK_EQ(out[EC_READOUT_IDX_READOUTS], 0);
+        CHECK_EQ(host_ext(p, EC_SUB_ACCEL_GET_CONFIG, 0, out), EC_RETVAL_OK);
+        CHECK_EQ(out[EC_GETCFG_IDX_STATUS] & EC_GETCFG_POLLING, 0);
+
         ec_sim_set_faults(p, NULL, 0);
         CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
         CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
+        CHECK_EQ(host_readout(p, out), EC_RETVAL_OK);
+        CHECK(out[EC_READOUT_IDX_READOUTS] > 0);
 }
 
 TEST(test_zero_step)
