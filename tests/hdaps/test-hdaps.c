@@ -445,10 +445,10 @@ TEST(test_restarted_polling_reads_at_every_tick)
 
 /* Polling starts right after init, as the daemon does (hdaps_start_polling() in the same breath): the
  * EC is still making the reply to init's own prefetch (SWMF). That prefetch is fresh and holds what the
- * EC queued until init (a configuration change keeps the queue), so the start keeps it instead of requesting afresh (which the EC would refuse
- * busy, leaving nothing prefetched: the first tick would read synchronously, the prefetch right after it
- * would find nothing new, and the second tick would have no readout). Both first ticks have a readout,
- * one transaction each. */
+ * EC queued until init (a configuration change keeps the queue), so the start keeps it instead of requesting
+ * afresh (which the EC would refuse busy, leaving nothing prefetched: the first tick would read
+ * synchronously, the prefetch right after it would find nothing new, and the second tick would have no
+ * readout). Both first ticks have a readout, one transaction each. */
 TEST(test_first_two_ticks_after_init_read)
 {
         Rig rig;
