@@ -12,7 +12,7 @@ import unittest
 
 import dbus
 
-from daemontest import (CALIBRATE, CONFIGURE, EC_RAW, IFACE, PATH, TIMEOUT,
+from daemontest_dbuspython import (CALIBRATE, CONFIGURE, EC_RAW, IFACE, PATH, TIMEOUT,
                            TpaccelTestBase, row)
 from fake_hdaps import FakeMachine
 

@@ -21,7 +21,7 @@ import dbus
 from gi.repository import GLib
 
 # The base class and the constants live in tests/lib/daemontest.py; they are importable from here too.
-from daemontest import (ACCESS_DENIED, CALIBRATE, CONFIGURE, EC_IFACE, EC_PATH, EC_RAW, IFACE,  # noqa: F401
+from daemontest_dbuspython import (ACCESS_DENIED, CALIBRATE, CONFIGURE, EC_IFACE, EC_PATH, EC_RAW, IFACE,  # noqa: F401
                         INVALID_ARGS, NAME, NOT_SAVED, PATH, TIMEOUT, TOP_BUILDDIR, TOP_SRCDIR, TPACCELD,
                         TRACES, TpaccelTestBase, row)
 

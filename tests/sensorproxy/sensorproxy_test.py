@@ -15,7 +15,7 @@ import unittest
 
 import dbus
 
-from daemontest import TIMEOUT, TpaccelTestBase
+from daemontest_dbuspython import TIMEOUT, TpaccelTestBase
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOUR = os.path.join(HERE, 'tablet-tour.csv')
