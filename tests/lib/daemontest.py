@@ -91,12 +91,15 @@ def _unpack(reply, fd_list=None):
     sig = reply.get_type_string()[1:-1]
     values = list(reply.unpack())
     if 'h' in sig and fd_list is not None:
-        for i, t in enumerate(GLib.Variant.split_signature(sig)):
+        for i, t in enumerate(GLib.Variant.split_signature(reply.get_type_string())):
             if t == 'h':
                 values[i] = fd_list.get(values[i])
     if not values:
         return None
     return values[0] if len(values) == 1 else tuple(values)
+
+
+_introspected = {}  # (name, path, iface): {method: signature}, of a tpacceld's static interfaces
 
 
 class Proxy:
@@ -108,7 +111,7 @@ class Proxy:
 
     def __init__(self, bus, name, path, iface):
         self.bus, self.name, self.path, self.iface = bus, name, path, iface
-        self._signatures = STANDARD_SIGNATURES.get(iface)
+        self._signatures = STANDARD_SIGNATURES.get(iface) or _introspected.get((name, path, iface))
 
     def _signature(self, method):
         if self._signatures is None:
@@ -117,6 +120,7 @@ class Proxy:
             if info is None:
                 raise AttributeError('%s at %s has no interface %s' % (self.name, self.path, self.iface))
             self._signatures = {m.name: ''.join(a.signature for a in m.in_args) for m in info.methods}
+            _introspected[(self.name, self.path, self.iface)] = self._signatures
         if method not in self._signatures:
             raise AttributeError('%s has no method %s' % (self.iface, method))
         return self._signatures[method]
