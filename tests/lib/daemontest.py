@@ -221,6 +221,14 @@ class Bus:
     def get_property(self, name, path, iface, prop):
         return self.call(name, path, PROPERTIES_IFACE, 'Get', 'ss', (iface, prop))
 
+    def get_all_variants(self, name, path, iface):
+        """GetAll of iface as {property: GLib.Variant}, for tests of the exact types."""
+        reply = self.conn.call_sync(name, path, PROPERTIES_IFACE, 'GetAll', GLib.Variant('(s)', (iface,)), None,
+                                    Gio.DBusCallFlags.NONE, CALL_TIMEOUT_MS, None)
+        props = reply.get_child_value(0)
+        return {props.get_child_value(i).get_child_value(0).get_string():
+                props.get_child_value(i).get_child_value(1).get_variant() for i in range(props.n_children())}
+
     def subscribe_signal(self, handler, iface, signal_name, path=None, sender=None):
         """handler(*args) for each signal_name of iface (from path, if given) the main context
         dispatches; returns the subscription (its .remove() ends it)."""
