@@ -9,7 +9,7 @@ build_pkgs=(meson ninja-build pkg-config gcc gettext polkitd libsystemd-dev libg
 test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkexec xvfb xauth
            x11-apps imagemagick libnotify-bin umockdev libumockdev-dev libevdev-dev clang
            libclang-rt-14-dev valgrind hdapsd iio-sensor-proxy systemd libxml2-utils tmux
-           python3-dbus gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4
+           gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4
            libseccomp-dev)
 # bench/motion/bench-load.py: the CPU hogs.
 test_pkgs+=(stress-ng)
