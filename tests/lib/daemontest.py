@@ -303,7 +303,7 @@ class TpaccelTestBase(BusTestCase):
         cls.bus_proc, cls.bus_address = start_bus(conf, stderr=subprocess.DEVNULL)
         cls.saved_address = os.environ.get('DBUS_SYSTEM_BUS_ADDRESS')
         os.environ['DBUS_SYSTEM_BUS_ADDRESS'] = cls.bus_address
-        cls.bus = cls.dbus_con = Bus(cls.bus_address)
+        cls.bus = Bus(cls.bus_address)
 
     @classmethod
     def tearDownClass(cls):
