@@ -52,7 +52,7 @@ INVALID_ARGS = 'org.freedesktop.DBus.Error.InvalidArgs'
 ACCESS_DENIED = 'org.freedesktop.DBus.Error.AccessDenied'
 NOT_SAVED = 'org.thinkpad.Accelerometer.Error.NotSaved'
 TIMEOUT = 15  # seconds for any condition to become true
-CALL_TIMEOUT_MS = 25000  # dbus-python's default reply timeout
+CALL_TIMEOUT_MS = 25000  # libdbus' default reply timeout
 
 # The argument signatures of the standard interfaces and of python-dbusmock's control methods (a mock's
 # introspection does not list its template's methods).
@@ -84,8 +84,8 @@ def error_message(e):
 
 
 def _unpack(reply, fd_list=None):
-    """A method reply as dbus-python gave it: None, the one value, or a tuple; a unix fd (h) as an int fd
-    the caller owns."""
+    """A method reply as a call site wants it: None (no value), the one value, or a tuple; a unix fd (h)
+    as an int fd the caller owns (the fd list's own copy closes with the list)."""
     if reply is None:
         return None
     sig = reply.get_type_string()[1:-1]
