@@ -9,12 +9,15 @@ build_pkgs=(meson ninja-build pkg-config gcc gettext polkitd libsystemd-dev libg
 test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkexec xvfb xauth
            x11-apps imagemagick libnotify-bin umockdev libumockdev-dev libevdev-dev clang
            libclang-rt-14-dev valgrind hdapsd iio-sensor-proxy systemd libxml2-utils tmux
-           python3-dbus gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4
+           gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4
            libseccomp-dev)
 # tests/checks/check-format.sh: the C layout.
 test_pkgs+=(clang-format)
 # bench/motion/bench-load.py: the CPU hogs.
 test_pkgs+=(stress-ng)
+# bench/bus (bench-bus, bench-claims, bench-memory), bench/motion/bench-load.py, bench/power: their D-Bus
+# clients are on dbus-python. No test is: tests/lib/daemontest.py is on GIO.
+test_pkgs+=(python3-dbus)
 # tests/package: builds the Debian packages from git archive HEAD and checks them with lintian.
 test_pkgs+=(debhelper dpkg-dev fakeroot lintian git)
 # tests/package/test-systemd.sh: boots the installed packages under systemd as PID 1 (systemd-nspawn).

@@ -39,9 +39,8 @@ import sys
 import tempfile
 import time
 
-import dbus
-
 from benchbus import IFACE, NAME, PATH, collect, cpu_seconds, percentile, start_bus_and_daemon, start_clients
+from daemontest import PROPERTIES_IFACE, Bus  # tests/lib (benchbus puts it on the path): GIO
 
 RATE = 1000
 SIGNAL_RATE = 50  # the Sample signal's decimated rate (bus-stream.h SAMPLE_SIGNAL_RATE_MAX)
@@ -147,12 +146,11 @@ def main():
     tmp = tempfile.mkdtemp(prefix='tpaccel-bench-stream-')
     bus_daemon, address, daemon = start_bus_and_daemon(tpacceld, tmp)
     try:
-        bus = dbus.bus.BusConnection(address)
+        bus = Bus(address)
         wait_for(lambda: bus.name_has_owner(NAME), 'tpacceld on the bus')
-        obj = bus.get_object(NAME, PATH, introspect=False)
-        accel = dbus.Interface(obj, IFACE)
-        props = dbus.Interface(obj, dbus.PROPERTIES_IFACE)
-        accel.SetSamplingRate(dbus.UInt32(RATE))
+        accel = bus.proxy(NAME, PATH, IFACE)
+        props = bus.proxy(NAME, PATH, PROPERTIES_IFACE)
+        accel.SetSamplingRate(RATE)
 
         results = {n: measure(accel, props, daemon, latency_client, address, tmp, n, seconds) for n in counts}
         if daemon.poll() is not None:

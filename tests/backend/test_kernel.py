@@ -10,10 +10,8 @@ import subprocess
 import time
 import unittest
 
-import dbus
-
-from daemontest import (CALIBRATE, CONFIGURE, EC_RAW, IFACE, PATH, TIMEOUT,
-                           TpaccelTestBase, row)
+from daemontest import (CALIBRATE, CONFIGURE, EC_RAW, IFACE, PATH, PROPERTIES_IFACE, TIMEOUT, TpaccelTestBase,
+                        error_message, row)
 from fake_hdaps import FakeMachine
 
 NOT_SUPPORTED = 'org.thinkpad.Accelerometer.Error.NotSupported'
@@ -43,9 +41,8 @@ class KernelTest(TpaccelTestBase):
     def changed_properties(self):
         """Collects PropertiesChanged on the accelerometer object into a list of dicts."""
         seen = []
-        self.dbus_con.add_signal_receiver(lambda iface, changed, inval: seen.append(dict(changed)),
-                                          signal_name='PropertiesChanged',
-                                          dbus_interface=dbus.PROPERTIES_IFACE, path=PATH)
+        self.bus.subscribe_signal(lambda iface, changed, inval: seen.append(dict(changed)), PROPERTIES_IFACE,
+                                  'PropertiesChanged', path=PATH)
         return seen
 
     # Properties
@@ -103,8 +100,8 @@ class KernelTest(TpaccelTestBase):
         self.start_polkit()
         self.start()
         tilts = []
-        self.dbus_con.add_signal_receiver(lambda p, r, o: tilts.append((float(p), float(r), str(o))),
-                                          signal_name='Tilt', dbus_interface=IFACE, path=PATH)
+        self.bus.subscribe_signal(lambda p, r, o: tilts.append((float(p), float(r), str(o))), IFACE, 'Tilt',
+                                  path=PATH)
         self.assertEqual(self.collect_samples(0.5), [], 'no Sample without a claim')
         self.accel.Claim()
         self.assertTrue(self.get('Polling'))
@@ -152,8 +149,7 @@ class KernelTest(TpaccelTestBase):
         self.start_polkit()
         self.start()
         shocks = []
-        self.dbus_con.add_signal_receiver(lambda m, t, r: shocks.append(float(m)),
-                                          signal_name='Shock', dbus_interface=IFACE, path=PATH)
+        self.bus.subscribe_signal(lambda m, t, r: shocks.append(float(m)), IFACE, 'Shock', path=PATH)
         self.accel.Claim()
         self.collect_samples(1.5)  # the shock detector learns the quiet background
         for i in range(20):  # a hard knock: +-1.5 g swings every 20 ms
@@ -169,16 +165,16 @@ class KernelTest(TpaccelTestBase):
         self.machine.thinkpad().mainline()
         self.start_polkit([CONFIGURE, EC_RAW])
         self.start()
-        e = self.assertDBusError(NOT_SUPPORTED, self.accel.SetSamplingRate, dbus.UInt32(25),
+        e = self.assertDBusError(NOT_SUPPORTED, self.accel.SetSamplingRate, 25,
                                  message_re='mainline hdaps driver has no sampling_rate')
-        self.assertIn('modprobe -r hdaps', e.get_dbus_message())
-        self.assertIn('blacklist', e.get_dbus_message())
-        self.assertDBusError(NOT_SUPPORTED, self.accel.SetOversamplingRatio, dbus.UInt32(2),
+        self.assertIn('modprobe -r hdaps', error_message(e))
+        self.assertIn('blacklist', error_message(e))
+        self.assertDBusError(NOT_SUPPORTED, self.accel.SetOversamplingRatio, 2,
                              message_re='no oversampling_ratio')
-        self.assertDBusError(NOT_SUPPORTED, self.accel.SetFilterOrder, dbus.UInt32(3),
+        self.assertDBusError(NOT_SUPPORTED, self.accel.SetFilterOrder, 3,
                              message_re='no running_avg_filter_order')
         self.assertDBusError(NOT_SUPPORTED, self.accel.SetFakeDataMode, True, message_re='no fake_data_mode')
-        self.assertDBusError(NOT_SUPPORTED, self.ec.ReadRow, dbus.UInt16(1), row(0x13), dbus.UInt16(3),
+        self.assertDBusError(NOT_SUPPORTED, self.ec.ReadRow, 1, row(0x13), 3,
                              message_re='owns the EC ports, so there is no raw EC access')
         # Nothing changed.
         self.assertEqual(self.get('SamplingRate'), 50)
@@ -191,19 +187,19 @@ class KernelTest(TpaccelTestBase):
         self.machine.thinkpad().tp_smapi()
         self.start_polkit([CONFIGURE, EC_RAW])
         self.start()
-        self.accel.SetSamplingRate(dbus.UInt32(25))
+        self.accel.SetSamplingRate(25)
         self.assertEqual(self.machine.get_attr('sampling_rate'), '25')
         self.assertEqual(self.get('SamplingRate'), 25)
-        self.accel.SetOversamplingRatio(dbus.UInt32(8))
+        self.accel.SetOversamplingRatio(8)
         self.assertEqual(self.machine.get_attr('oversampling_ratio'), '8')
-        self.accel.SetFilterOrder(dbus.UInt32(6))
+        self.accel.SetFilterOrder(6)
         self.assertEqual(self.machine.get_attr('running_avg_filter_order'), '6')
         self.assertDBusError(NOT_SUPPORTED, self.accel.SetFakeDataMode, True,
                              message_re="tp_smapi's hdaps has no fake_data_mode since version 0.38")
-        self.assertDBusError(NOT_SUPPORTED, self.ec.ReadRow, dbus.UInt16(1), row(0x13), dbus.UInt16(3))
+        self.assertDBusError(NOT_SUPPORTED, self.ec.ReadRow, 1, row(0x13), 3)
         # Bad input is refused before the driver sees it.
         self.assertDBusError('org.freedesktop.DBus.Error.InvalidArgs', self.accel.SetSamplingRate,
-                             dbus.UInt32(0))
+                             0)
         self.assertEqual(self.machine.get_attr('sampling_rate'), '25')
 
     def test_old_tp_smapi_fake_data_mode(self):

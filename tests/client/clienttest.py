@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Fixtures for the client tests: a private D-Bus daemon, tpacceld on the EC emulator, dbusmock
-services, an Xvfb display, and helpers to run tpaccelctl and wait for conditions.
+services, an Xvfb display, and helpers to run tpaccelctl and wait for conditions. The bus connection and
+the base class are tests/lib/daemontest.py's (Bus, BusTestCase), the one harness of the daemon's tests.
 
 Everything is started by the test and stopped by pid; nothing touches the real system or session bus.
 """
@@ -11,24 +12,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import unittest
 
-import gi
-
-gi.require_version("Gio", "2.0")
-from gi.repository import Gio, GLib
-
-import endchildren  # noqa: F401  (tests/lib: SIGTERM at a timeout still ends the bus and the daemon)
+from daemontest import PYTHON, TOP_BUILDDIR, TOP_SRCDIR, TPACCELD, TRACES, Bus, BusTestCase  # noqa: F401 (tests/lib)
 from privatebus import start_bus, write_bus_conf  # tests/lib
 
-TOP_SRCDIR = os.environ.get("TOP_SRCDIR", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
-TOP_BUILDDIR = os.environ.get("TOP_BUILDDIR", os.path.join(TOP_SRCDIR, "build"))
-TPACCELD = os.path.join(TOP_BUILDDIR, "service", "tpacceld")
 TPACCELCTL = os.path.join(TOP_BUILDDIR, "client", "tpaccelctl")
 TRAY = os.path.join(TOP_BUILDDIR, "client", "tpaccel-tray")
-TRACES = os.path.join(TOP_SRCDIR, "tests", "traces")
 OUTDIR = os.path.join(TOP_BUILDDIR, "tests", "client")
-PYTHON = "/usr/bin/python3"
 
 ACCEL = "org.thinkpad.Accelerometer"
 ACCEL_PATH = "/org/thinkpad/Accelerometer"
@@ -54,8 +44,9 @@ def wait_until(condition, timeout=START_TIMEOUT, interval=0.05, what="condition"
         time.sleep(interval)
 
 
-class PrivateBus:
-    """A dbus-daemon of our own (session-type, allow-all); address in .address. Services in
+class PrivateBus(Bus):
+    """A dbus-daemon of our own (session-type, allow-all) and the test's connection to it (daemontest.Bus:
+    call, proxy, name_owner, owner_pid, get_property, subscribe_signal); address in .address. Services in
     tmpdir/services (D-Bus activation files) are started on demand."""
 
     def __init__(self, tmpdir):
@@ -63,41 +54,14 @@ class PrivateBus:
         os.makedirs(self.servicedir, exist_ok=True)
         conf = write_bus_conf(os.path.join(tmpdir, "bus.conf"), f"unix:tmpdir={tmpdir}", bus_type="session",
                               servicedir=self.servicedir)
-        self.proc, self.address = start_bus(conf, stderr=subprocess.DEVNULL)
-        self.conn = Gio.DBusConnection.new_for_address_sync(
-            self.address,
-            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
-            None, None)
-
-    def name_owner(self, name):
-        try:
-            reply = self.conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                        "GetNameOwner", GLib.Variant("(s)", (name,)), None,
-                                        Gio.DBusCallFlags.NONE, -1, None)
-            return reply.unpack()[0]
-        except GLib.Error:
-            return None
-
-    def call(self, name, path, iface, method, args=None, signature=None):
-        params = GLib.Variant(signature, args) if signature else None
-        reply = self.conn.call_sync(name, path, iface, method, params, None, Gio.DBusCallFlags.NONE, 10000, None)
-        return reply.unpack() if reply else None
-
-    def get_property(self, name, path, iface, prop):
-        return self.call(name, path, "org.freedesktop.DBus.Properties", "Get", (iface, prop), "(ss)")[0]
+        self.proc, address = start_bus(conf, stderr=subprocess.DEVNULL)
+        super().__init__(address)
 
     def accel_property(self, prop):
         return self.get_property(ACCEL, ACCEL_PATH, ACCEL, prop)
 
-    def owner_pid(self, name):
-        try:
-            return self.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                             "GetConnectionUnixProcessID", (name,), "(s)")[0]
-        except GLib.Error:
-            return None
-
     def stop(self):
-        self.conn.close_sync(None)
+        self.close()
         stop_process(self.proc)
         self.proc.stdout.close()
 
@@ -113,7 +77,7 @@ def stop_process(proc, sig=signal.SIGTERM, timeout=5):
         return proc.wait()
 
 
-class ClientTestCase(unittest.TestCase):
+class ClientTestCase(BusTestCase):
     """Each test gets a private bus; start_daemon() runs tpacceld on it with --address (polkit on the
     same bus) or, by default, as the session demo (same uid: authorized without polkit)."""
 
@@ -188,7 +152,7 @@ class ClientTestCase(unittest.TestCase):
         os.chmod(wrapper, 0o755)
         with open(os.path.join(self.bus.servicedir, ACCEL + ".service"), "w") as f:
             f.write(f"[D-BUS Service]\nName={ACCEL}\nExec={wrapper}\n")
-        self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig")
+        self.bus.reload_config()
 
     def start_daemon(self, trace_name=None, loop=False, session=True, extra=(), backend="sim"):
         """Starts tpacceld on the private bus and waits until it owns its name."""

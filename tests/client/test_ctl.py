@@ -249,8 +249,7 @@ class CtlTest(ClientTestCase):
         self.ctl("status", bus=address, check=0)
 
         self.bus.call("org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
-                      "org.freedesktop.DBus.Mock", "SetAllowed", (["org.thinkpad.accelerometer.configure"],),
-                      "(as)")
+                      "org.freedesktop.DBus.Mock", "SetAllowed", "as", (["org.thinkpad.accelerometer.configure"],))
         self.ctl("set", "sampling-rate", "200", bus=address, check=0)
         self.assertEqual(self.bus.accel_property("SamplingRate"), 200)
         del env
@@ -428,14 +427,14 @@ class CtlTest(ClientTestCase):
         self.start_mock(["--system", "--template", "polkitd"], POLKIT, "polkitd.log")
         # pkttyagent registers with the ...WithOptions variant, which the template lacks: record it.
         self.bus.call(POLKIT, "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock", "AddMethod",
-                      (f"{POLKIT}.Authority", "RegisterAuthenticationAgentWithOptions", "(sa{sv})ssa{sv}", "", ""),
-                      "(sssss)")
+                      "sssss", (f"{POLKIT}.Authority", "RegisterAuthenticationAgentWithOptions", "(sa{sv})ssa{sv}",
+                                "", ""))
         self.start_daemon("rest.csv", session=False)
 
     def agent_registrations(self):
         """The subjects pkttyagent registered for."""
         calls = self.bus.call(POLKIT, "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
-                              "GetMethodCalls", ("RegisterAuthenticationAgentWithOptions",), "(s)")[0]
+                              "GetMethodCalls", "s", ("RegisterAuthenticationAgentWithOptions",))
         return [args[0] for _, args in calls]
 
     def test_polkit_hint_without_terminal(self):

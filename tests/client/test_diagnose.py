@@ -136,7 +136,7 @@ class DiagnoseTest(ClientTestCase):
         self.assertEqual([r.returncode for r in results], [0, 0, 0], [r.stderr for r in results])
         self.assertEqual(sum(r.stdout.startswith("{") for r in results), 2)
         with self.assertRaisesRegex(GLib.Error, "Unknown report format \"xml\""):
-            self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "Diagnose", ("xml",), "(s)")
+            self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "Diagnose", "s", ("xml",))
 
     def test_no_service(self):
         wrapper = os.path.join(self.tmpdir, "tpacceld-sim")

@@ -120,7 +120,7 @@ class InputDevicesTest(ClientTestCase):
             return f.read().splitlines()
 
     def set_input_devices(self, on):
-        self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "SetInputDevices", (on,), "(b)")
+        self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "SetInputDevices", "b", (on,))
 
     def test_devices_and_event_stream(self):
         self.start_with_shim()

@@ -52,12 +52,12 @@ class TrayTest(ClientTestCase):
         self.env["DISPLAY"] = self.xvfb.display
         self.env["TPACCEL_ICON_DIR"] = os.path.join(TOP_SRCDIR, "data", "icons")
         self.start_mock(["--session", WATCHER, WATCHER_PATH, WATCHER], WATCHER, "watcher.log")
-        self.bus.call(WATCHER, WATCHER_PATH, MOCK, "AddMethod", (WATCHER, "RegisterStatusNotifierItem", "s", "", ""),
-                      "(sssss)")
-        self.bus.call(WATCHER, WATCHER_PATH, MOCK, "AddProperties",
+        self.bus.call(WATCHER, WATCHER_PATH, MOCK, "AddMethod", "sssss",
+                      (WATCHER, "RegisterStatusNotifierItem", "s", "", ""))
+        self.bus.call(WATCHER, WATCHER_PATH, MOCK, "AddProperties", "sa{sv}",
                       (WATCHER, {"IsStatusNotifierHostRegistered": GLib.Variant("b", True),
                                  "ProtocolVersion": GLib.Variant("i", 0),
-                                 "RegisteredStatusNotifierItems": GLib.Variant("as", [])}), "(sa{sv})")
+                                 "RegisteredStatusNotifierItems": GLib.Variant("as", [])}))
         self.start_mock(["--session", "--template", "notification_daemon"], NOTIFICATIONS, "notifications.log")
         self.tray = None
 
@@ -80,7 +80,7 @@ class TrayTest(ClientTestCase):
 
     def menu_items(self):
         """The menu as the panel sees it (dbusmenu): [(id, properties)]."""
-        _, layout = self.bus.call(self._owner, MENU_PATH, DBUSMENU, "GetLayout", (0, -1, []), "(iias)")
+        _, layout = self.bus.call(self._owner, MENU_PATH, DBUSMENU, "GetLayout", "iias", (0, -1, []))
         return [(item[0], item[1]) for item in layout[2]]
 
     def menu_labels(self):
@@ -90,8 +90,7 @@ class TrayTest(ClientTestCase):
     def click_menu(self, label):
         """Clicks the menu item, as the panel does when the user picks it."""
         item = next(i for i, props in self.menu_items() if props.get("label") == label)
-        self.bus.call(self._owner, MENU_PATH, DBUSMENU, "Event", (item, "clicked", GLib.Variant("i", 0), 0),
-                      "(isvu)")
+        self.bus.call(self._owner, MENU_PATH, DBUSMENU, "Event", "isvu", (item, "clicked", GLib.Variant("i", 0), 0))
 
     def screenshot(self, name):
         os.makedirs(OUTDIR, exist_ok=True)
@@ -156,7 +155,7 @@ class TrayTest(ClientTestCase):
 
     def open_menu(self):
         """Opens the menu, as a StatusNotifierItem panel does (dbusmenu AboutToShow on the root)."""
-        self.bus.call(self._owner, MENU_PATH, DBUSMENU, "AboutToShow", (0,), "(i)")
+        self.bus.call(self._owner, MENU_PATH, DBUSMENU, "AboutToShow", "i", (0,))
 
     def watch_property_reads(self):
         """Records every Properties.Get on the bus (dbus-monitor), for temperature_reads()."""
@@ -170,15 +169,14 @@ class TrayTest(ClientTestCase):
             return f.read().count('string "Temperature"')
 
     def item_registered(self):
-        calls = self.bus.call(WATCHER, WATCHER_PATH, MOCK, "GetMethodCalls", ("RegisterStatusNotifierItem",),
-                              "(s)")[0]
+        calls = self.bus.call(WATCHER, WATCHER_PATH, MOCK, "GetMethodCalls", "s",
+                              ("RegisterStatusNotifierItem",))
         return any(args and args[0] == ITEM_PATH for _, args in calls)
 
     def _tray_name(self):
         """The tray's unique bus name. The watcher mock records the object path only, so ask every
         connection on this private bus (a handful) for the item's IconName."""
-        names = self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                              "ListNames")[0]
+        names = self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
         for name in names:
             if not name.startswith(":"):
                 continue
@@ -202,7 +200,7 @@ class TrayTest(ClientTestCase):
         """The tray's match rules for tpacceld's own signals, as the bus daemon holds them (its stats
         interface): the members they name, None for a rule that would match every signal."""
         rules = self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus",
-                              "org.freedesktop.DBus.Debug.Stats", "GetAllMatchRules")[0].get(self._owner, [])
+                              "org.freedesktop.DBus.Debug.Stats", "GetAllMatchRules").get(self._owner, [])
         members = []
         for rule in rules:
             if "interface='%s'" % ACCEL not in rule:
@@ -212,7 +210,7 @@ class TrayTest(ClientTestCase):
         return sorted(members, key=str)
 
     def notifications(self):
-        calls = self.bus.call(NOTIFICATIONS, NOTIFICATIONS_PATH, MOCK, "GetMethodCalls", ("Notify",), "(s)")[0]
+        calls = self.bus.call(NOTIFICATIONS, NOTIFICATIONS_PATH, MOCK, "GetMethodCalls", "s", ("Notify",))
         # Notify(app_name, replaces_id, icon, summary, body, actions, hints, timeout)
         return [(args[3], args[4]) for _, args in calls]
 
@@ -237,7 +235,7 @@ class TrayTest(ClientTestCase):
 
     def notify_calls(self):
         """Every Notify call: (replaces_id, icon, summary, body, hints, timeout)."""
-        calls = self.bus.call(NOTIFICATIONS, NOTIFICATIONS_PATH, MOCK, "GetMethodCalls", ("Notify",), "(s)")[0]
+        calls = self.bus.call(NOTIFICATIONS, NOTIFICATIONS_PATH, MOCK, "GetMethodCalls", "s", ("Notify",))
         return [(a[1], a[2], a[3], a[4], a[6], a[7]) for _, a in calls]
 
     def test_drop_raises_one_notification(self):
@@ -264,7 +262,7 @@ class TrayTest(ClientTestCase):
         sysfs.add_disk("sda")
         self.start_tray()
         self.start_daemon("drop-30cm.csv", loop=True, extra=["--sysfs-root=" + sysfs.root])
-        self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "SetProtectedDisks", (["sda"],), "(as)")
+        self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "SetProtectedDisks", "as", (["sda"],))
         wait_until(lambda: any(n[2] == "Disk heads parked" for n in self.notify_calls()), timeout=25,
                    what="the heads-parked notification")
         _, icon, _, body, hints, _ = next(n for n in self.notify_calls() if n[2] == "Disk heads parked")

@@ -12,10 +12,14 @@ import os
 import time
 import sys
 
-import dbus
+import gi
+
+gi.require_version('Gio', '2.0')
+from gi.repository import Gio, GLib  # noqa: E402
 
 NAME = 'org.thinkpad.Accelerometer'
 PATH = '/org/thinkpad/Accelerometer'
+TIMEOUT_MS = 30000
 
 address, method, connections, calls, hold, out, stop = sys.argv[1:8]
 connections, calls, hold = int(connections), int(calls), float(hold)
@@ -28,30 +32,37 @@ def count(name, message=None):
         messages.setdefault(name, message)
 
 
+def error_name_message(e):
+    """The D-Bus error name and message of a GLib.Error (GIO's domain:code for a local error)."""
+    name = Gio.DBusError.get_remote_error(e)
+    if not name:
+        return '%s:%d' % (e.domain, e.code), e.message
+    prefix = 'GDBus.Error:%s: ' % name
+    return name, e.message[len(prefix):] if e.message.startswith(prefix) else e.message
+
+
 for _ in range(connections):
     try:
-        bus = dbus.bus.BusConnection(address)
-    except dbus.exceptions.DBusException as e:
-        count('connect:' + e.get_dbus_name(), e.get_dbus_message())
+        bus = Gio.DBusConnection.new_for_address_sync(
+            address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+            None, None)
+    except GLib.Error as e:
+        name, message = error_name_message(e)
+        count('connect:' + name, message)
         continue
     held.append(bus)
-    accel = dbus.Interface(bus.get_object(NAME, PATH, introspect=False), NAME)
     for _ in range(calls):
         try:
-            if method == 'Claim':
-                accel.Claim(timeout=30)
-            elif method == 'ClaimAtRate':
-                accel.ClaimAtRate(dbus.UInt32(10), timeout=30)
-            elif method == 'SubscribeSamples':
-                accel.SubscribeSamples(timeout=30)
-            elif method == 'AcquireStream':
-                fd, _size = accel.AcquireStream(timeout=30)
-                held.append(fd.take())
-            else:
+            if method not in ('Claim', 'ClaimAtRate', 'AcquireStream', 'SubscribeSamples'):
                 sys.exit('unknown method ' + method)
+            args = GLib.Variant('(u)', (10,)) if method == 'ClaimAtRate' else None
+            reply, fds = bus.call_with_unix_fd_list_sync(NAME, PATH, NAME, method, args, None, Gio.DBusCallFlags.NONE,
+                                                         TIMEOUT_MS, None, None)
+            if method == 'AcquireStream':
+                held.append(fds)  # the stream fd, held unread
             count('ok')
-        except dbus.exceptions.DBusException as e:
-            count(e.get_dbus_name(), e.get_dbus_message())
+        except GLib.Error as e:
+            count(*error_name_message(e))
 
 with open(out + '.tmp', 'w') as f:
     json.dump({'counts': counts, 'messages': messages}, f)

@@ -8,15 +8,17 @@ Usage: polkit-flood-client.py ADDRESS IN_FLIGHT SECONDS [CONNECTIONS]"""
 import json
 import sys
 
-import dbus
-import dbus.mainloop.glib
-from gi.repository import GLib
+import gi
 
-dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+gi.require_version('Gio', '2.0')
+from gi.repository import Gio, GLib  # noqa: E402
+
+NAME = IFACE = 'org.thinkpad.Accelerometer'
+PATH = '/org/thinkpad/Accelerometer'
 address, in_flight, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 connections = int(sys.argv[4]) if len(sys.argv) > 4 else 1
-accels = [dbus.Interface(dbus.bus.BusConnection(address).get_object(
-    'org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', introspect=False), 'org.thinkpad.Accelerometer')
+buses = [Gio.DBusConnection.new_for_address_sync(
+    address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
     for _ in range(connections)]
 counts = {}
 outstanding = [0]
@@ -24,20 +26,29 @@ stopping = [False]
 loop = GLib.MainLoop()
 
 
-def answered(accel, name):
+def answered(bus, name):
     counts[name] = counts.get(name, 0) + 1
     outstanding[0] -= 1
     if stopping[0]:
         if outstanding[0] == 0:
             loop.quit()
     else:
-        send(accel)
+        send(bus)
 
 
-def send(accel):
+def done(bus, result):
+    try:
+        bus.call_finish(result)
+        name = 'ok'
+    except GLib.Error as e:
+        name = Gio.DBusError.get_remote_error(e) or '%s:%d' % (e.domain, e.code)
+    answered(bus, name)
+
+
+def send(bus):
     outstanding[0] += 1
-    accel.SetFilterOrder(dbus.UInt32(3), reply_handler=lambda: answered(accel, 'ok'),
-                         error_handler=lambda e: answered(accel, e.get_dbus_name()), timeout=120)
+    bus.call(NAME, PATH, IFACE, 'SetFilterOrder', GLib.Variant('(u)', (3,)), None, Gio.DBusCallFlags.NONE,
+             120000, None, done)
 
 
 def stop():
@@ -47,9 +58,9 @@ def stop():
     return False
 
 
-for accel in accels:
+for bus in buses:
     for _ in range(in_flight):
-        send(accel)
+        send(bus)
 GLib.timeout_add(int(seconds * 1000), stop)
 GLib.timeout_add(int((seconds + 60) * 1000), loop.quit)  # never hang: unanswered calls stay counted
 loop.run()

@@ -16,7 +16,10 @@ import struct
 import sys
 import time
 
-import dbus
+import gi
+
+gi.require_version('Gio', '2.0')
+from gi.repository import Gio, GLib  # noqa: E402
 
 NAME = IFACE = 'org.thinkpad.Accelerometer'
 PATH = '/org/thinkpad/Accelerometer'
@@ -88,14 +91,19 @@ def main():
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     if count < 2:
         fail('RECORDS must be at least 2, got %d' % count)
-    accel = dbus.Interface(dbus.SystemBus().get_object(NAME, PATH), IFACE)
-    rate = int(dbus.Interface(accel, 'org.freedesktop.DBus.Properties').Get(IFACE, 'SamplingRate'))
+    bus = Gio.bus_get_sync(Gio.BusType.SYSTEM, None)
+    rate = bus.call_sync(NAME, PATH, 'org.freedesktop.DBus.Properties', 'Get',
+                         GLib.Variant('(ss)', (IFACE, 'SamplingRate')), None, Gio.DBusCallFlags.NONE, -1,
+                         None).unpack()[0]
     called_usec = monotonic_usec()
     try:
-        fd, size = accel.AcquireStream()
-    except dbus.exceptions.DBusException as e:
-        fail('AcquireStream refused: %s: %s' % (e.get_dbus_name(), e.get_dbus_message()))
-    fd = fd.take()
+        reply, fds = bus.call_with_unix_fd_list_sync(NAME, PATH, IFACE, 'AcquireStream', None, None,
+                                                     Gio.DBusCallFlags.NONE, -1, None, None)
+    except GLib.Error as e:
+        fail('AcquireStream refused: %s' % e.message)
+    handle, size = reply.unpack()
+    fd = fds.get(handle)
+    del fds  # closes the list's own copy: the fd above is the only one
     if size != DOCUMENTED_RECORD_SIZE or size != RECORD.size:
         fail('record_size %d, the interface documents %d' % (size, DOCUMENTED_RECORD_SIZE))
     with socket.socket(fileno=os.dup(fd)) as s:

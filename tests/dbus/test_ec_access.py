@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Who may drive the EC: one process per machine holds the EC lock, the refused one makes no
 port access; --backend=ioperm/devport apply auto's safety checks unless --force; ReadRow serves only rows
-that read. On a private system bus with dbusmock's polkitd (tpacceld_test.py's fixture) and on fake
+that read. On a private system bus with dbusmock's polkitd (tests/lib/daemontest.py's fixture) and on fake
 machines (tests/lib/fake_hdaps.py). Each test method is its own meson test (FILE/METHOD; tests/lib/list-tests.py)."""
 
 import fcntl
@@ -11,10 +11,8 @@ import pwd
 import subprocess
 import unittest
 
-import dbus
-
-from tpacceld_test import (ACCESS_DENIED, CONFIGURE, EC_RAW, TIMEOUT, TPACCELD,
-                           TpaccelTestBase, row)
+from daemontest import (ACCESS_DENIED, CONFIGURE, EC_RAW, TIMEOUT, TPACCELD, TpaccelTestBase, error_message,
+                        row)
 from fake_hdaps import FakeMachine
 
 PORT_LOG_HEADER = 'time_us,dir,port,value\n'
@@ -211,10 +209,10 @@ class EcAccessTest(TpaccelTestBase):
         )
         for mask, args, name, why in writes:
             with self.subTest(row=name, why=why):
-                e = self.assertDBusError(ACCESS_DENIED, self.ec.ReadRow, dbus.UInt16(mask), args,
-                                         dbus.UInt16(0xFFFF))
-                self.assertIn('Row %s ' % name, e.get_dbus_message())
-                self.assertIn(why, e.get_dbus_message())
+                e = self.assertDBusError(ACCESS_DENIED, self.ec.ReadRow, mask, args,
+                                         0xFFFF)
+                self.assertIn('Row %s ' % name, error_message(e))
+                self.assertIn(why, error_message(e))
         # Polling went on: the accelerometer was neither powered off nor reconfigured.
         samples = self.collect_samples(1.0)
         self.assertGreater(len(samples), 30, 'Sample signals keep coming at about 50 Hz')
@@ -225,22 +223,22 @@ class EcAccessTest(TpaccelTestBase):
         # Refused even for a caller without the raw-access authorization: the allow-list comes first.
         self.start_polkit([])
         self.start_daemon()
-        e = self.assertDBusError(ACCESS_DENIED, self.ec.ReadRow, dbus.UInt16(3), row(0x14, 0), dbus.UInt16(0xFFFF))
-        self.assertIn('only rows that only read', e.get_dbus_message())
-        e = self.assertDBusError(ACCESS_DENIED, self.ec.ReadRow, dbus.UInt16(1), row(0x13), dbus.UInt16(3))
-        self.assertNotIn('only rows that only read', e.get_dbus_message(), 'a readable row goes to polkit')
+        e = self.assertDBusError(ACCESS_DENIED, self.ec.ReadRow, 3, row(0x14, 0), 0xFFFF)
+        self.assertIn('only rows that only read', error_message(e))
+        e = self.assertDBusError(ACCESS_DENIED, self.ec.ReadRow, 1, row(0x13), 3)
+        self.assertNotIn('only rows that only read', error_message(e), 'a readable row goes to polkit')
 
     def test_readable_rows_served(self):
         self.start_polkit([EC_RAW])
         self.start_daemon()
         # The 2006 patch series' self-test row (battery 0 status), mask 0x8001, TWR15 0.
-        data = self.ec.ReadRow(dbus.UInt16(0x8001), row(0x01), dbus.UInt16(0xFFFF))
+        data = self.ec.ReadRow(0x8001, row(0x01), 0xFFFF)
         self.assertEqual((len(data), data[0]), (16, 0x01))
         # Mode latch, check, configuration read as the 2006 patch series sends them.
-        self.assertEqual(self.ec.ReadRow(dbus.UInt16(1), row(0x13), dbus.UInt16(3))[1], 1)
-        data = self.ec.ReadRow(dbus.UInt16(3), row(0x17, 0x81), dbus.UInt16(0xF))
+        self.assertEqual(self.ec.ReadRow(1, row(0x13), 3)[1], 1)
+        data = self.ec.ReadRow(3, row(0x17, 0x81), 0xF)
         self.assertEqual(tuple(data[1:4]), (0x00, 0x60, 0x00))
-        data = self.ec.ReadRow(dbus.UInt16(3), row(0x17, 0x82), dbus.UInt16(0x1F))
+        data = self.ec.ReadRow(3, row(0x17, 0x82), 0x1F)
         self.assertEqual(data[2] | data[3] << 8, 250, 'EC rate 50 Hz x 5')
         self.assertEqual(data[4], 2, 'filter order')
 

@@ -15,12 +15,11 @@ import sys
 import time
 import unittest
 
-import dbus
 from gi.repository import GLib
 
+from daemontest import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, NAME, PATH, PROPERTIES_IFACE, TRACES,
+                        TpaccelTestBase, error_message, error_name)
 from fake_sysfs import FakeSysfs
-from tpacceld_test import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, NAME, PATH, TRACES,
-                           TpaccelTestBase)
 
 SHOCK_HOLD_MS_DEFAULT = 1000     # MOTION_SHOCK_HOLD_MS_DEFAULT
 SHOCK_MIN_RATE_HZ = 50           # MOTION_SHOCK_MIN_RATE_HZ
@@ -66,13 +65,12 @@ class Recorder:
         self.events = []  # (arrival_s, kind, payload)
         self.matches = []
         for name in ('Sample', 'Tilt', 'Shock', 'HeadsParked'):
-            self.matches.append(con.add_signal_receiver(
-                lambda *args, _n=name: self._add(_n, tuple(args)), signal_name=name, dbus_interface=IFACE,
-                path=PATH))
-        self.matches.append(con.add_signal_receiver(
-            lambda iface, changed, invalidated: self._add('changed', dict(changed)),
-            signal_name='PropertiesChanged', dbus_interface=dbus.PROPERTIES_IFACE, path=PATH))
-        con.call_blocking(NAME, PATH, IFACE, 'SubscribeSamples', '', [])  # Sample is sent only then
+            self.matches.append(con.subscribe_signal(lambda *args, _n=name: self._add(_n, tuple(args)), IFACE,
+                                                     name, path=PATH))
+        self.matches.append(con.subscribe_signal(
+            lambda iface, changed, invalidated: self._add('changed', dict(changed)), PROPERTIES_IFACE,
+            'PropertiesChanged', path=PATH))
+        con.call(NAME, PATH, IFACE, 'SubscribeSamples')  # Sample is sent only then
 
     def _add(self, kind, payload):
         self.events.append((time.monotonic(), kind, payload))
@@ -108,7 +106,7 @@ class MotionTest(TpaccelTestBase):
         t0 = time.monotonic()
         self.start_daemon('--sysfs-root=' + self.sysfs.root, *args)
         self.t0_max = time.monotonic()
-        self.rec = Recorder(self.dbus_con)
+        self.rec = Recorder(self.bus)
         if claim:
             self.accel.Claim()
         return t0
@@ -136,7 +134,7 @@ class MotionTest(TpaccelTestBase):
         # Formerly, at the tray's default 4 Hz claim the lift and the put-down raised Shock ("drift")
         # although the detector is made for 50 Hz readouts (docs/MOTION.md, "Minimum rate").
         self.start(trace('lift-and-carry.csv'), claim=False)
-        self.accel.ClaimAtRate(dbus.UInt32(4))
+        self.accel.ClaimAtRate(4)
         self.assertEqual(self.get('EffectiveRate'), 4)
         self.pump_until(self.t0_max + 10.0)  # lifted at 2 s, carried, put down at 7 s
         self.assertEqual(self.rec.of('Shock'), [], 'no Shock below MOTION_SHOCK_MIN_RATE_HZ')
@@ -236,7 +234,7 @@ class MotionTest(TpaccelTestBase):
     def rotation(self, turned_to, axis, step=None):
         t0 = self.start(trace('rotate-%s.csv' % turned_to), claim=step is None)
         if step is not None:
-            self.accel.SetTiltStep(dbus.Double(step))
+            self.accel.SetTiltStep(step)
             self.accel.Claim()
         step = step or 1.0
         self.assertEqual(self.get('TiltStep'), step)
@@ -290,7 +288,7 @@ class MotionTest(TpaccelTestBase):
         ranges = {'SetTiltStep': (r'TiltStep .* out of range 0\.1\.\.45 degrees'),
                   'SetShockSensitivity': r'0\.1\.\.10'}
         for method, value in bad:
-            self.assertDBusError(INVALID_ARGS, getattr(self.accel, method), dbus.Double(value),
+            self.assertDBusError(INVALID_ARGS, getattr(self.accel, method), value,
                                  message_re=ranges[method])
         self.pump_until(time.monotonic() + 0.2)
         self.assertEqual(self.rec.changes('TiltStep') + self.rec.changes('ShockSensitivity'), [],
@@ -300,16 +298,16 @@ class MotionTest(TpaccelTestBase):
 
         # The bounds are valid; every change is announced.
         for step, sensitivity in ((0.1, 0.1), (45.0, 10.0), (2.5, 0.75)):
-            self.accel.SetTiltStep(dbus.Double(step))
-            self.accel.SetShockSensitivity(dbus.Double(sensitivity))
+            self.accel.SetTiltStep(step)
+            self.accel.SetShockSensitivity(sensitivity)
             self.assertEqual((self.get('TiltStep'), self.get('ShockSensitivity')), (step, sensitivity))
         self.assertEventually(lambda: [v for _, v in self.rec.changes('TiltStep')] == [0.1, 45.0, 2.5] and
                               [v for _, v in self.rec.changes('ShockSensitivity')] == [0.1, 10.0, 0.75])
 
         # Denied: nothing changes.
         self.set_allowed([])
-        self.assertDBusError(ACCESS_DENIED, self.accel.SetTiltStep, dbus.Double(3.0))
-        self.assertDBusError(ACCESS_DENIED, self.accel.SetShockSensitivity, dbus.Double(3.0))
+        self.assertDBusError(ACCESS_DENIED, self.accel.SetTiltStep, 3.0)
+        self.assertDBusError(ACCESS_DENIED, self.accel.SetShockSensitivity, 3.0)
         self.assertEqual((self.get('TiltStep'), self.get('ShockSensitivity')), (2.5, 0.75))
 
         self.assertEqual(self.stop_daemon(), 0)
@@ -323,7 +321,7 @@ class MotionTest(TpaccelTestBase):
     def test_sensitivity_changes_detection(self):
         # desk-knock.csv's knocks are 0.15, 0.25 and 0.4 g; at sensitivity 0.1 (thresholds x10) none counts.
         self.start(trace('desk-knock.csv'), claim=False)
-        self.accel.SetShockSensitivity(dbus.Double(0.1))
+        self.accel.SetShockSensitivity(0.1)
         self.accel.Claim()
         self.pump_until(self.t0_max + 10.0)
         self.stop_recording()
@@ -345,7 +343,7 @@ class MotionTest(TpaccelTestBase):
     # Disk protection
 
     def protect(self, disks):
-        self.accel.SetProtectedDisks(dbus.Array(disks, signature='s'))
+        self.accel.SetProtectedDisks(disks)
 
     def test_protected_disks_validated(self):
         self.start(claim=False)
@@ -390,15 +388,15 @@ class MotionTest(TpaccelTestBase):
         for _ in range(POLKIT_PENDING_PER_SENDER + 1):
             self.sysfs.add_disk('sdb')
             self.hold_polkit_answers(True)
-            call = self.call_async('SetProtectedDisks', dbus.Array(['sda', 'sdb'], signature='s'))
+            call = self.call_async('SetProtectedDisks', ['sda', 'sdb'])
             self.wait_polkit_held()
             self.sysfs.remove_disk('sdb')
             self.hold_polkit_answers(False)
             self.polkit_obj.ReleaseHangingCalls()
             e = self.wait_result(call)
             self.assertIsNotNone(e, 'a disk gone while polkit decided is refused')
-            self.assertEqual(e.get_dbus_name(), INVALID_ARGS, e.get_dbus_message())
-            self.assertRegex(e.get_dbus_message(), r"Disk 'sdb' not found")
+            self.assertEqual(error_name(e), INVALID_ARGS, error_message(e))
+            self.assertRegex(error_message(e), r"Disk 'sdb' not found")
         self.assertEqual(list(self.get('ProtectedDisks')), ['sda'])
         self.assertEqual(self.get('ProtectionState'), 'armed')
         after = os.stat(state)
@@ -412,7 +410,7 @@ class MotionTest(TpaccelTestBase):
         self.start(claim=False)
         self.protect(['sda'])
         self.assertNotIn('no shock will park the heads', self.daemon_log())
-        self.accel.SetSamplingRate(dbus.UInt32(SHOCK_MIN_RATE_HZ - 1))
+        self.accel.SetSamplingRate(SHOCK_MIN_RATE_HZ - 1)
         self.assertEqual(self.get('EffectiveRate'), SHOCK_MIN_RATE_HZ - 1)
         self.assertEventually(lambda: 'Disk protection is armed, but polling runs at %d Hz, below the %d Hz'
                               % (SHOCK_MIN_RATE_HZ - 1, SHOCK_MIN_RATE_HZ) in self.daemon_log())
@@ -434,7 +432,7 @@ class MotionTest(TpaccelTestBase):
         with open(os.path.join(self.state_dir, 'state')) as f:
             self.assertRegex(f.read(), r'(?m)^protected_disks=sda$')
         self.start_daemon('--sysfs-root=' + self.sysfs.root)
-        self.rec = Recorder(self.dbus_con)
+        self.rec = Recorder(self.bus)
         self.assertEqual(list(self.get('ProtectedDisks')), ['sda'])
         self.assertEqual(self.get('ProtectionState'), 'armed')
         self.assertTrue(self.get('Polling'), 'armed from the state file, polling without a claim')
@@ -505,14 +503,14 @@ class MotionTest(TpaccelTestBase):
         # (tests/daemon/test-protection.c, in virtual time).
         self.start(claim=False)
         self.protect(['sda'])
-        self.accel.Pause(dbus.UInt32(30))
+        self.accel.Pause(30)
         now = monotonic_usec()
         self.assertEqual(self.get('ProtectionState'), 'paused')
         until = self.get('PausedUntil')
         self.assertAlmostEqual(until / 1e6, now / 1e6 + 30, delta=1.0, msg='PausedUntil is CLOCK_MONOTONIC usec')
         self.assertFalse(self.get('Polling'), 'paused protection does not poll by itself')
 
-        self.accel.Pause(dbus.UInt32(0))
+        self.accel.Pause(0)
         self.assertEqual(self.get('ProtectionState'), 'armed')
         self.assertEqual(self.get('PausedUntil'), 0)
         self.assertTrue(self.get('Polling'))

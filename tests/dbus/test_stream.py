@@ -15,9 +15,7 @@ import threading
 import time
 import unittest
 
-import dbus
-
-from tpacceld_test import CONFIGURE, IFACE, NAME, PATH, TRACES, TpaccelTestBase
+from daemontest import CONFIGURE, IFACE, NAME, PATH, TRACES, TpaccelTestBase, error_message
 
 RECORD = struct.Struct('=QiiII')  # time_usec, x, y, flags, reserved (native endian)
 FLAG_KEYBOARD, FLAG_MOUSE, FLAG_SHOCK_ACTIVE, FLAG_MISSED = 1, 2, 4, 8
@@ -59,12 +57,12 @@ class StreamTest(TpaccelTestBase):
         self.start_polkit([CONFIGURE])
         self.start_daemon(*args)
         if rate:
-            self.accel.SetSamplingRate(dbus.UInt32(rate))
+            self.accel.SetSamplingRate(rate)
 
     def acquire(self, accel=None):
         fd, size = (accel or self.accel).AcquireStream()
         self.assertEqual(size, RECORD.size)
-        return fd.take()
+        return fd
 
     def test_fd_and_record_size(self):
         self.start()
@@ -180,7 +178,7 @@ class StreamTest(TpaccelTestBase):
 
         # Leaving the bus releases the stream even while the fd is still held; the fd then reads EOF.
         con = self.new_connection()
-        fd = self.acquire(dbus.Interface(con.get_object(NAME, PATH, introspect=False), IFACE))
+        fd = self.acquire(con.proxy(NAME, PATH, IFACE))
         self.assertEventually(lambda: self.get('Claimed'))
         con.close()
         self.assertEventually(lambda: not self.get('Claimed'), message='leaving the bus releases')
@@ -233,7 +231,7 @@ class StreamTest(TpaccelTestBase):
         self.start()
         fds = [self.acquire() for _ in range(STREAMS_PER_SENDER_MAX)]
         e = self.assertDBusError(LIMITS_EXCEEDED, self.accel.AcquireStream)
-        self.assertIn('per-connection bound of %d streams' % STREAMS_PER_SENDER_MAX, e.get_dbus_message())
+        self.assertIn('per-connection bound of %d streams' % STREAMS_PER_SENDER_MAX, error_message(e))
         os.close(fds.pop())
         self.assertEventually(lambda: 'Stream 4 of' in self.daemon_log())
         fds.append(self.acquire())  # closing one frees its place
@@ -241,13 +239,13 @@ class StreamTest(TpaccelTestBase):
         while len(fds) < STREAMS_MAX:
             con = self.new_connection()
             cons.append(con)
-            accel = dbus.Interface(con.get_object(NAME, PATH, introspect=False), IFACE)
+            accel = con.proxy(NAME, PATH, IFACE)
             for _ in range(min(STREAMS_PER_SENDER_MAX, STREAMS_MAX - len(fds))):
                 fds.append(self.acquire(accel))
         con = self.new_connection()
-        accel = dbus.Interface(con.get_object(NAME, PATH, introspect=False), IFACE)
+        accel = con.proxy(NAME, PATH, IFACE)
         e = self.assertDBusError(LIMITS_EXCEEDED, accel.AcquireStream)
-        self.assertIn('total bound of %d streams' % STREAMS_MAX, e.get_dbus_message())
+        self.assertIn('total bound of %d streams' % STREAMS_MAX, error_message(e))
         self.assertTrue(self.get('Claimed'))
         for fd in fds:
             os.close(fd)

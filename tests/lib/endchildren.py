@@ -2,7 +2,7 @@
 """Whatever a test process started ends with it, also when meson ends a test that timed out (SIGTERM):
 then no tearDown/finally runs, and the children (tpacceld, dbus-daemon, mocks, clients) would be left
 running. Importing this module installs it: SIGTERM exits through atexit, which kills every child of
-this process and every pid given to also_end() (processes that fork away, like python-dbusmock's bus)."""
+this process and every pid given to also_end() (processes that fork away)."""
 
 import atexit
 import os

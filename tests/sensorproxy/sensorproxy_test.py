@@ -13,9 +13,9 @@ import tempfile
 import time
 import unittest
 
-import dbus
+from gi.repository import Gio, GLib
 
-from daemontest import TIMEOUT, TpaccelTestBase
+from daemontest import PROPERTIES_IFACE, TIMEOUT, TpaccelTestBase, error_message, error_name
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOUR = os.path.join(HERE, 'tablet-tour.csv')
@@ -58,14 +58,13 @@ class SensorProxyTest(TpaccelTestBase):
         self.daemon = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
         self.wait_for_name()
         if wait_proxy:
-            self.assertEventually(lambda: self.dbus_con.name_has_owner(SP_NAME) or self.daemon.poll() is not None)
+            self.assertEventually(lambda: self.bus.name_has_owner(SP_NAME) or self.daemon.poll() is not None)
             self.assertIsNone(self.daemon.poll(), 'tpacceld exited at startup')
         if wait_proxy:
-            self.sp = self.dbus_con.get_object(SP_NAME, SP_PATH, introspect=False)
-            self.sp_props = dbus.Interface(self.sp, dbus.PROPERTIES_IFACE)
-        self.accel_props = dbus.Interface(self.dbus_con.get_object('org.thinkpad.Accelerometer',
-                                                                   '/org/thinkpad/Accelerometer',
-                                                                   introspect=False), dbus.PROPERTIES_IFACE)
+            self.sp = self.bus.proxy(SP_NAME, SP_PATH, SP_IFACE)
+            self.sp_props = self.bus.proxy(SP_NAME, SP_PATH, PROPERTIES_IFACE)
+        self.accel_props = self.bus.proxy('org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer',
+                                          PROPERTIES_IFACE)
 
     def run_client(self, seconds, cmd=None):
         cmd = cmd or ['/usr/bin/python3', CLIENT, str(seconds)]
@@ -89,46 +88,44 @@ class SensorProxyTest(TpaccelTestBase):
 
     def test_all_properties_with_exact_types(self):
         self.start_proxy_daemon()
-        got = self.sp_props.GetAll(SP_IFACE)
-        want = {'HasAccelerometer': dbus.Boolean, 'AccelerometerOrientation': dbus.String,
-                'AccelerometerTilt': dbus.String, 'HasAmbientLight': dbus.Boolean, 'LightLevelUnit': dbus.String,
-                'LightLevel': dbus.Double, 'HasProximity': dbus.Boolean, 'ProximityNear': dbus.Boolean}
+        typed = self.bus.get_all_variants(SP_NAME, SP_PATH, SP_IFACE)
+        got = {k: v.unpack() for k, v in typed.items()}
+        want = {'HasAccelerometer': 'b', 'AccelerometerOrientation': 's', 'AccelerometerTilt': 's',
+                'HasAmbientLight': 'b', 'LightLevelUnit': 's', 'LightLevel': 'd', 'HasProximity': 'b',
+                'ProximityNear': 'b'}
         self.assertEqual(set(got), set(want))
         for name, typ in want.items():
-            self.assertIsInstance(got[name], typ, name)
+            self.assertEqual(typed[name].get_type_string(), typ, name)
         self.assertEqual(got['HasAccelerometer'], True)
         self.assertEqual(got['AccelerometerOrientation'], 'undefined')  # nobody claimed yet
         self.assertEqual((got['HasAmbientLight'], got['HasProximity'], got['ProximityNear']), (False,) * 3)
         self.assertEqual(got['LightLevelUnit'], 'lux')
-        compass = dbus.Interface(self.dbus_con.get_object(SP_NAME, COMPASS_PATH, introspect=False),
-                                 dbus.PROPERTIES_IFACE).GetAll(COMPASS_IFACE)
-        self.assertEqual(dict(compass), {'HasCompass': False, 'CompassHeading': -1.0})
-        self.assertIsInstance(compass['HasCompass'], dbus.Boolean)
-        self.assertIsInstance(compass['CompassHeading'], dbus.Double)
+        compass = self.bus.get_all_variants(SP_NAME, COMPASS_PATH, COMPASS_IFACE)
+        self.assertEqual({k: v.unpack() for k, v in compass.items()}, {'HasCompass': False, 'CompassHeading': -1.0})
+        self.assertEqual(compass['HasCompass'].get_type_string(), 'b')
+        self.assertEqual(compass['CompassHeading'].get_type_string(), 'd')
         # every method succeeds, present sensor or not
-        sp = dbus.Interface(self.sp, SP_IFACE)
+        sp = self.sp
         for m in ('ClaimLight', 'ReleaseLight', 'ClaimProximity', 'ReleaseProximity', 'ReleaseAccelerometer'):
             getattr(sp, m)()
-        c = dbus.Interface(self.dbus_con.get_object(SP_NAME, COMPASS_PATH, introspect=False), COMPASS_IFACE)
+        c = self.bus.proxy(SP_NAME, COMPASS_PATH, COMPASS_IFACE)
         c.ClaimCompass()
         c.ReleaseCompass()
 
     def test_claim_replies_after_first_reading(self):
         self.start_proxy_daemon()
         con = self.new_connection()
-        obj = con.get_object(SP_NAME, SP_PATH, introspect=False)
-        obj.ClaimAccelerometer(dbus_interface=SP_IFACE)
+        con.proxy(SP_NAME, SP_PATH, SP_IFACE).ClaimAccelerometer()
         # a Get right after the reply is valid (iio-sensor-proxy 3.6 semantics)
-        self.assertEqual(obj.Get(SP_IFACE, 'AccelerometerOrientation', dbus_interface=dbus.PROPERTIES_IFACE),
+        self.assertEqual(con.proxy(SP_NAME, SP_PATH, PROPERTIES_IFACE).Get(SP_IFACE, 'AccelerometerOrientation'),
                          'normal')
         con.close()
 
     def test_claims_keep_polling_like_accelerometer_claims(self):
         self.start_proxy_daemon()
         a, b = self.new_connection(), self.new_connection()
-        sp_a = dbus.Interface(a.get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE)
-        accel_b = dbus.Interface(b.get_object('org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer',
-                                              introspect=False), ACCEL_IFACE)
+        sp_a = a.proxy(SP_NAME, SP_PATH, SP_IFACE)
+        accel_b = b.proxy('org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', ACCEL_IFACE)
         claimed = lambda: bool(self.accel_props.Get(ACCEL_IFACE, 'Polling'))
         self.assertFalse(claimed())
         sp_a.ClaimAccelerometer()
@@ -159,15 +156,15 @@ class SensorProxyTest(TpaccelTestBase):
         for _ in range(70):
             con = self.new_connection()
             cons.append(con)
-            sp = dbus.Interface(con.get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE)
+            sp = con.proxy(SP_NAME, SP_PATH, SP_IFACE)
             try:
                 sp.ClaimAccelerometer()
                 answers['ok'] = answers.get('ok', 0) + 1
-            except dbus.exceptions.DBusException as e:
-                answers[e.get_dbus_name()] = answers.get(e.get_dbus_name(), 0) + 1
-                self.assertIn('bound of 64 claiming connections', e.get_dbus_message())
+            except GLib.Error as e:
+                answers[error_name(e)] = answers.get(error_name(e), 0) + 1
+                self.assertIn('bound of 64 claiming connections', error_message(e))
         self.assertEqual(answers, {'ok': 64, 'org.freedesktop.DBus.Error.LimitsExceeded': 6})
-        dbus.Interface(cons[0].get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE).ClaimAccelerometer()
+        cons[0].proxy(SP_NAME, SP_PATH, SP_IFACE).ClaimAccelerometer()
         self.assertIsNone(self.daemon.poll())
         for con in cons:
             con.close()
@@ -193,7 +190,7 @@ class SensorProxyTest(TpaccelTestBase):
         # rotation claim (mutter claims whenever rotation is unlocked) kept polling at 20 Hz all day.
         self.start_proxy_daemon(switch='laptop')
         con = self.new_connection()
-        sp = dbus.Interface(con.get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE)
+        sp = con.proxy(SP_NAME, SP_PATH, SP_IFACE)
         sp.ClaimAccelerometer()
         self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerOrientation'), 'normal',
                          'valid right after the claim, without a readout')
@@ -209,7 +206,7 @@ class SensorProxyTest(TpaccelTestBase):
         # (fold-and-unfold.events); the claim is held throughout.
         self.start_proxy_daemon(switch='laptop', events='fold-and-unfold.events')
         con = self.new_connection()
-        sp = dbus.Interface(con.get_object(SP_NAME, SP_PATH, introspect=False), SP_IFACE)
+        sp = con.proxy(SP_NAME, SP_PATH, SP_IFACE)
         sp.ClaimAccelerometer()
         polling = lambda: bool(self.accel_props.Get(ACCEL_IFACE, 'Polling'))
         self.assertEventually(polling, message='folded into a tablet: polling for rotation')
@@ -233,7 +230,7 @@ class SensorProxyTest(TpaccelTestBase):
         self.assertIn('appeared HasAccelerometer=false', out)
         self.assertIn('not claiming: no accelerometer', out)
         # A client claiming anyway gets success (iio-sensor-proxy's answer for an absent sensor), no polling.
-        sp = dbus.Interface(self.sp, SP_IFACE)
+        sp = self.sp
         sp.ClaimAccelerometer()
         time.sleep(0.3)
         self.assertFalse(self.accel_props.Get(ACCEL_IFACE, 'Polling'))
@@ -266,29 +263,29 @@ class SensorProxyTest(TpaccelTestBase):
 
     def test_name_owned_by_iio_sensor_proxy(self):
         squatter = self.new_connection()
-        squatter.request_name(SP_NAME, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+        squatter.request_name(SP_NAME, Gio.BusNameOwnerFlags.DO_NOT_QUEUE)
         self.start_proxy_daemon('--sensor-proxy=yes', wait_proxy=False)
         self.assertEventually(lambda: 'is owned by another service' in self.daemon_log())
         log = self.daemon_log()
         self.assertEqual(log.count(SP_NAME + ' is owned by another service'), 1, log)
-        self.assertEqual(self.dbus_con.get_name_owner(SP_NAME), squatter.get_unique_name())
+        self.assertEqual(self.bus.get_name_owner(SP_NAME), squatter.get_unique_name())
         self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'HasAccelerometer'), True)  # carries on
         squatter.close()
 
     def test_auto_leaves_a_running_iio_sensor_proxy_alone(self):
         squatter = self.new_connection()
-        squatter.request_name(SP_NAME, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+        squatter.request_name(SP_NAME, Gio.BusNameOwnerFlags.DO_NOT_QUEUE)
         self.start_proxy_daemon(wait_proxy=False)
         self.assertEventually(lambda: 'iio-sensor-proxy is running' in self.daemon_log())
-        self.assertEqual(self.dbus_con.get_name_owner(SP_NAME), squatter.get_unique_name())
+        self.assertEqual(self.bus.get_name_owner(SP_NAME), squatter.get_unique_name())
         squatter.close()
         time.sleep(0.3)
-        self.assertFalse(self.dbus_con.name_has_owner(SP_NAME), 'auto decides once, at start')
+        self.assertFalse(self.bus.name_has_owner(SP_NAME), 'auto decides once, at start')
 
     def test_sensor_proxy_no(self):
         self.start_proxy_daemon('--sensor-proxy=no', wait_proxy=False)
         time.sleep(0.3)
-        self.assertFalse(self.dbus_con.name_has_owner(SP_NAME))
+        self.assertFalse(self.bus.name_has_owner(SP_NAME))
 
     def test_bad_sensor_proxy_option(self):
         for args, msg in ((['--sensor-proxy=maybe'], '--sensor-proxy=maybe: expected auto, yes or no'),

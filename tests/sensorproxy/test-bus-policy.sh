@@ -75,7 +75,8 @@ wait_for_log() { # $1: file, $2: text
 # 1. With the shipped policies.
 start_bus full "$src/data/org.thinkpad.Accelerometer.conf" "$src/data/net.hadess.SensorProxy.conf"
 if DBUS_SYSTEM_BUS_ADDRESS=$address setpriv --reuid=65534 --regid=65534 --clear-groups \
-        /usr/bin/python3 -c 'import dbus,sys; b=dbus.SystemBus(); sys.exit(0 if b.request_name("net.hadess.SensorProxy") else 1)' \
+        gdbus call --system --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+        --method org.freedesktop.DBus.RequestName net.hadess.SensorProxy 4 \
         >"$tmp/own.log" 2>&1; then
         fail "nobody could own net.hadess.SensorProxy"
 fi
