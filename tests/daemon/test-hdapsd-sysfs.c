@@ -116,16 +116,11 @@ TEST(test_fifo_at_tmp_does_not_block)
 
 int main(void)
 {
-        if (!mkdtemp(tmpdir)) {
-                perror("mkdtemp");
-                return 1;
-        }
+        test_scratch_make(tmpdir);
         RUN(test_publish_and_update);
         RUN(test_symlinked_platform_is_not_followed);
         RUN(test_fifo_at_tmp_does_not_block);
 
-        char cmd[300];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-        (void) system(cmd);
+        test_scratch_remove(tmpdir);
         return test_summary();
 }

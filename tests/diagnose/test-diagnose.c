@@ -157,15 +157,11 @@ TEST(test_system_checks)
 
 int main(void)
 {
-        if (!mkdtemp(root))
-                return 1;
+        test_scratch_make(root);
         RUN(test_json);
         RUN(test_text);
         RUN(test_empty_problems_and_block);
         RUN(test_system_checks);
-        char cmd[600];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-        if (system(cmd) != 0)
-                fprintf(stderr, "cleanup failed: %s\n", cmd);
+        test_scratch_remove(root);
         return test_summary();
 }

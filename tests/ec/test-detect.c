@@ -164,16 +164,12 @@ TEST(test_axis_codes)
 
 int main(void)
 {
-        if (!mkdtemp(root))
-                return 1;
+        test_scratch_make(root);
         RUN(test_oem_string_allows_probe);
         RUN(test_seed_whitelist_and_lenovo_models);
         RUN(test_ports_owner);
         RUN(test_model_table);
         RUN(test_axis_codes);
-        char cmd[600];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-        if (system(cmd) != 0)
-                fprintf(stderr, "cleanup failed: %s\n", cmd);
+        test_scratch_remove(root);
         return test_summary();
 }

@@ -5,6 +5,7 @@
  * returns test_summary(), which prints "N passed, N failed" and exits nonzero on any failure. */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned test_passed, test_failed;
@@ -54,4 +55,40 @@ static inline int test_summary(void)
 {
         printf("%u passed, %u failed\n", test_passed, test_failed);
         return test_failed ? 1 : 0;
+}
+
+/* A scratch folder for the test: makes template ("/tmp/NAME.XXXXXX", rewritten in place) with mkdtemp(3),
+ * or exits 1 saying why. */
+static inline void test_scratch_make(char *template)
+{
+        if (!mkdtemp(template)) {
+                perror(template);
+                exit(1);
+        }
+}
+
+/* Removes the scratch folder and everything below it. */
+static inline void test_scratch_remove(const char *dir)
+{
+        char cmd[4200];
+
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+        if (system(cmd) != 0)
+                fprintf(stderr, "cleanup failed: %s\n", cmd);
+}
+
+/* The text of a small file (up to 4 KiB), in a static buffer that the next call overwrites; NULL if it
+ * cannot be opened. */
+static inline char *test_read_text(const char *path)
+{
+        static char buf[4096];
+        FILE *f = fopen(path, "re");
+        size_t n;
+
+        if (!f)
+                return NULL;
+        n = fread(buf, 1, sizeof(buf) - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        return buf;
 }

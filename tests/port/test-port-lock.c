@@ -307,10 +307,7 @@ TEST(test_refuses_what_is_not_a_plain_file)
 
 int main(void)
 {
-        if (!mkdtemp(tmpdir)) {
-                perror("mkdtemp");
-                return 1;
-        }
+        test_scratch_make(tmpdir);
         RUN(test_find_holder_in_proc_locks);
         RUN(test_one_holder_named_by_pid);
         RUN(test_released_when_the_holder_dies);
@@ -319,8 +316,6 @@ int main(void)
         RUN(test_creates_the_directory_0755);
         RUN(test_refuses_what_is_not_a_plain_file);
 
-        char cmd[300];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-        (void) system(cmd);
+        test_scratch_remove(tmpdir);
         return test_summary();
 }

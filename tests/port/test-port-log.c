@@ -15,20 +15,6 @@
 
 static char tmpdir[] = "/tmp/test-port-log.XXXXXX";
 
-static char *read_file(const char *path)
-{
-        static char buf[4096];
-        FILE *f = fopen(path, "re");
-        size_t n;
-
-        if (!f)
-                return NULL;
-        n = fread(buf, 1, sizeof(buf) - 1, f);
-        buf[n] = '\0';
-        fclose(f);
-        return buf;
-}
-
 TEST(test_records_and_forwards)
 {
         char path[256];
@@ -64,10 +50,10 @@ TEST(test_records_and_forwards)
 
         CHECK_EQ(port_log_flush(log), 0);
         /* Time zero is the wrap; the access is stamped when it starts; the delay moves the clock. */
-        CHECK_STREQ(read_file(path), "time_us,dir,port,value\n"
-                                     "0,out,0x1610,0x11\n"
-                                     "1,in,0x1604,0x50\n"
-                                     "4,in,0x1611,0x5a\n");
+        CHECK_STREQ(test_read_text(path), "time_us,dir,port,value\n"
+                                          "0,out,0x1610,0x11\n"
+                                          "1,in,0x1604,0x50\n"
+                                          "4,in,0x1611,0x5a\n");
         port_free(port); /* frees the mock too */
         port_log_free(log);
 }
@@ -88,7 +74,7 @@ TEST(test_buffered_until_flushed)
         CHECK_EQ(st.st_size, 0); /* not a write per access */
         port_free(port);
         port_log_free(log); /* flushes */
-        const char *text = read_file(path);
+        const char *text = test_read_text(path);
         unsigned lines = 0;
         for (const char *c = text; c && *c; c++)
                 lines += *c == '\n';
@@ -165,18 +151,13 @@ TEST(test_capture)
 
 int main(void)
 {
-        if (!mkdtemp(tmpdir)) {
-                perror("mkdtemp");
-                return 1;
-        }
+        test_scratch_make(tmpdir);
         RUN(test_records_and_forwards);
         RUN(test_buffered_until_flushed);
         RUN(test_bad_paths);
         RUN(test_write_error_reported);
         RUN(test_capture);
 
-        char cmd[300];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-        (void) system(cmd);
+        test_scratch_remove(tmpdir);
         return test_summary();
 }

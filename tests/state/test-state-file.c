@@ -148,20 +148,6 @@ TEST(test_round_trip)
         rmdir(dir);
 }
 
-static char *read_text(const char *path)
-{
-        static char buf[4096];
-        FILE *f = fopen(path, "re");
-        size_t n;
-
-        if (!f)
-                return NULL;
-        n = fread(buf, 1, sizeof(buf) - 1, f);
-        buf[n] = '\0';
-        fclose(f);
-        return buf;
-}
-
 /* The writer never follows a link planted in the state directory: not at the old fixed temp name, not
  * at the state path itself (the link is replaced by the new file; its target is left alone). */
 TEST(test_save_does_not_follow_links)
@@ -189,8 +175,8 @@ TEST(test_save_does_not_follow_links)
         state_config_init(&c);
         c.filter_order = 5;
         CHECK(state_config_save(path, &c) == 0);
-        CHECK(strcmp(read_text(victim), "secret\n") == 0);
-        CHECK(strcmp(read_text(victim2), "secret\n") == 0);
+        CHECK(strcmp(test_read_text(victim), "secret\n") == 0);
+        CHECK(strcmp(test_read_text(victim2), "secret\n") == 0);
         CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
         CHECK(lstat(tmp, &st) == 0 && S_ISLNK(st.st_mode)); /* not touched */
         CHECK(state_config_load(path, &d, NULL, &error) == 0 && d.filter_order == 5);
