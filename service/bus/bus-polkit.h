@@ -21,7 +21,7 @@
  * with it. The reserve is root's and that of every user polkit authorized when it last answered about
  * it (remembered for the last 16 users seen). So users polkit refuses hold at most
  * POLKIT_PENDING_PER_DENIED_UID checks each once their first ones are answered, and a user allowed by
- * a rule is answered during their flood (tests/dbus/test-bus-limits.sh: 4 flooding uids). A check
+ * a rule is answered during their flood (tests/bus/test-bus-limits.sh: 4 flooding uids). A check
  * counts from the question until its verdict is taken or dropped. The excess is answered at once with
  * Error.Busy ("too many pending authorizations"), logged
  * at most once per user (uid) per POLKIT_BUSY_LOG_INTERVAL_USEC with a count: a client can open

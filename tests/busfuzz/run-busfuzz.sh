@@ -12,7 +12,7 @@
 #   run-busfuzz.sh [--real-polkitd=POLICY-FILE] PATH/TO/tpacceld PATH/TO/busfuzz SECONDS [SEED]
 set -euo pipefail
 test_name=busfuzz
-. "$(dirname "$0")/../dbus/system-test-lib.sh"
+. "$(dirname "$0")/../bus/system-test-lib.sh"
 
 real_policy=""
 case "${1:-}" in --real-polkitd=*) real_policy=$(realpath "${1#--real-polkitd=}"); shift ;; esac

@@ -4,7 +4,7 @@
  * time: a drop raises one shock (its events before the properties they change, ShockActive held), the
  * traces that must not raise one do not, a turn raises Tilt events and two orientation changes without
  * flicker. The motion algorithms' own tests are tests/motion/; the bus's Shock and Tilt signals are
- * tests/dbus/test_motion.py's. */
+ * tests/bus/test_motion.py's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 """The one Python harness for "a tpacceld on a private bus", on one D-Bus binding: GIO (Gio.DBusConnection
 via gi). TpaccelTestBase runs tpacceld on a private system bus (a dbus-daemon of tests/lib/privatebus.py,
 one per test class) with python-dbusmock's polkitd and logind (spawned as `python3 -m dbusmock`, so this
-process needs no dbus-python), on the EC emulator, for the unittest files of tests/dbus, tests/backend and
+process needs no dbus-python), on the EC emulator, for the unittest files of tests/bus, tests/backend and
 tests/sensorproxy (and the constants they share); tests/client/clienttest.py's ClientTestCase builds on
 Bus and Proxy below. A test class derives from it and calls start_polkit(), start_daemon(), get(),
 assertEventually() and friends; the daemon's log is printed when a test fails.

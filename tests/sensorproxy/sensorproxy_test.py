@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """net.hadess.SensorProxy on tpacceld: the daemon on the EC emulator replaying a rotation trace, under
 umockdev-run with a fake thinkpad_acpi tablet-mode switch (tablet-mode.ioctl / laptop-mode.ioctl, and
-fold-and-unfold.events for a switch that moves), on the private system bus of tests/dbus. Each test method
+fold-and-unfold.events for a switch that moves), on the private system bus of tests/bus. Each test method
 is its own meson test (FILE/METHOD; tests/lib/list-tests.py lists them)."""
 
 import os

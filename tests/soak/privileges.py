@@ -126,7 +126,7 @@ def user_exists():
 
 def as_tpaccel_user(bus):
     # The tpaccel user is system-wide: made and removed under the lock the other tests that make it
-    # (tests/dbus/system-test-lib.sh, the package test) hold, as scripts/test.sh runs them side by side.
+    # (tests/bus/system-test-lib.sh, the package test) hold, as scripts/test.sh runs them side by side.
     lock = open('/run/lock/tpaccel-system-tests.lock', 'w')
     fcntl.flock(lock, fcntl.LOCK_EX)
     try:

@@ -37,8 +37,8 @@ tpacceld=$(realpath "$2")
 policy=$(realpath "$3")
 sandbox_exec=$(realpath "$4")
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
-client=$src/tests/dbus/bus-limits-client.py
-flood_client=$src/tests/dbus/polkit-flood-client.py
+client=$src/tests/bus/bus-limits-client.py
+flood_client=$src/tests/bus/polkit-flood-client.py
 require_root "installs a polkit action and rule, a system user"
 system_tests_lock
 
@@ -78,7 +78,7 @@ for _ in $(seq 100); do [ -S "$tmp/system_bus_socket" ] && break; sleep 0.05; do
 
 install_polkit_policy "$policy"
 cat >"$rule_file" <<'RULE'
-// Installed by tpaccel's tests/dbus/test-bus-limits.sh, removed when it ends.
+// Installed by tpaccel's tests/bus/test-bus-limits.sh, removed when it ends.
 polkit.addRule(function(action, subject) {
         if (action.id == "org.thinkpad.accelerometer.configure" && subject.user == "nobody")
                 return polkit.Result.YES;

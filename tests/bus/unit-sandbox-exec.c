@@ -2,7 +2,7 @@
 /* unit-sandbox-exec: runs COMMAND under the seccomp half of a systemd unit's sandbox, the way systemd's
  * exec_child() applies it (systemd 252, src/core/execute.c and src/shared/seccomp-util.c): after the
  * uid switch (the caller runs this through setpriv), each setting one filter, the system call filter
- * last, then execve(). For tests/dbus/test-real-polkitd.sh, which reads the settings from the shipped
+ * last, then execve(). For tests/bus/test-real-polkitd.sh, which reads the settings from the shipped
  * unit and passes them here; systemd is not PID 1 on the test machines.
  *
  *   unit-sandbox-exec [OPTION...] COMMAND [ARG...]

@@ -28,7 +28,7 @@ tpacceld=$(realpath "$1")
 policy=$(realpath "$2")
 tpaccelctl=${3:+$(realpath "$3")}
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
-stream_client=$src/tests/dbus/stream-client.py
+stream_client=$src/tests/bus/stream-client.py
 require_root "installs a polkit action and rule, a system user"
 # System-wide files and a user: one such test at a time (HELPERS.md).
 system_tests_lock
@@ -78,7 +78,7 @@ for _ in $(seq 100); do [ -S "$tmp/system_bus_socket" ] && break; sleep 0.05; do
 
 install_polkit_policy "$policy"
 cat >"$rule_file" <<'RULE'
-// Installed by tpaccel's tests/dbus/test-real-polkitd.sh, removed when it ends.
+// Installed by tpaccel's tests/bus/test-real-polkitd.sh, removed when it ends.
 polkit.addRule(function(action, subject) {
         if (action.id == "org.thinkpad.accelerometer.configure" && subject.user == "nobody")
                 return polkit.Result.YES;

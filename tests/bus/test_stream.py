@@ -3,7 +3,7 @@
 """AcquireStream(): the sample stream, end to end on a private system bus with tpacceld on the EC emulator.
 
 Each test method is its own meson test (FILE/METHOD; tests/lib/list-tests.py lists them); run one by hand with
-  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/dbus/test_stream.py StreamTest.test_fd_and_record_size"""
+  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/bus/test_stream.py StreamTest.test_fd_and_record_size"""
 
 import os
 import re

@@ -4,7 +4,7 @@
 
 Each test method is its own meson test, tpacceld_test/METHOD (tests/lib/list-tests.py lists them); run
 one by hand with
-  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/dbus/tpacceld_test.py TpaccelTest.test_dump
+  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/bus/tpacceld_test.py TpaccelTest.test_dump
 The harness is tests/lib/daemontest.py. The daemon runs as a child with -v; its log is printed when a test
 fails."""
 
