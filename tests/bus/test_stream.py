@@ -20,6 +20,7 @@ from daemontest import CONFIGURE, IFACE, NAME, PATH, TRACES, TpaccelTestBase, er
 RECORD = struct.Struct('=QiiII')  # time_usec, x, y, flags, reserved (native endian)
 FLAG_KEYBOARD, FLAG_MOUSE, FLAG_SHOCK_ACTIVE, FLAG_MISSED = 1, 2, 4, 8
 STREAMS_PER_SENDER_MAX = 4        # bus-stream.h
+STREAMS_PER_UID_MAX = 16          # bus-stream.h, but root
 STREAMS_MAX = 128
 SAMPLE_SIGNAL_RATE_MAX = 50
 LIMITS_EXCEEDED = 'org.freedesktop.DBus.Error.LimitsExceeded'
@@ -236,6 +237,21 @@ class StreamTest(TpaccelTestBase):
         self.assertEventually(lambda: 'Stream 4 of' in self.daemon_log())
         fds.append(self.acquire())  # closing one frees its place
         cons = []
+        # Past the per-user bound only root goes on (it is no user the bound counts) to the total bound.
+        if os.geteuid() != 0:
+            while len(fds) < STREAMS_PER_UID_MAX:
+                con = self.new_connection()
+                cons.append(con)
+                fds.append(self.acquire(con.proxy(NAME, PATH, IFACE)))
+            con = self.new_connection()
+            e = self.assertDBusError(LIMITS_EXCEEDED, con.proxy(NAME, PATH, IFACE).AcquireStream)
+            self.assertIn('per-user bound of %d streams' % STREAMS_PER_UID_MAX, error_message(e))
+            for fd in fds:
+                os.close(fd)
+            for c in cons + [con]:
+                c.close()
+            self.assertEventually(lambda: not self.get('Claimed'))
+            return
         while len(fds) < STREAMS_MAX:
             con = self.new_connection()
             cons.append(con)
