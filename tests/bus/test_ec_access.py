@@ -9,6 +9,7 @@ import fcntl
 import os
 import pwd
 import subprocess
+import sys
 import unittest
 
 from daemontest import (ACCESS_DENIED, CONFIGURE, EC_RAW, TIMEOUT, TPACCELD, TpaccelTestBase, error_message,
