@@ -82,3 +82,35 @@ wait_for_name() {
         done
         busctl "$bus" status "$bus_name" >/dev/null 2>&1
 }
+
+# A system bus that denies by default, like the real one, with polkit's and tpaccel's bus policies, at
+# $tmp/system_bus_socket (exported as DBUS_SYSTEM_BUS_ADDRESS before it starts, so that what it activates
+# inherits it). Uses the caller's tmp, src and pids.
+start_system_bus() { # LOG-FILE SERVICEDIR ("" for none)
+        write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/system_bus_socket" system "$2" deny-by-default \
+                /usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf "$src/data/org.thinkpad.Accelerometer.conf"
+        chmod 755 "$tmp"
+        export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/system_bus_socket
+        dbus-daemon --config-file="$tmp/bus.conf" --nofork >"$1" 2>&1 &
+        pids+=($!)
+        for _ in $(seq 100); do [ -S "$tmp/system_bus_socket" ] && break; sleep 0.05; done
+        [ -S "$tmp/system_bus_socket" ] || fail "dbus-daemon did not start"
+}
+
+# The real polkitd on that bus, with the project's actions installed (restore_polkit_policy undoes it) and
+# a rule in $rule_file (the caller removes it) allowing nobody to configure.
+start_real_polkitd() { # POLICY-FILE
+        install_polkit_policy "$1"
+        cat >"$rule_file" <<RULE
+// Installed by tpaccel's tests/bus/$test_name test, removed when it ends.
+polkit.addRule(function(action, subject) {
+        if (action.id == "org.thinkpad.accelerometer.configure" && subject.user == "nobody")
+                return polkit.Result.YES;
+});
+RULE
+        chown polkitd "$rule_file" 2>/dev/null || true
+        chmod 644 "$rule_file"
+        /usr/lib/polkit-1/polkitd --no-debug >"$tmp/polkitd.log" 2>&1 &
+        pids+=($!)
+        wait_for_name --system org.freedesktop.PolicyKit1 || fail "polkitd did not start"
+}

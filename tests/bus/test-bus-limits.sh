@@ -66,28 +66,9 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 ensure_tpaccel_user "$src/data/tpaccel.sysusers"
-write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/system_bus_socket" system "" deny-by-default \
-        /usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf "$src/data/org.thinkpad.Accelerometer.conf"
-chmod 755 "$tmp"
 install -d -m 1777 "$tmp/out" # the clients' answers
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/system_bus_socket
-dbus-daemon --config-file="$tmp/bus.conf" --nofork >"$tmp/bus.err" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do [ -S "$tmp/system_bus_socket" ] && break; sleep 0.05; done
-[ -S "$tmp/system_bus_socket" ] || fail "dbus-daemon did not start"
-
-install_polkit_policy "$policy"
-cat >"$rule_file" <<'RULE'
-// Installed by tpaccel's tests/bus/test-bus-limits.sh, removed when it ends.
-polkit.addRule(function(action, subject) {
-        if (action.id == "org.thinkpad.accelerometer.configure" && subject.user == "nobody")
-                return polkit.Result.YES;
-});
-RULE
-chmod 644 "$rule_file"
-/usr/lib/polkit-1/polkitd --no-debug >"$tmp/polkitd.log" 2>&1 &
-pids+=($!)
-wait_for_name --system org.freedesktop.PolicyKit1 || fail "polkitd did not start"
+start_system_bus "$tmp/bus.err" ""
+start_real_polkitd "$policy"
 
 . "$(dirname "$0")/unit-lib.sh"
 read_unit_sandbox

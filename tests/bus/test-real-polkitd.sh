@@ -65,31 +65,8 @@ user_uid=$(id -u "$user")
 # A system bus that denies by default, like the real one, plus the two shipped policies, and the
 # activation directory the second way uses.
 mkdir -p "$tmp/services"
-write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/system_bus_socket" system "$tmp/services" deny-by-default \
-        /usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf "$src/data/org.thinkpad.Accelerometer.conf"
-chmod 755 "$tmp"
-# Known before the bus starts, so that the activated daemon inherits it from the bus.
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/system_bus_socket
-
-dbus-daemon --config-file="$tmp/bus.conf" --nofork >"$tmp/bus.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do [ -S "$tmp/system_bus_socket" ] && break; sleep 0.05; done
-[ -S "$tmp/system_bus_socket" ] || fail "dbus-daemon did not start"
-
-install_polkit_policy "$policy"
-cat >"$rule_file" <<'RULE'
-// Installed by tpaccel's tests/bus/test-real-polkitd.sh, removed when it ends.
-polkit.addRule(function(action, subject) {
-        if (action.id == "org.thinkpad.accelerometer.configure" && subject.user == "nobody")
-                return polkit.Result.YES;
-});
-RULE
-chown polkitd "$rule_file" 2>/dev/null || true
-chmod 644 "$rule_file"
-
-/usr/lib/polkit-1/polkitd --no-debug >"$tmp/polkitd.log" 2>&1 &
-pids+=($!)
-wait_for_name --system org.freedesktop.PolicyKit1 || fail "polkitd did not start"
+start_system_bus "$tmp/bus.log" "$tmp/services"
+start_real_polkitd "$policy"
 
 # The activation file's way: the bus starts Exec= itself, as root (User=root), on the first call.
 start_by_activation() { # $1: state directory (must not exist yet)
