@@ -145,20 +145,9 @@ static void test_direct_access_checks(void)
 
 static char tmp_root[] = "/tmp/test-backend-choose-XXXXXX";
 
-static void write_file(const char *rel, const char *text)
+static void write_file(const char *rel, const char *content)
 {
-        char path[512], cmd[600];
-        FILE *f;
-
-        snprintf(path, sizeof(path), "%s/%s", tmp_root, rel);
-        snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-        CHECK_EQ(system(cmd), 0);
-        f = fopen(path, "we");
-        CHECK(f != NULL);
-        if (!f)
-                return;
-        fputs(text, f);
-        fclose(f);
+        test_write_file(tmp_root, rel, content, strlen(content));
 }
 
 static int open_attr(const char *name)

@@ -16,16 +16,7 @@ static char root[] = "/tmp/tpaccel-diagnose-XXXXXX";
 
 static void write_file(const char *rel, const char *content)
 {
-        char path[512], dir[600];
-        snprintf(path, sizeof(path), "%s/%s", root, rel);
-        snprintf(dir, sizeof(dir), "mkdir -p \"$(dirname '%s')\"", path);
-        if (system(dir) != 0)
-                abort();
-        FILE *f = fopen(path, "we");
-        if (!f)
-                abort();
-        fputs(content, f);
-        fclose(f);
+        test_write_file(root, rel, content, strlen(content));
 }
 
 static char *write_report(bool json)

@@ -14,16 +14,7 @@ static char root[] = "/tmp/tpaccel-detect-XXXXXX";
 
 static void write_file(const char *rel, const char *content, size_t len)
 {
-        char path[512], dir[600];
-        snprintf(path, sizeof(path), "%s/%s", root, rel);
-        snprintf(dir, sizeof(dir), "mkdir -p \"$(dirname '%s')\"", path);
-        if (system(dir) != 0)
-                abort();
-        FILE *f = fopen(path, "we");
-        if (!f)
-                abort();
-        fwrite(content, 1, len, f);
-        fclose(f);
+        test_write_file(root, rel, content, len);
 }
 
 static void reset_tree(void)

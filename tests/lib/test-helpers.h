@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static unsigned test_passed, test_failed;
 
@@ -91,4 +92,25 @@ static inline char *test_read_text(const char *path)
         buf[n] = '\0';
         fclose(f);
         return buf;
+}
+
+/* Writes len bytes of data to root/rel (rel may not start with '/'), making the folders on the way
+ * (mode 0755); a failure is a failed check. For fake sysfs, proc and DMI trees below a scratch folder. */
+static inline void test_write_file(const char *root, const char *rel, const void *data, size_t len)
+{
+        char path[4096];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/%s", root, rel);
+        for (char *p = path + strlen(root) + 1; *p; p++)
+                if (*p == '/') {
+                        *p = '\0';
+                        (void) mkdir(path, 0755);
+                        *p = '/';
+                }
+        f = fopen(path, "we");
+        if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+                test_failed++;
+                fprintf(stderr, "cannot write %s\n", path);
+        }
 }

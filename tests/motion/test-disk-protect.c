@@ -13,21 +13,7 @@ static char root[] = "/tmp/tpaccel-test-disk-XXXXXX";
 
 static void write_file(const char *rel, const char *content)
 {
-        char path[512], dir[512];
-        snprintf(path, sizeof(path), "%s/%s", root, rel);
-        snprintf(dir, sizeof(dir), "%s", path);
-        for (char *p = dir + strlen(root) + 1; *p; p++)
-                if (*p == '/') {
-                        *p = '\0';
-                        mkdir(dir, 0755);
-                        *p = '/';
-                }
-        FILE *f = fopen(path, "we");
-        CHECK(f != NULL);
-        if (f) {
-                fputs(content, f);
-                fclose(f);
-        }
+        test_write_file(root, rel, content, strlen(content));
 }
 
 static char *read_file(const char *rel, char *buf, size_t size)
