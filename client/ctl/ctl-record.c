@@ -339,12 +339,10 @@ ExitStatus ctl_record(Ctl *ctl, char **args, int n_args)
                 ctl_release(ctl);
         if (rec.live)
                 printf("\n");
-        if (rec.to_stdout && rec.write_errno == EPIPE)
-                return EXIT_STATUS_OK; /* the reader has what it wanted */
         if ((rec.to_stdout ? fflush(rec.out) : fclose(rec.out)) != 0 && !rec.write_errno)
                 rec.write_errno = errno ?: EIO;
         if (rec.to_stdout && rec.write_errno == EPIPE)
-                return EXIT_STATUS_OK;
+                return EXIT_STATUS_OK; /* the reader has what it wanted */
         if (rec.write_errno) {
                 fprintf(stderr, _("tpaccelctl: writing %s failed: %s; the recording is incomplete\n"), shown,
                         g_strerror(rec.write_errno));

@@ -10,7 +10,6 @@ struct TrayMenu {
         GtkWidget *menu;
         GtkWidget *tilt, *orientation, *temperature;
         GtkWidget *calibrate, *settings;
-        GtkWidget *animate, *watch;
         gboolean boxed_toggles, animate_on, watch_on;
         TrayMenuActions actions;
         gpointer userdata;
@@ -43,32 +42,33 @@ static void set_boxed_label(GtkWidget *item, const char *label, gboolean on)
         gtk_menu_item_set_label(GTK_MENU_ITEM(item), text);
 }
 
+/* A toggle was activated: its new state, kept in *on; a boxed one turns its box over. */
+static gboolean toggled(TrayMenu *m, GtkMenuItem *item, const char *label, gboolean *on)
+{
+        if (m->boxed_toggles) {
+                *on = !*on;
+                set_boxed_label(GTK_WIDGET(item), label, *on);
+        } else
+                *on = gtk_check_menu_item_get_active(GTK_CHECK_MENU_ITEM(item));
+        return *on;
+}
+
 static void on_animate(GtkMenuItem *item, gpointer userdata)
 {
         TrayMenu *m = userdata;
 
-        if (m->boxed_toggles) {
-                m->animate_on = !m->animate_on;
-                set_boxed_label(GTK_WIDGET(item), ANIMATE_LABEL, m->animate_on);
-        } else
-                m->animate_on = gtk_check_menu_item_get_active(GTK_CHECK_MENU_ITEM(item));
-        m->actions.animate_toggled(m->animate_on, m->userdata);
+        m->actions.animate_toggled(toggled(m, item, ANIMATE_LABEL, &m->animate_on), m->userdata);
 }
 
 static void on_watch_shocks(GtkMenuItem *item, gpointer userdata)
 {
         TrayMenu *m = userdata;
 
-        if (m->boxed_toggles) {
-                m->watch_on = !m->watch_on;
-                set_boxed_label(GTK_WIDGET(item), WATCH_LABEL, m->watch_on);
-        } else
-                m->watch_on = gtk_check_menu_item_get_active(GTK_CHECK_MENU_ITEM(item));
-        m->actions.watch_shocks_toggled(m->watch_on, m->userdata);
+        m->actions.watch_shocks_toggled(toggled(m, item, WATCH_LABEL, &m->watch_on), m->userdata);
 }
 
 /* A toggle: a check item, or a plain item with a box in its label (boxed_toggles). */
-static GtkWidget *toggle(TrayMenu *m, const char *label, gboolean on, GCallback callback)
+static void toggle(TrayMenu *m, const char *label, gboolean on, GCallback callback)
 {
         GtkWidget *item;
 
@@ -82,7 +82,6 @@ static GtkWidget *toggle(TrayMenu *m, const char *label, gboolean on, GCallback 
                 g_signal_connect(item, "toggled", callback, m);
         }
         gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), item);
-        return item;
 }
 
 static void on_calibrate(GtkMenuItem *item, gpointer userdata)
@@ -126,8 +125,8 @@ TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gbool
         m->temperature = readout(m->menu);
         gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), gtk_separator_menu_item_new());
 
-        m->animate = toggle(m, ANIMATE_LABEL, animate_icon, G_CALLBACK(on_animate));
-        m->watch = toggle(m, WATCH_LABEL, watch_shocks, G_CALLBACK(on_watch_shocks));
+        toggle(m, ANIMATE_LABEL, animate_icon, G_CALLBACK(on_animate));
+        toggle(m, WATCH_LABEL, watch_shocks, G_CALLBACK(on_watch_shocks));
         m->calibrate = action(m, _("_Calibrate"), G_CALLBACK(on_calibrate));
         m->settings = action(m, _("_Settings…"), G_CALLBACK(on_settings));
         action(m, _("Show _window"), G_CALLBACK(on_show_window));
