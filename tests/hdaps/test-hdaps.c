@@ -337,6 +337,24 @@ TEST(test_every_fault_fails_within_budget_and_recovers)
         }
 }
 
+/* Start, then five ticks, each bringing a readout, with the fault on every transaction; how often it was
+ * injected. */
+static uint64_t five_ticks_with_fault(SimFaultKind kind)
+{
+        HdapsConfig c = HDAPS_CONFIG_DEFAULT;
+        HdapsReadout ro;
+        uint64_t injected;
+        Rig rig;
+
+        rig_open(&rig, 0, (const SimFault[]){{kind, 1}}, 1);
+        CHECK_EQ(rig_start(&rig, &c), 0);
+        for (int i = 0; i < 5; i++)
+                CHECK_EQ(poll_next(&rig, &ro), 0);
+        injected = status(&rig).faults_injected;
+        rig_close(&rig);
+        return injected;
+}
+
 /* Behaviour the 2006 patch series describes, each survived without a hard error and without a protocol
  * violation (rig_close() checks that). */
 TEST(test_seeds_behaviour_is_survived)
@@ -346,29 +364,15 @@ TEST(test_seeds_behaviour_is_survived)
         Rig rig;
 
         /* The 0x00 step between IBF3B|MWMF and SWMF, on every transaction: "normal progress". */
-        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_ZERO_STEP, 1}}, 1);
-        CHECK_EQ(rig_start(&rig, &c), 0);
-        for (int i = 0; i < 5; i++)
-                CHECK_EQ(poll_next(&rig, &ro), 0);
-        CHECK(status(&rig).faults_injected > 5);
-        rig_close(&rig);
+        CHECK(five_ticks_with_fault(SIM_FAULT_ZERO_STEP) > 5);
 
         /* STR3 0x80, then 0x20, after every TWR15 write (real ECs, tp_smapi 0.31 CHANGES): the transport
          * accepts what 0.43 accepts, any subset of IBF3B|MWMF, as normal progress. */
-        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_END_STATUS, 1}}, 1);
-        CHECK_EQ(rig_start(&rig, &c), 0);
-        for (int i = 0; i < 5; i++)
-                CHECK_EQ(poll_next(&rig, &ro), 0);
-        CHECK(status(&rig).faults_injected > 5);
-        rig_close(&rig);
+        CHECK(five_ticks_with_fault(SIM_FAULT_END_STATUS) > 5);
 
         /* SWMF still showing after every read: the prefetch right after it is told "busy", and the next
          * tick requests and reads (bounded) instead: every tick still brings a readout. */
-        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_SWMF_AFTER_READ, 1}}, 1);
-        CHECK_EQ(rig_start(&rig, &c), 0);
-        for (int i = 0; i < 5; i++)
-                CHECK_EQ(poll_next(&rig, &ro), 0);
-        rig_close(&rig);
+        five_ticks_with_fault(SIM_FAULT_SWMF_AFTER_READ);
 
         /* READOUTS 0 ("not in ready status", common): no new readout, not an error; the on-demand read
          * retries for its 100 ms and says busy. */

@@ -25,20 +25,6 @@ static void path_in_tmp(char *buf, size_t size, const char *rel)
         snprintf(buf, size, "%s/%s", tmpdir, rel);
 }
 
-static char *slurp(const char *path)
-{
-        static char buf[256];
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n;
-
-        if (fd < 0)
-                return NULL;
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        buf[n > 0 ? n : 0] = '\0';
-        return buf;
-}
-
 static void check_contains(const char *s, const char *part)
 {
         CHECK(s && strstr(s, part));
@@ -84,7 +70,7 @@ TEST(test_one_holder_named_by_pid)
         CHECK(port_lock_held(a));
         CHECK_EQ(port_lock_take(a, &error), 0); /* again: still ours */
         snprintf(want, sizeof(want), "%d\n", (int) getpid());
-        CHECK_STREQ(slurp(path), want);
+        CHECK_STREQ(test_read_text(path), want);
 
         /* A second open file description is a second owner, even in this process. */
         CHECK_EQ(port_lock_take(b, &error), -EBUSY);
@@ -93,7 +79,7 @@ TEST(test_one_holder_named_by_pid)
         snprintf(want, sizeof(want), "PID %d (test-port-lock)", (int) getpid());
         check_contains(error, want);
         check_contains(error, path);
-        CHECK_STREQ(slurp(path), (snprintf(want, sizeof(want), "%d\n", (int) getpid()), want));
+        CHECK_STREQ(test_read_text(path), (snprintf(want, sizeof(want), "%d\n", (int) getpid()), want));
         free(error);
         error = NULL;
 
@@ -139,7 +125,7 @@ TEST(test_released_when_the_holder_dies)
         waitpid(child, NULL, 0);
         CHECK_EQ(port_lock_take(l, &error), 0); /* the kernel dropped the dead holder's lock */
         snprintf(want, sizeof(want), "%d\n", (int) getpid());
-        CHECK_STREQ(slurp(path), want);
+        CHECK_STREQ(test_read_text(path), want);
         port_lock_free(l);
 }
 
@@ -293,7 +279,7 @@ TEST(test_refuses_what_is_not_a_plain_file)
         free(error);
         error = NULL;
         port_lock_free(l);
-        CHECK_STREQ(slurp(target), "keep me\n");
+        CHECK_STREQ(test_read_text(target), "keep me\n");
 
         /* A directory. */
         path_in_tmp(path, sizeof(path), "dir.lock");
