@@ -191,6 +191,17 @@ static const ContextObserver bus_observer = {
         .shutdown = on_shutdown,
 };
 
+int bus_sender_euid(sd_bus_message *m, uid_t *ret)
+{
+        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
+        int r;
+
+        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
+        if (r >= 0)
+                r = sd_bus_creds_get_euid(creds, ret);
+        return r;
+}
+
 /* Setters */
 
 int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error)

@@ -84,3 +84,6 @@ void bus_emit_changes(BusFace *f, ChangeMask mask);
 /* Writes next to the state file for a setter before it applies a change: on failure sets error to
  * Error.NotSaved naming the file and why, and the caller changes nothing. Returns 0 or -errno. */
 int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error);
+/* The effective uid of m's sender into *ret (asked of the bus when the message does not carry it).
+ * Returns 0 or a negative errno. */
+int bus_sender_euid(sd_bus_message *m, uid_t *ret);

@@ -129,18 +129,6 @@ static unsigned pending_of_uid(const PolkitPending *p, uid_t uid)
         return n;
 }
 
-/* The caller's euid (asked of the bus when the message does not carry it). */
-static int sender_uid(sd_bus_message *call, uid_t *ret)
-{
-        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
-        int r;
-
-        r = sd_bus_query_sender_creds(call, SD_BUS_CREDS_EUID, &creds);
-        if (r >= 0)
-                r = sd_bus_creds_get_euid(creds, ret);
-        return r;
-}
-
 static uint64_t refusal_log_last_usec(const RefusalLog *l)
 {
         return MAX(MAX(l->busy.last_log_usec, l->polkit_failed.last_log_usec), l->verdict_usec);
@@ -216,7 +204,7 @@ static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, u
         if (s)
                 uid = s->uid;
         else {
-                r = sender_uid(call, &uid);
+                r = bus_sender_euid(call, &uid);
                 if (r < 0)
                         return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
                                                  "Not authorized: cannot tell who %s is: %s", sender,
@@ -413,14 +401,9 @@ static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret
 
 static bool sender_is_own_uid(BusFace *f, sd_bus_message *call)
 {
-        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
         uid_t uid;
 
-        if (sd_bus_query_sender_creds(call, SD_BUS_CREDS_EUID, &creds) < 0)
-                return false;
-        if (sd_bus_creds_get_euid(creds, &uid) < 0)
-                return false;
-        return uid == f->own_uid;
+        return bus_sender_euid(call, &uid) >= 0 && uid == f->own_uid;
 }
 
 /* Takes the verdict for call out of the registry: 1 authorized, or the denial set in error. */

@@ -198,7 +198,6 @@ static int remember_claimer_uid(SensorProxy *p, const char *name, uid_t uid)
  * new claimer's uid, (uid_t) -1 for a connection that claims already. */
 static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error)
 {
-        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
         const char *sender = sd_bus_message_get_sender(m);
         unsigned n = p->claims ? sd_bus_track_count(p->claims) : 0;
         uid_t uid;
@@ -207,9 +206,7 @@ static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, uid_t *r
         *ret_uid = (uid_t) -1;
         if (!sender || (p->claims && sd_bus_track_count_name(p->claims, sender) > 0))
                 return 0;
-        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
-        if (r >= 0)
-                r = sd_bus_creds_get_euid(creds, &uid);
+        r = bus_sender_euid(m, &uid);
         if (r < 0)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
                                          sender, strerror(-r));

@@ -404,7 +404,6 @@ static size_t subscribers_unreserved(const BusStreams *t)
 
 int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
         BusFace *f = userdata;
         const char *sender = sd_bus_message_get_sender(m);
         BusStreams *t = streams_get(f);
@@ -432,9 +431,7 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
                 return sd_bus_reply_method_return(m, NULL);
         }
 
-        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
-        if (r >= 0)
-                r = sd_bus_creds_get_euid(creds, &uid);
+        r = bus_sender_euid(m, &uid);
         if (r < 0) {
                 log_debug_errno(r, "Cannot tell who %s is: %m", sender);
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",

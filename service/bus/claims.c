@@ -161,7 +161,6 @@ bool bus_uid_privileged(const BusFace *f, uid_t uid)
 static int find_or_identify(BusFace *f, sd_bus_message *m, Claimer **ret, uid_t *ret_uid, bool *ret_reserved,
                             sd_bus_error *error)
 {
-        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
         const char *sender = sd_bus_message_get_sender(m);
         ssize_t i;
         int r;
@@ -175,9 +174,7 @@ static int find_or_identify(BusFace *f, sd_bus_message *m, Claimer **ret, uid_t 
                 *ret_reserved = (*ret)->reserved;
                 return 0;
         }
-        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
-        if (r >= 0)
-                r = sd_bus_creds_get_euid(creds, ret_uid);
+        r = bus_sender_euid(m, ret_uid);
         if (r < 0) {
                 log_debug_errno(r, "Cannot tell who %s is: %m", sender);
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
