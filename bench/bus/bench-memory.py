@@ -20,7 +20,7 @@ import dbus.mainloop.glib
 from gi.repository import GLib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchbus import IFACE, NAME, PATH, start_bus_and_daemon  # noqa: E402
+from benchbus import IFACE, NAME, PATH, start_bus_and_daemon, stop_bus_and_daemon  # noqa: E402
 
 
 def status_kb(pid, key):
@@ -121,10 +121,7 @@ def main():
                 print('tpacceld exited with %d' % daemon.returncode)
                 return 1
         finally:
-            daemon.terminate()
-            daemon.wait()
-            bus_daemon.terminate()
-            bus_daemon.wait()
+            stop_bus_and_daemon(bus_daemon, daemon)
     return 0
 
 

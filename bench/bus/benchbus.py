@@ -67,3 +67,11 @@ def start_bus_and_daemon(tpacceld, tmp):
     daemon = subprocess.Popen([tpacceld, '--session', '--address=' + address, '--backend=sim',
                                '--state-dir=' + tmp], stderr=subprocess.DEVNULL)
     return bus_daemon, address, daemon
+
+
+def stop_bus_and_daemon(bus_daemon, daemon):
+    """The twin of start_bus_and_daemon: stops tpacceld, then its bus."""
+    daemon.terminate()
+    daemon.wait()
+    bus_daemon.terminate()
+    bus_daemon.wait()
