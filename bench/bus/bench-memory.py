@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpacceld's memory under hostile calls, the measurement behind the unit's MemoryMax=:
-tpacceld on the emulator on a private bus (benchbus.BUS_CONF, dbus-daemon's default 32 MiB message size
+tpacceld on the emulator on a private bus (tests/lib/bus.conf.in, dbus-daemon's default 32 MiB message size
 limit, as on the system bus). Prints VmRSS at rest, then VmHWM (peak) and VmRSS after each load:
   streams  16 clients holding AcquireStream() at 1000 Hz without reading, for 3 s
   flood    CONNECTIONS connections x CALLS calls in flight each, with a STRING_MIB MiB string argument:

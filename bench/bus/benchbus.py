@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""What the bus benchmarks (bench-bus.py, bench-stream.py) share: the private system bus's
-configuration, per-process CPU time and context switches from /proc, percentiles, and the
-sample-latency client processes."""
+"""What the bus benchmarks (bench-bus.py, bench-stream.py, bench-claims.py, bench-memory.py) share: the
+private system bus (tests/lib/bus.conf.in) with tpacceld on it, per-process CPU time and context switches
+from /proc, percentiles, and the sample-latency client processes."""
 
 import os
 import subprocess
