@@ -20,7 +20,8 @@ import time
 
 import dbus
 
-from benchbus import IFACE, NAME, PATH, collect, cpu_seconds, ctxt_switches, percentile, start_bus_and_daemon, start_clients
+from benchbus import (IFACE, NAME, PATH, collect, cpu_seconds, ctxt_switches, percentile, start_bus_and_daemon, start_clients,
+                      stop_bus_and_daemon)
 
 
 def main():
@@ -78,10 +79,7 @@ def main():
             print('bus_cpu_per_sample_%s: %.1f us' % (suffix, cpu / expected * 1e6))
         print('bus_idle_wakeups: %.2f per_s' % idle_wakeups)
     finally:
-        daemon.terminate()
-        daemon.wait()
-        bus_daemon.terminate()
-        bus_daemon.wait()
+        stop_bus_and_daemon(bus_daemon, daemon)
         subprocess.run(['rm', '-rf', tmp])
 
 

@@ -15,7 +15,7 @@ import time
 
 import dbus
 
-from benchbus import IFACE, NAME, PATH, cpu_seconds, percentile, start_bus_and_daemon
+from benchbus import IFACE, NAME, PATH, cpu_seconds, percentile, start_bus_and_daemon, stop_bus_and_daemon
 
 STORM = r'''
 import json, sys
@@ -96,10 +96,7 @@ def main():
         print('claims_get_p99_during_storm: %d us' % percentile(during, 99))
         print('claims_daemon_rss_after: %d kB' % rss_kb(daemon.pid))
     finally:
-        daemon.terminate()
-        daemon.wait()
-        bus_daemon.terminate()
-        bus_daemon.wait()
+        stop_bus_and_daemon(bus_daemon, daemon)
         subprocess.run(['rm', '-rf', tmp])
 
 

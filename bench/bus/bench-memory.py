@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpacceld's memory under hostile calls, the measurement behind the unit's MemoryMax=:
-tpacceld on the emulator on a private bus (benchbus.BUS_CONF, dbus-daemon's default 32 MiB message size
+tpacceld on the emulator on a private bus (tests/lib/bus.conf.in, dbus-daemon's default 32 MiB message size
 limit, as on the system bus). Prints VmRSS at rest, then VmHWM (peak) and VmRSS after each load:
   streams  16 clients holding AcquireStream() at 1000 Hz without reading, for 3 s
   flood    CONNECTIONS connections x CALLS calls in flight each, with a STRING_MIB MiB string argument:
@@ -20,7 +20,7 @@ import dbus.mainloop.glib
 from gi.repository import GLib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchbus import IFACE, NAME, PATH, start_bus_and_daemon  # noqa: E402
+from benchbus import IFACE, NAME, PATH, start_bus_and_daemon, stop_bus_and_daemon  # noqa: E402
 
 
 def status_kb(pid, key):
@@ -121,10 +121,7 @@ def main():
                 print('tpacceld exited with %d' % daemon.returncode)
                 return 1
         finally:
-            daemon.terminate()
-            daemon.wait()
-            bus_daemon.terminate()
-            bus_daemon.wait()
+            stop_bus_and_daemon(bus_daemon, daemon)
     return 0
 
 

@@ -39,7 +39,8 @@ import sys
 import tempfile
 import time
 
-from benchbus import IFACE, NAME, PATH, collect, cpu_seconds, percentile, start_bus_and_daemon, start_clients
+from benchbus import (IFACE, NAME, PATH, collect, cpu_seconds, percentile, start_bus_and_daemon, start_clients,
+                      stop_bus_and_daemon)
 from daemontest import PROPERTIES_IFACE, Bus  # tests/lib (benchbus puts it on the path): GIO
 
 RATE = 1000
@@ -204,10 +205,7 @@ def main():
             print('stream_p99_50_clients_under_1ms_floor: %s' % ('met' if p99 < 1000 else 'missed'))
             print('stream_cpu_within_1.5x_floor: %s' % ('met' if ratio <= 1.5 else 'missed'))
     finally:
-        daemon.terminate()
-        daemon.wait()
-        bus_daemon.terminate()
-        bus_daemon.wait()
+        stop_bus_and_daemon(bus_daemon, daemon)
         subprocess.run(['rm', '-rf', tmp])
 
 

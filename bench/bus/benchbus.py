@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""What the bus benchmarks (bench-bus.py, bench-stream.py) share: the private system bus's
-configuration, per-process CPU time and context switches from /proc, percentiles, and the
-sample-latency client processes."""
+"""What the bus benchmarks (bench-bus.py, bench-stream.py, bench-claims.py, bench-memory.py) share: the
+private system bus (tests/lib/bus.conf.in) with tpacceld on it, per-process CPU time and context switches
+from /proc, percentiles, and the sample-latency client processes."""
 
 import os
 import subprocess
@@ -67,3 +67,11 @@ def start_bus_and_daemon(tpacceld, tmp):
     daemon = subprocess.Popen([tpacceld, '--session', '--address=' + address, '--backend=sim',
                                '--state-dir=' + tmp], stderr=subprocess.DEVNULL)
     return bus_daemon, address, daemon
+
+
+def stop_bus_and_daemon(bus_daemon, daemon):
+    """The twin of start_bus_and_daemon: stops tpacceld, then its bus."""
+    daemon.terminate()
+    daemon.wait()
+    bus_daemon.terminate()
+    bus_daemon.wait()

@@ -32,7 +32,7 @@ import dbus.mainloop.glib
 from gi.repository import GLib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bus'))
-from benchbus import BUS_CONF, IFACE, NAME, PATH, percentile  # noqa: E402
+from benchbus import IFACE, NAME, PATH, percentile, start_bus, write_bus_conf  # noqa: E402
 
 TRACES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tests', 'traces')
 TRACE_NAMES = ('desk-knock.csv', 'drop-30cm.csv')
@@ -74,9 +74,7 @@ def wait_for_name(bus, deadline):
 def run_one(tpacceld, prefix, trace, hogs, tmp):
     """One replay under load; returns a dict of figures."""
     expect_ms, duration_s = expected_shocks(trace)
-    conf = os.path.join(tmp, 'bus.conf')
-    with open(conf, 'w') as f:
-        f.write(BUS_CONF)
+    conf = write_bus_conf(os.path.join(tmp, 'bus.conf'), 'unix:dir=' + tmp)
     procs = []
     try:
         hog = None
@@ -85,10 +83,8 @@ def run_one(tpacceld, prefix, trace, hogs, tmp):
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             procs.append(hog)
             time.sleep(1.0)  # the hogs running on every core before the daemon starts
-        bus_daemon = subprocess.Popen(['dbus-daemon', '--config-file=' + conf, '--nofork', '--print-address=1'],
-                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        bus_daemon, address = start_bus(conf, stderr=subprocess.DEVNULL)
         procs.append(bus_daemon)
-        address = bus_daemon.stdout.readline().strip()
         bus = dbus.bus.BusConnection(address)
         t0 = time.monotonic()
         daemon = subprocess.Popen(prefix + [tpacceld, '--session', '--address=' + address, '--backend=sim',

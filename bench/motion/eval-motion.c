@@ -258,7 +258,7 @@ static void usage(void)
                "Replays labelled traces through the motion pipeline (emulator -> EC -> hdaps -> motion)\n"
                "and prints detections, latencies in readouts, false alarms and orientation sequences.\n"
                "  --direct      feed the trace rows straight to the motion layer (no emulator)\n"
-               "  --hdapsd DIR  add hdapsd's parks from DIR/NAME.parks (bench/motion/hdapsd-replay.sh)\n"
+               "  --hdapsd DIR  add hdapsd's parks from DIR/NAME.parks (bench/motion/hdapsd-replay.py)\n"
                "  --check       exit 1 if a floor is missed\n"
                "  --sensitivity S  ShockSensitivity (default 1; 0.1..10)\n"
                "  --phase MS    poll MS ms later (0..19, not with --direct): another tick phase\n"
