@@ -101,7 +101,7 @@ class ClientTestCase(BusTestCase):
             stop_process(proc)
         self.stop_activated_daemon()
         self.bus.stop()
-        if sys.exc_info()[0] is not None or os.environ.get("TPACCEL_TEST_VERBOSE"):
+        if self._outcome_failed() or os.environ.get("TPACCEL_TEST_VERBOSE"):
             self.dump_logs()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 

@@ -262,6 +262,17 @@ class BusTestCase(unittest.TestCase):
     """What every test of tpacceld on a private bus shares: waiting for conditions while the main context
     dispatches, D-Bus error checks, python-dbusmock services spawned on the bus (self.bus)."""
 
+    def _outcome_failed(self):
+        """Whether this test has failed so far (for tearDown, which sees no exception)."""
+        result = getattr(self, '_outcome', None)
+        if result is None:
+            return False
+        errors = getattr(result, 'errors', None)
+        if errors is None:  # python >= 3.11
+            r = getattr(result, 'result', None)
+            return bool(r and (r.failures or r.errors))
+        return any(e for _, e in errors)
+
     def assertEventually(self, cond, timeout=TIMEOUT, message=None):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -349,15 +360,6 @@ class TpaccelTestBase(BusTestCase):
                 sys.stderr.write('---- tpacceld log ----\n' + f.read() + '----\n')
         shutil.rmtree(self.state_dir, ignore_errors=True)
 
-    def _outcome_failed(self):
-        result = getattr(self, '_outcome', None)
-        if result is None:
-            return False
-        errors = getattr(result, 'errors', None)
-        if errors is None:  # python >= 3.11
-            r = getattr(result, 'result', None)
-            return bool(r and (r.failures or r.errors))
-        return any(e for _, e in errors)
 
     # Helpers
 
