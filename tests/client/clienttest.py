@@ -95,13 +95,14 @@ class ClientTestCase(BusTestCase):
         self.processes = []
         self.daemon = None
         self.daemon_log = os.path.join(self.tmpdir, "tpacceld.log")
+        self.print_logs = bool(os.environ.get("TPACCEL_TEST_VERBOSE"))  # tearDown prints them; so does a failure
 
     def tearDown(self):
         for proc in reversed(self.processes):
             stop_process(proc)
         self.stop_activated_daemon()
         self.bus.stop()
-        if self._outcome_failed() or os.environ.get("TPACCEL_TEST_VERBOSE"):
+        if self.print_logs or self._outcome_failed():
             self.dump_logs()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
