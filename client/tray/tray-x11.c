@@ -1,28 +1,61 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <gdk/gdkx.h>
 #include <gtk/gtk.h>
+#include <stdbool.h>
+#include <X11/extensions/render.h>
 #include <X11/Xlib.h>
+#include <X11/Xlibint.h>
 
 #include "tray-x11.h"
 
-/* Xlib's handler takes no user data: the one it replaced is kept here, set once at start. */
-static XErrorHandler gdk_handler;
+typedef Bool (*WireToError)(Display *display, XErrorEvent *event, xError *wire);
 
-static int on_x_error(Display *display, XErrorEvent *event)
+/* Xlib's hooks take no user data: the hooks ours replaced are kept here, by error code, set once at
+ * start. */
+static WireToError replaced_hooks[256];
+static bool hooked;
+
+/* Whether id was allocated by this connection: X gives each client a range of resource ids. */
+static bool is_own_resource(const Display *display, XID id)
 {
-        if (event->error_code == BadWindow || event->error_code == BadDrawable) {
-                g_debug("Ignoring X error %u (request %u) on window 0x%lx: it was destroyed from outside",
-                        event->error_code, event->request_code, event->resourceid);
-                return 0;
+        return (id & ~display->resource_mask) == display->resource_base;
+}
+
+/* Called by Xlib for each error of the codes hooked below, before any error handler or GDK error trap
+ * sees it; False drops the error. Runs with the display locked: no Xlib calls here. */
+static Bool on_wire_error(Display *display, XErrorEvent *event, xError *wire)
+{
+        WireToError replaced = replaced_hooks[event->error_code];
+
+        if (is_own_resource(display, event->resourceid)) {
+                g_debug("Ignoring X error %u (request %u.%u) on 0x%lx: its window was destroyed from "
+                        "outside",
+                        event->error_code, event->request_code, event->minor_code, event->resourceid);
+                return False;
         }
-        return gdk_handler ? gdk_handler(display, event) : 0;
+        return replaced ? replaced(display, event, wire) : True;
+}
+
+static void hook_error(Display *display, int error_code)
+{
+        assert(error_code > 0 && error_code < (int) G_N_ELEMENTS(replaced_hooks));
+        replaced_hooks[error_code] = XESetWireToError(display, error_code, on_wire_error);
 }
 
 void tray_x11_tolerate_destroyed_windows(void)
 {
         GdkDisplay *display = gdk_display_get_default();
+        Display *xdisplay;
+        int render_opcode, render_event_base, render_error_base;
 
-        if (!display || !GDK_IS_X11_DISPLAY(display) || gdk_handler)
+        if (!display || !GDK_IS_X11_DISPLAY(display) || hooked)
                 return;
-        gdk_handler = XSetErrorHandler(on_x_error);
+        xdisplay = gdk_x11_display_get_xdisplay(display);
+        hook_error(xdisplay, BadWindow);
+        hook_error(xdisplay, BadDrawable);
+        /* cairo draws through RENDER pictures, which the server frees with their window. */
+        if (XQueryExtension(xdisplay, RENDER_NAME, &render_opcode, &render_event_base, &render_error_base))
+                hook_error(xdisplay, render_error_base + BadPicture);
+        hooked = true;
 }

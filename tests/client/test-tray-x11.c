@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tray_x11_tolerate_destroyed_windows() against the race it is for, made deterministic: another client
+ * destroys our window, we draw to it (core requests, and cairo through RENDER), and the errors arrive
+ * while GDK has an error trap pushed for a later request, which GDK treats as fatal. Needs an X display
+ * ($DISPLAY): test_tray.py runs each test in a process of its own under its Xvfb, with the hook and with
+ * --without-hook, where GDK must end the program with status 1 (the race is real: the test can fail). */
+#include <cairo-xlib.h>
+#include <gdk/gdkx.h>
+#include <gtk/gtk.h>
+#include <stdbool.h>
+#include <X11/Xlib.h>
+
+#include "test-helpers.h"
+#include "tray-x11.h"
+
+static Display *open_other_connection(void)
+{
+        Display *other = XOpenDisplay(NULL);
+
+        if (!other) {
+                fprintf(stderr, "cannot open a second connection to the display\n");
+                exit(2);
+        }
+        return other;
+}
+
+static Window shown_window(GtkWidget **window)
+{
+        *window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
+        gtk_widget_show(*window);
+        while (gtk_events_pending())
+                gtk_main_iteration();
+        return gdk_x11_window_get_xid(gtk_widget_get_window(*window));
+}
+
+static void destroy_from_outside(Window xid)
+{
+        Display *other = open_other_connection();
+
+        XDestroyWindow(other, xid);
+        XCloseDisplay(other); /* flushes and syncs */
+}
+
+/* A realized toplevel of ours that another connection has destroyed; its id is returned. */
+static Window destroyed_from_outside(GtkWidget **window)
+{
+        Window xid = shown_window(window);
+
+        destroy_from_outside(xid);
+        return xid;
+}
+
+/* A window of another client that has gone (as a tray manager that quit): its id is returned. */
+static Window foreign_window_gone(void)
+{
+        Display *other = open_other_connection();
+        Window xid = XCreateSimpleWindow(other, DefaultRootWindow(other), 0, 0, 8, 8, 0, 0, 0);
+
+        XCloseDisplay(other); /* the server frees the client's resources */
+        return xid;
+}
+
+TEST(error_arriving_inside_a_trap)
+{
+        GdkDisplay *display = gdk_display_get_default();
+        Display *xdisplay = gdk_x11_display_get_xdisplay(display);
+        GtkWidget *window;
+        Window xid = destroyed_from_outside(&window);
+        GC gc = XCreateGC(xdisplay, DefaultRootWindow(xdisplay), 0, NULL);
+
+        /* Drawn before we saw the DestroyNotify; the error comes back during an unrelated trap. */
+        XCopyArea(xdisplay, xid, xid, gc, 0, 0, 8, 8, 1, 1);
+        gdk_x11_display_error_trap_push(display);
+        XSync(xdisplay, False);
+        gdk_x11_display_error_trap_pop_ignored(display);
+        XFreeGC(xdisplay, gc);
+
+        /* And one without a trap, which GDK's own handler would end the program on. */
+        XMapWindow(xdisplay, xid);
+        XSync(xdisplay, False);
+
+        /* GTK processes the DestroyNotify and goes on. */
+        while (gtk_events_pending())
+                gtk_main_iteration();
+        CHECK(true); /* reached */
+}
+
+TEST(cairo_drawing_on_a_window_destroyed_from_outside)
+{
+        GdkDisplay *display = gdk_display_get_default();
+        Display *xdisplay = gdk_x11_display_get_xdisplay(display);
+        GtkWidget *window;
+        Window xid = shown_window(&window);
+        cairo_surface_t *surface =
+                cairo_xlib_surface_create(xdisplay, xid, DefaultVisual(xdisplay, 0), 8, 8);
+        cairo_t *cr = cairo_create(surface);
+
+        /* cairo draws through a RENDER picture of the window, which the server frees with the window:
+         * the next paint fails with RenderBadPicture. */
+        cairo_paint(cr);
+        cairo_surface_flush(surface);
+        XSync(xdisplay, False);
+        destroy_from_outside(xid);
+        cairo_set_source_rgb(cr, 1, 0, 0);
+        cairo_paint(cr);
+        cairo_surface_flush(surface);
+        gdk_x11_display_error_trap_push(display);
+        XSync(xdisplay, False);
+        gdk_x11_display_error_trap_pop_ignored(display);
+        cairo_destroy(cr);
+        cairo_surface_destroy(surface);
+        XSync(xdisplay, False);
+        while (gtk_events_pending())
+                gtk_main_iteration();
+        CHECK(true); /* reached */
+}
+
+TEST(other_clients_windows_still_reach_the_trap)
+{
+        GdkDisplay *display = gdk_display_get_default();
+        Display *xdisplay = gdk_x11_display_get_xdisplay(display);
+        Window foreign = foreign_window_gone();
+
+        /* GDK checks traps on other clients' windows (a tray manager gone): they must still fail. */
+        gdk_x11_display_error_trap_push(display);
+        XMapWindow(xdisplay, foreign);
+        CHECK_EQ(gdk_x11_display_error_trap_pop(display), BadWindow);
+}
+
+/* test-tray-x11 [--without-hook] [TEST...]: runs the named tests, or all. */
+int main(int argc, char **argv)
+{
+        static const struct {
+                const char *name;
+                void (*run)(void);
+        } tests[] = {
+                {"error_arriving_inside_a_trap", error_arriving_inside_a_trap},
+                {"cairo_drawing_on_a_window_destroyed_from_outside",
+                 cairo_drawing_on_a_window_destroyed_from_outside},
+                {"other_clients_windows_still_reach_the_trap", other_clients_windows_still_reach_the_trap},
+        };
+        bool hook = true;
+        int first = 1;
+
+        if (!gtk_init_check(&argc, &argv)) {
+                fprintf(stderr, "no X display: set DISPLAY\n");
+                return 2;
+        }
+        if (argc > 1 && strcmp(argv[1], "--without-hook") == 0) {
+                hook = false;
+                first = 2;
+        }
+        if (hook)
+                tray_x11_tolerate_destroyed_windows();
+        for (size_t i = 0; i < G_N_ELEMENTS(tests); i++) {
+                bool named = first == argc;
+
+                for (int a = first; a < argc; a++)
+                        named |= strcmp(argv[a], tests[i].name) == 0;
+                if (named) {
+                        fprintf(stderr, "# %s\n", tests[i].name);
+                        tests[i].run();
+                }
+        }
+        return test_summary();
+}
