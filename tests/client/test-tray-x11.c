@@ -24,12 +24,18 @@ static Display *open_other_connection(void)
         return other;
 }
 
+/* Lets GTK handle what arrived (the DestroyNotify of a window destroyed from outside). */
+static void process_pending_events(void)
+{
+        while (gtk_events_pending())
+                gtk_main_iteration();
+}
+
 static Window shown_window(GtkWidget **window)
 {
         *window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
         gtk_widget_show(*window);
-        while (gtk_events_pending())
-                gtk_main_iteration();
+        process_pending_events();
         return gdk_x11_window_get_xid(gtk_widget_get_window(*window));
 }
 
@@ -41,13 +47,13 @@ static void destroy_from_outside(Window xid)
         XCloseDisplay(other); /* flushes and syncs */
 }
 
-/* A realized toplevel of ours that another connection has destroyed; its id is returned. */
-static Window destroyed_from_outside(GtkWidget **window)
+/* Waits for the errors of what was sent so far while GDK has a trap pushed for a later request: the
+ * errors fall outside the trap, and GDK's handler, not the program's, sees them. */
+static void sync_inside_unrelated_trap(GdkDisplay *display)
 {
-        Window xid = shown_window(window);
-
-        destroy_from_outside(xid);
-        return xid;
+        gdk_x11_display_error_trap_push(display);
+        XSync(gdk_x11_display_get_xdisplay(display), False);
+        gdk_x11_display_error_trap_pop_ignored(display);
 }
 
 /* A window of another client that has gone (as a tray manager that quit): its id is returned. */
@@ -65,23 +71,20 @@ TEST(error_arriving_inside_a_trap)
         GdkDisplay *display = gdk_display_get_default();
         Display *xdisplay = gdk_x11_display_get_xdisplay(display);
         GtkWidget *window;
-        Window xid = destroyed_from_outside(&window);
+        Window xid = shown_window(&window);
         GC gc = XCreateGC(xdisplay, DefaultRootWindow(xdisplay), 0, NULL);
 
-        /* Drawn before we saw the DestroyNotify; the error comes back during an unrelated trap. */
+        /* Drawn before we saw the DestroyNotify. */
+        destroy_from_outside(xid);
         XCopyArea(xdisplay, xid, xid, gc, 0, 0, 8, 8, 1, 1);
-        gdk_x11_display_error_trap_push(display);
-        XSync(xdisplay, False);
-        gdk_x11_display_error_trap_pop_ignored(display);
+        sync_inside_unrelated_trap(display);
         XFreeGC(xdisplay, gc);
 
         /* And one without a trap, which GDK's own handler would end the program on. */
         XMapWindow(xdisplay, xid);
         XSync(xdisplay, False);
 
-        /* GTK processes the DestroyNotify and goes on. */
-        while (gtk_events_pending())
-                gtk_main_iteration();
+        process_pending_events();
         CHECK(true); /* reached */
 }
 
@@ -104,14 +107,12 @@ TEST(cairo_drawing_on_a_window_destroyed_from_outside)
         cairo_set_source_rgb(cr, 1, 0, 0);
         cairo_paint(cr);
         cairo_surface_flush(surface);
-        gdk_x11_display_error_trap_push(display);
-        XSync(xdisplay, False);
-        gdk_x11_display_error_trap_pop_ignored(display);
+        sync_inside_unrelated_trap(display);
         cairo_destroy(cr);
         cairo_surface_destroy(surface);
         XSync(xdisplay, False);
-        while (gtk_events_pending())
-                gtk_main_iteration();
+
+        process_pending_events();
         CHECK(true); /* reached */
 }
 
