@@ -202,6 +202,19 @@ int bus_sender_euid(sd_bus_message *m, uid_t *ret)
         return r;
 }
 
+int bus_identify_sender(sd_bus_message *m, uid_t *ret, sd_bus_error *error)
+{
+        const char *sender = sd_bus_message_get_sender(m);
+        int r = bus_sender_euid(m, ret);
+
+        if (r < 0) {
+                log_debug_errno(r, "Cannot tell who %s is: %m", strna(sender));
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
+                                         strna(sender), strerror(-r));
+        }
+        return 0;
+}
+
 /* Setters */
 
 int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error)

@@ -87,3 +87,7 @@ int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error);
 /* The effective uid of m's sender into *ret (asked of the bus when the message does not carry it).
  * Returns 0 or a negative errno. */
 int bus_sender_euid(sd_bus_message *m, uid_t *ret);
+/* bus_sender_euid() for a method call that needs to know its caller: when the uid cannot be had, logs
+ * it (debug) and sets error to AccessDenied "Cannot tell who SENDER is: REASON". Returns 0 or a negative
+ * errno. */
+int bus_identify_sender(sd_bus_message *m, uid_t *ret, sd_bus_error *error);

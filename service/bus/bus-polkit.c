@@ -6,6 +6,7 @@
 #include "bus-errors.h"
 #include "bus-face.h"
 #include "bus-polkit.h"
+#include "log-limit.h"
 #include "log.h"
 #include "strv.h"
 #include "strutil.h"
@@ -64,11 +65,6 @@ typedef enum Verdict {
         VERDICT_ALLOWED, /* its last answer authorized the uid: it may use the reserve */
         VERDICT_DENIED,  /* its last answer did not: POLKIT_PENDING_PER_DENIED_UID */
 } Verdict;
-
-typedef struct LogLimit {
-        unsigned count;         /* events since the last line */
-        uint64_t last_log_usec; /* 0: never logged */
-} LogLimit;
 
 /* What is known of one uid: its log limits and polkit's last verdict about it. */
 typedef struct RefusalLog {
@@ -131,7 +127,7 @@ static unsigned pending_of_uid(const PolkitPending *p, uid_t uid)
 
 static uint64_t refusal_log_last_usec(const RefusalLog *l)
 {
-        return MAX(MAX(l->busy.last_log_usec, l->polkit_failed.last_log_usec), l->verdict_usec);
+        return MAX(MAX(l->busy.last_usec, l->polkit_failed.last_usec), l->verdict_usec);
 }
 
 /* The uid's record, or a reused one: a free one, else the one used longest ago (its counts and verdict
@@ -151,26 +147,11 @@ static RefusalLog *refusal_log(PolkitPending *p, uid_t uid)
         return oldest;
 }
 
-/* Counts one event; true: log a line now, *ret_count events since the last one (this one included),
- * and the count starts again. At most one line per POLKIT_BUSY_LOG_INTERVAL_USEC. */
-static bool log_limit_pass(LogLimit *l, unsigned *ret_count)
-{
-        uint64_t now = now_usec();
-
-        l->count++;
-        if (l->last_log_usec != 0 && now - l->last_log_usec < POLKIT_BUSY_LOG_INTERVAL_USEC)
-                return false;
-        *ret_count = l->count;
-        l->count = 0;
-        l->last_log_usec = now;
-        return true;
-}
-
 static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const char *limit)
 {
         unsigned n;
 
-        if (!log_limit_pass(&refusal_log(p, uid)->busy, &n))
+        if (!log_limit_pass(&refusal_log(p, uid)->busy, now_usec(), POLKIT_BUSY_LOG_INTERVAL_USEC, &n))
                 return;
         log_warning("Too many pending authorizations: refused %u call(s) of uid %u since the last message "
                     "(at most one per %llu s), the last one from %s (limit %s)",
@@ -204,11 +185,9 @@ static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, u
         if (s)
                 uid = s->uid;
         else {
-                r = bus_sender_euid(call, &uid);
+                r = bus_identify_sender(call, &uid, error);
                 if (r < 0)
-                        return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
-                                                 "Not authorized: cannot tell who %s is: %s", sender,
-                                                 strerror(-r));
+                        return r;
         }
 
         /* Root, and a user polkit authorized when it last answered about it, may use the reserve; a user
@@ -318,7 +297,8 @@ static void log_polkit_failed(AuthQuery *q, const sd_bus_error *e)
         PendingSlot *s = pending_find(p, sender); /* released only with the query */
         unsigned n = 1;
 
-        if (s && !log_limit_pass(&refusal_log(p, s->uid)->polkit_failed, &n))
+        if (s && !log_limit_pass(&refusal_log(p, s->uid)->polkit_failed, now_usec(),
+                                 POLKIT_BUSY_LOG_INTERVAL_USEC, &n))
                 return;
         log_warning(
                 "polkit check of %s for %s failed: %s: %s; denying (%u failed check(s) of uid %d since the "

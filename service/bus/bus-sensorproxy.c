@@ -206,10 +206,9 @@ static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, uid_t *r
         *ret_uid = (uid_t) -1;
         if (!sender || (p->claims && sd_bus_track_count_name(p->claims, sender) > 0))
                 return 0;
-        r = bus_sender_euid(m, &uid);
+        r = bus_identify_sender(m, &uid, error);
         if (r < 0)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
-                                         sender, strerror(-r));
+                return r;
         if (uid != 0 && claimers_of_uid(p, uid) >= SENSOR_PROXY_CLAIMERS_PER_UID_MAX) {
                 log_debug("%s: ClaimAccelerometer of %s (uid %u) refused: the per-user bound",
                           SENSOR_PROXY_BUS_NAME, sender, (unsigned) uid);

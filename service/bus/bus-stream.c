@@ -15,6 +15,7 @@
 #include "bus-stream.h"
 #include "claims.h"
 #include "context.h"
+#include "log-limit.h"
 #include "log.h"
 #include "strutil.h"
 
@@ -40,8 +41,7 @@ typedef struct Stream {
 typedef struct ReleaseLog {
         bool used;
         uid_t uid;
-        unsigned suppressed;    /* releases with drops not logged since the last line */
-        uint64_t last_log_usec; /* 0: never */
+        LogLimit limit; /* releases with drops */
 } ReleaseLog;
 
 typedef struct SampleSubscriber {
@@ -101,7 +101,7 @@ static ReleaseLog *release_log(BusStreams *t, uid_t uid)
                 ReleaseLog *l = &t->logs[i];
                 if (l->used && l->uid == uid)
                         return l;
-                if (!l->used || (oldest->used && l->last_log_usec < oldest->last_log_usec))
+                if (!l->used || (oldest->used && l->limit.last_usec < oldest->limit.last_usec))
                         oldest = l;
         }
         *oldest = (ReleaseLog){.used = true, .uid = uid};
@@ -111,21 +111,13 @@ static ReleaseLog *release_log(BusStreams *t, uid_t uid)
 /* A stream that dropped records is worth a line, but at most one per user per interval. */
 static void log_release(BusStreams *t, const Stream *s, const char *owner, const char *why)
 {
-        ReleaseLog *l;
-        uint64_t now;
         int level = LOG_DEBUG;
-        unsigned others = 0;
+        unsigned n, others = 0;
 
-        if (s->dropped > 0) {
-                l = release_log(t, s->uid);
-                now = now_usec();
-                if (l->last_log_usec == 0 || now - l->last_log_usec >= STREAM_LOG_INTERVAL_USEC) {
-                        level = LOG_INFO;
-                        others = l->suppressed;
-                        l->suppressed = 0;
-                        l->last_log_usec = now;
-                } else
-                        l->suppressed++;
+        if (s->dropped > 0 &&
+            log_limit_pass(&release_log(t, s->uid)->limit, now_usec(), STREAM_LOG_INTERVAL_USEC, &n)) {
+                level = LOG_INFO;
+                others = n - 1;
         }
         if (others > 0)
                 log_full_errno(
@@ -431,12 +423,9 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
                 return sd_bus_reply_method_return(m, NULL);
         }
 
-        r = bus_sender_euid(m, &uid);
-        if (r < 0) {
-                log_debug_errno(r, "Cannot tell who %s is: %m", sender);
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
-                                         sender, strerror(-r));
-        }
+        r = bus_identify_sender(m, &uid, error);
+        if (r < 0)
+                return r;
         reserved = bus_uid_privileged(f, uid);
         if (uid != 0 && subscribers_of_uid(t, uid) >= SAMPLE_SUBSCRIBERS_PER_UID_MAX)
                 bound = "per-user", limit = SAMPLE_SUBSCRIBERS_PER_UID_MAX;

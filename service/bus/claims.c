@@ -174,12 +174,9 @@ static int find_or_identify(BusFace *f, sd_bus_message *m, Claimer **ret, uid_t 
                 *ret_reserved = (*ret)->reserved;
                 return 0;
         }
-        r = bus_sender_euid(m, ret_uid);
-        if (r < 0) {
-                log_debug_errno(r, "Cannot tell who %s is: %m", sender);
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
-                                         sender, strerror(-r));
-        }
+        r = bus_identify_sender(m, ret_uid, error);
+        if (r < 0)
+                return r;
         *ret = NULL;
         *ret_reserved = bus_uid_privileged(f, *ret_uid);
         return 0;
