@@ -56,23 +56,24 @@ void context_read_back_ec_config(Context *c)
         context_changed(c, CHANGE_MASK(CHANGE_OVERSAMPLING_RATIO) | CHANGE_MASK(CHANGE_FILTER_ORDER));
 }
 
-/* Makes backend_reason end with "; note" (NULL: nothing) instead of the note it ended with. */
+/* Composes backend_reason from backend_why and backend_note. Returns 0, or -ENOMEM with the old text
+ * kept. */
+static int compose_backend_reason(Context *c)
+{
+        char *reason;
+
+        if (asprintf(&reason, "%s%s%s", c->backend_why ?: "", c->backend_note ? "; " : "",
+                     c->backend_note ?: "") < 0)
+                return -ENOMEM;
+        free(c->backend_reason);
+        c->backend_reason = reason;
+        return 0;
+}
+
 static void set_backend_note(Context *c, const char *note)
 {
-        _cleanup_free_ char *reason = NULL;
-        size_t n = strlen(c->backend_reason);
-
-        if (c->backend_note) {
-                size_t k = strlen(c->backend_note) + 2;
-                if (n >= k && strncmp(c->backend_reason + n - k, "; ", 2) == 0 &&
-                    streq(c->backend_reason + n - k + 2, c->backend_note))
-                        n -= k;
-        }
-        if (asprintf(&reason, "%.*s%s%s", (int) n, c->backend_reason, note ? "; " : "", note ?: "") < 0)
-                return; /* keep the old text */
-        free(c->backend_reason);
-        c->backend_reason = TAKE_PTR(reason);
         c->backend_note = note;
+        (void) compose_backend_reason(c);
 }
 
 void context_follow_backend_note(Context *c)
@@ -112,11 +113,12 @@ void context_setup_device(Context *c)
                 if (c->backend->init_failure)
                         log_error("%s: %s", backend_name(c->backend), c->backend->init_failure);
                 if (asprintf(&reason, "%s, but initializing the accelerometer failed: %s%s%s%s",
-                             c->backend_reason, c->backend->init_failure ?: "",
+                             c->backend_why, c->backend->init_failure ?: "",
                              c->backend->init_failure ? " (" : "", strerror(-r),
                              c->backend->init_failure ? ")" : "") >= 0) {
-                        free(c->backend_reason);
-                        c->backend_reason = TAKE_PTR(reason);
+                        free(c->backend_why);
+                        c->backend_why = TAKE_PTR(reason);
+                        (void) compose_backend_reason(c);
                 }
                 return;
         }
@@ -202,8 +204,8 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
         poller_init(&c->poller, c);
         state_config_init(&c->config);
 
-        c->backend_reason = strdup(backend_reason ?: "");
-        if (!c->backend_reason)
+        c->backend_why = strdup(backend_reason ?: "");
+        if (!c->backend_why || compose_backend_reason(c) < 0)
                 return -ENOMEM;
         if (o->state_dir && asprintf(&c->state_path, "%s/%s", o->state_dir, STATE_FILE_NAME) < 0) {
                 c->state_path = NULL;
@@ -241,6 +243,7 @@ Context *context_free(Context *c)
         motion_free(c->motion);
         backend_free(c->backend);
         state_config_done(&c->config);
+        free(c->backend_why);
         free(c->backend_reason);
         free(c->state_path);
         free(c);
@@ -298,9 +301,11 @@ void context_switch_backend(Context *c, Backend *backend, char *reason)
 
         backend_free(c->backend);
         c->backend = backend;
-        free(c->backend_reason);
-        c->backend_reason = reason ?: strdup("");
+        free(c->backend_why);
+        c->backend_why = reason;
         c->backend_note = NULL;
+        if (compose_backend_reason(c) < 0)
+                log_error_errno(-ENOMEM, "Failed to describe the new backend: %m"); /* keeps the old text */
 
         if (c->backend)
                 context_setup_device(c);

@@ -59,10 +59,13 @@ typedef struct Context {
         sd_event *event;
 
         Backend *backend; /* NULL: no accelerometer */
-        char *backend_reason;
-        /* The backend's init_note that backend_reason ends with ("; NOTE"); NULL: none. A poll tick
-         * compares it with the backend's (context_follow_backend_note()). */
+        /* Why this backend (backend-choose.h), and why it has no accelerometer when it has none. */
+        char *backend_why;
+        /* The backend's init_note in force (a configuration the EC keeps pending); NULL: none. A poll
+         * tick compares it with the backend's (context_follow_backend_note()). */
         const char *backend_note;
+        /* What BackendReason says: backend_why, then "; " and backend_note when there is one. */
+        char *backend_reason;
         bool has_accelerometer;
         Motion *motion;            /* NULL if it could not be created (logged) */
         DiskProtect *disk_protect; /* NULL if it could not be created (logged) */
