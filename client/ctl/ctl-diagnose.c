@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <json-glib/json-glib.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -41,24 +42,24 @@ static ExitStatus no_service(Ctl *ctl, const char *why)
 }
 
 /* Whether the report lists a problem: a "PROBLEM: " line in the text, a non-empty "problems" array
- * in JSON (tpacceld writes "[]" for none). The exit status then says so to scripts. */
+ * in JSON (tpacceld writes "[]" for none). The exit status then says so to scripts. A JSON report that
+ * does not parse counts as one. */
 static gboolean report_names_a_problem(const char *report, gboolean json)
 {
-        const char *p;
+        g_autoptr(JsonParser) parser = NULL;
+        JsonNode *root, *problems;
 
         if (!json)
                 return g_str_has_prefix(report, "PROBLEM: ") || strstr(report, "\nPROBLEM: ");
-        p = strstr(report, "\"problems\":");
-        if (!p)
-                return FALSE;
-        p += strlen("\"problems\":");
-        while (g_ascii_isspace(*p))
-                p++;
-        if (*p++ != '[')
-                return FALSE;
-        while (g_ascii_isspace(*p))
-                p++;
-        return *p != ']';
+        parser = json_parser_new();
+        if (!json_parser_load_from_data(parser, report, -1, NULL))
+                return TRUE;
+        root = json_parser_get_root(parser);
+        if (!root || !JSON_NODE_HOLDS_OBJECT(root))
+                return TRUE;
+        problems = json_object_get_member(json_node_get_object(root), "problems");
+        return problems && JSON_NODE_HOLDS_ARRAY(problems) &&
+               json_array_get_length(json_node_get_array(problems)) > 0;
 }
 
 ExitStatus ctl_diagnose(Ctl *ctl, char **args, int n_args)
