@@ -456,29 +456,6 @@ static int copy_config(BusFace *f, StateConfig *next)
         return state_config_copy(next, &c->config);
 }
 
-/* Sets the device setting at offset in StateConfig (SamplingRate, OversamplingRatio, FilterOrder). */
-static int change_device_setting(BusFace *f, sd_bus_message *call, const char *property, size_t offset,
-                                 unsigned value, sd_bus_error *error)
-{
-        _cleanup_(state_config_done) StateConfig next = {};
-        ChangeMask changed;
-        int r;
-
-        r = require_accelerometer(f, error);
-        if (r < 0)
-                return r;
-        r = copy_config(f, &next);
-        if (r < 0)
-                return r;
-        *(unsigned *) ((uint8_t *) &next + offset) = value;
-        r = change_config(f, &next, &changed, error);
-        if (r < 0)
-                return r;
-        if (changed != 0)
-                log_info("%s set to %u by %s", property, value, strna(sd_bus_message_get_sender(call)));
-        return 0;
-}
-
 /* SamplingRate x OversamplingRatio must fit the EC's 16-bit rate, checked against the other value of the
  * moment (the handler runs again after polkit's answer); the message says which limit. */
 static int check_sampling_rate(BusFace *f, unsigned rate, sd_bus_error *error)
@@ -512,75 +489,75 @@ static int check_oversampling_ratio(BusFace *f, unsigned ratio, sd_bus_error *er
         return 0;
 }
 
-static int method_set_sampling_rate(sd_bus_message *m, void *userdata, sd_bus_error *error)
+static int check_filter_order(BusFace *f, unsigned order, sd_bus_error *error)
 {
-        BusFace *f = userdata;
-        uint32_t rate;
-        int r;
-
-        r = sd_bus_message_read(m, "u", &rate);
-        if (r < 0)
-                return r;
-        r = check_sampling_rate(f, rate, error);
-        if (r < 0)
-                return r;
-        r = bus_authorize(f, m, error);
-        if (r < 0)
-                return r;
-        if (r == 0)
-                return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(f, m, "SamplingRate", offsetof(StateConfig, sampling_rate), rate, error);
-        if (r < 0)
-                return r;
-        return sd_bus_reply_method_return(m, NULL);
-}
-
-static int method_set_oversampling_ratio(sd_bus_message *m, void *userdata, sd_bus_error *error)
-{
-        BusFace *f = userdata;
-        uint32_t ratio;
-        int r;
-
-        r = sd_bus_message_read(m, "u", &ratio);
-        if (r < 0)
-                return r;
-        r = check_oversampling_ratio(f, ratio, error);
-        if (r < 0)
-                return r;
-        r = bus_authorize(f, m, error);
-        if (r < 0)
-                return r;
-        if (r == 0)
-                return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(f, m, "OversamplingRatio", offsetof(StateConfig, oversampling_ratio),
-                                  ratio, error);
-        if (r < 0)
-                return r;
-        return sd_bus_reply_method_return(m, NULL);
-}
-
-static int method_set_filter_order(sd_bus_message *m, void *userdata, sd_bus_error *error)
-{
-        BusFace *f = userdata;
-        uint32_t order;
-        int r;
-
-        r = sd_bus_message_read(m, "u", &order);
-        if (r < 0)
-                return r;
         if (order < EC_FILTER_ORDER_MIN || order > EC_FILTER_ORDER_MAX)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "FilterOrder %u is out of range %u..%u", order, EC_FILTER_ORDER_MIN,
                                          EC_FILTER_ORDER_MAX);
+        return 0;
+}
+
+/* A setter of the EC's configuration: an unsigned in StateConfig, checked before polkit is asked. */
+typedef struct DeviceSetting {
+        const char *property;
+        size_t config_offset;
+        int (*check)(BusFace *f, unsigned value, sd_bus_error *error);
+} DeviceSetting;
+
+static const DeviceSetting sampling_rate_setting = {"SamplingRate", offsetof(StateConfig, sampling_rate),
+                                                    check_sampling_rate};
+static const DeviceSetting oversampling_ratio_setting = {
+        "OversamplingRatio", offsetof(StateConfig, oversampling_ratio), check_oversampling_ratio};
+static const DeviceSetting filter_order_setting = {"FilterOrder", offsetof(StateConfig, filter_order),
+                                                   check_filter_order};
+
+static int set_device_setting(sd_bus_message *m, BusFace *f, const DeviceSetting *s, sd_bus_error *error)
+{
+        _cleanup_(state_config_done) StateConfig next = {};
+        ChangeMask changed;
+        uint32_t value;
+        int r;
+
+        r = sd_bus_message_read(m, "u", &value);
+        if (r < 0)
+                return r;
+        r = s->check(f, value, error);
+        if (r < 0)
+                return r;
         r = bus_authorize(f, m, error);
         if (r < 0)
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = change_device_setting(f, m, "FilterOrder", offsetof(StateConfig, filter_order), order, error);
+        r = require_accelerometer(f, error);
         if (r < 0)
                 return r;
+        r = copy_config(f, &next);
+        if (r < 0)
+                return r;
+        *(unsigned *) ((uint8_t *) &next + s->config_offset) = value;
+        r = change_config(f, &next, &changed, error);
+        if (r < 0)
+                return r;
+        if (changed != 0)
+                log_info("%s set to %u by %s", s->property, value, strna(sd_bus_message_get_sender(m)));
         return sd_bus_reply_method_return(m, NULL);
+}
+
+static int method_set_sampling_rate(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        return set_device_setting(m, userdata, &sampling_rate_setting, error);
+}
+
+static int method_set_oversampling_ratio(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        return set_device_setting(m, userdata, &oversampling_ratio_setting, error);
+}
+
+static int method_set_filter_order(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        return set_device_setting(m, userdata, &filter_order_setting, error);
 }
 
 static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_error *error)
