@@ -33,15 +33,7 @@ finish() {
         echo $rc >"$out/rc"
 }
 trap finish EXIT
-wait_for() { # SECONDS COMMAND...: poll until COMMAND succeeds
-        local deadline=$((SECONDS + $1))
-        shift
-        until "$@"; do
-                [ $SECONDS -lt $deadline ] || return 1
-                sleep 0.2
-        done
-}
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env "$@"; }
+. "$in/shell-helpers.sh" # wait_for, as_nobody, float_eq
 prop() { systemctl show -P "$1" "$2"; }
 main_pid() { prop MainPID $UNIT; }
 bus_owner_pid() {
@@ -64,7 +56,6 @@ matches() {
         input=$(cat)
         grep -q -- "$1" <<<"$input"
 }
-float_eq() { python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-9)' "$1" "$2"; }
 bit_set() { # HEX BIT
         (((0x$1 >> $2) & 1))
 }

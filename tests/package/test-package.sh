@@ -28,6 +28,7 @@
 set -uo pipefail
 
 top_srcdir=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/lib/shell-helpers.sh" # wait_for, as_nobody, float_eq
 IDLE_EXIT_SEC=30            # the activation file's --exit-idle-time
 IDLE_EXIT_LIMIT_SEC=150     # generous: a loaded 2-core machine
 SYSTEM_SOCKET=/run/dbus/system_bus_socket
@@ -190,14 +191,6 @@ name_has_owner() {
         local reply
         reply=$(bus org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null) && [[ $reply == *true* ]]
 }
-wait_for() { # SECONDS COMMAND...: poll until COMMAND succeeds
-        local deadline=$((SECONDS + $1))
-        shift
-        until "$@"; do
-                [ $SECONDS -lt $deadline ] || return 1
-                sleep 0.2
-        done
-}
 
 bus_checked=1
 if bus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
@@ -223,16 +216,12 @@ else
 fi
 ! name_has_owner "$NAME" || fail "$NAME is already on the bus before the test activates it"
 
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env "$@"; }
 tilt_step() { # USER-RUNNER: the TiltStep property, read through tpaccelctl status --json
         "$@" tpaccelctl status --json |
                 python3 -c 'import json, sys; print(json.load(sys.stdin)["tilt-step"])'
 }
 daemon_pid_now() {
         bus org.freedesktop.DBus.GetConnectionUnixProcessID "string:$NAME" 2>/dev/null | awk '{print $2}'
-}
-float_eq() {
-        python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-9)' "$1" "$2"
 }
 
 # --- Status as an unprivileged user starts tpacceld by activation -----------------------------------

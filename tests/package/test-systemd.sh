@@ -110,7 +110,7 @@ if ! (cd "$tmp/src/tpaccel" && nice dpkg-buildpackage -us -uc -b -j2) >"$tmp/bui
 fi
 cp "$tmp"/src/tpaccel_*.deb "$tmp"/src/tpaccel-tray_*.deb "$tmp/in/debs/" ||
         fail "the build made no tpaccel and tpaccel-tray packages"
-cp "$here/systemd-checks.sh" "$here/sandbox-probe.py" "$tmp/in/"
+cp "$here/systemd-checks.sh" "$here/sandbox-probe.py" "$here/../lib/shell-helpers.sh" "$tmp/in/"
 chmod -R a+rX "$tmp/in"
 echo "built in $((SECONDS - started)) s: $(cd "$tmp/in/debs" && echo *.deb)"
 
