@@ -133,6 +133,14 @@ static char *format_monotonic(guint64 usec, gboolean for_people)
         return g_strdup_printf(word(N_("in %.1f s"), for_people), delta);
 }
 
+double accel_display_round(double value, unsigned decimals)
+{
+        double scale = pow(10, decimals);
+        double rounded = round(value * scale) / scale;
+
+        return rounded == 0 ? 0 : rounded; /* -0 compares equal to 0 */
+}
+
 char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean with_unit)
 {
         g_autofree char *text = NULL;
@@ -181,7 +189,7 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
                 text = g_strdup_printf("%" G_GUINT64_FORMAT, g_variant_get_uint64(value));
                 break;
         case G_VARIANT_CLASS_DOUBLE:
-                text = g_strdup_printf("%.2f", g_variant_get_double(value));
+                text = g_strdup_printf("%.2f", accel_display_round(g_variant_get_double(value), 2));
                 break;
         case G_VARIANT_CLASS_TUPLE: {
                 gint32 x, y;

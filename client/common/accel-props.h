@@ -30,6 +30,10 @@ const AccelProperty *accel_properties(size_t *ret_n);
 /* Looks a key up (or a renamed key's old name, e.g. "claimed" for "polling"); NULL if unknown. */
 const AccelProperty *accel_property_by_key(const char *key);
 
+/* value rounded to decimals places for showing, a result of zero being +0: "%+.1f" of -0.04 would show
+ * "-0.0", which reads as a reading below zero. */
+double accel_display_round(double value, unsigned decimals);
+
 /* The value as text: booleans "yes"/"no", pairs "x y", lists "a,b" ("none" if empty), times as
  * relative seconds where that is clearer. with_unit is for people ("status"): it appends the unit and
  * translates the words; without it ("get") the words stay English for scripts. */

@@ -9,6 +9,7 @@
 #include "accel-client.h"
 #include "accel-stream.h"
 #include "accel-words.h"
+#include "accel-props.h"
 #include "ctl.h"
 
 typedef struct Monitor {
@@ -87,7 +88,8 @@ static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const ch
 static void on_tilt(TpaccelAccelerometer *proxy, double pitch, double roll, const char *orientation,
                     gpointer userdata)
 {
-        print_event(userdata, "tilt", _("pitch %+6.1f°  roll %+6.1f°  %s"), pitch, roll, orientation);
+        print_event(userdata, "tilt", _("pitch %+6.1f°  roll %+6.1f°  %s"), accel_display_round(pitch, 1),
+                    accel_display_round(roll, 1), orientation);
         note_orientation(userdata, orientation);
 }
 

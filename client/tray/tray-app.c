@@ -4,6 +4,7 @@
 #include <libayatana-appindicator/app-indicator.h>
 
 #include "accel-client.h"
+#include "accel-props.h"
 #include "accel-words.h"
 #include "client-i18n.h"
 #include "tray-app.h"
@@ -185,7 +186,9 @@ static void refresh_ui(TrayApp *app)
         g_autoptr(GVariant) temperature_value =
                 g_dbus_proxy_get_cached_property(G_DBUS_PROXY(accel), "Temperature");
         int temperature_c = tpaccel_accelerometer_get_temperature(accel);
-        g_autofree char *tilt = g_strdup_printf(_("Pitch %+.0f°, roll %+.0f°"), pitch(app), roll(app));
+        g_autofree char *tilt =
+                g_strdup_printf(_("Pitch %+.0f°, roll %+.0f°"), accel_display_round(pitch(app), 0),
+                                accel_display_round(roll(app), 0));
         g_autofree char *orientation_text = g_strdup_printf(_("Orientation: %s"), orientation(app));
         g_autofree char *temperature =
                 temperature_value ? g_strdup_printf(_("Temperature: %d °C"), temperature_c) : g_strdup("");

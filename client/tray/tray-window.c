@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <math.h>
 
+#include "accel-props.h"
 #include "client-i18n.h"
 #include "tray-history.h"
 #include "tray-window.h"
@@ -382,7 +383,8 @@ void tray_window_set_readouts(TrayWindow *w, const char *orientation, const int 
                               double roll, guint sampling_rate)
 {
         g_autofree char *temp = temperature ? g_strdup_printf("%d °C", *temperature) : g_strdup(NO_VALUE);
-        g_autofree char *tilt = g_strdup_printf(_("pitch %+.1f°, roll %+.1f°"), pitch, roll);
+        g_autofree char *tilt = g_strdup_printf(_("pitch %+.1f°, roll %+.1f°"),
+                                                accel_display_round(pitch, 1), accel_display_round(roll, 1));
         g_autofree char *rate = g_strdup_printf("%u Hz", sampling_rate);
 
         show_readouts(w, orientation, tilt, temp, rate);

@@ -105,11 +105,30 @@ TEST(test_numbers_are_plain_decimal)
         }
 }
 
+/* A reading just below zero is shown as zero, not "-0.0". */
+TEST(test_no_negative_zero_shown)
+{
+        char text[32];
+        const AccelProperty *pitch = accel_property_by_key("pitch");
+        g_autofree char *formatted = NULL;
+
+        snprintf(text, sizeof(text), "%+.1f", accel_display_round(-0.04, 1));
+        CHECK_STREQ(text, "+0.0");
+        snprintf(text, sizeof(text), "%+.0f", accel_display_round(-0.4, 0));
+        CHECK_STREQ(text, "+0");
+        snprintf(text, sizeof(text), "%+.1f", accel_display_round(-0.06, 1));
+        CHECK_STREQ(text, "-0.1");
+        CHECK(pitch);
+        formatted = accel_property_format(pitch, g_variant_new_double(-0.001), FALSE);
+        CHECK_STREQ(formatted, "0.00");
+}
+
 int main(void)
 {
         RUN(test_table_matches_xml);
         RUN(test_setters_take_the_property_type);
         RUN(test_old_key_names);
         RUN(test_numbers_are_plain_decimal);
+        RUN(test_no_negative_zero_shown);
         return test_summary();
 }
