@@ -10,22 +10,9 @@ display=${2:-61}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out="$src/docs/screenshots"
 
-if [ "${TPACCEL_SHOT_INNER:-}" != 1 ]; then
-        # The desktop's settings and caches (xfconf, dconf, mesa) in a home of their own, not the user's:
-        # set before the bus starts, which activates xfconfd and dconf-service with its environment.
-        home=$(mktemp -d)
-        export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_DATA_HOME="$home/.local/share"
-        Xvfb ":$display" -screen 0 1024x768x24 -nolisten tcp >/dev/null 2>&1 &
-        xvfb=$!
-        trap 'kill $xvfb; rm -rf "$home"' EXIT
-        sleep 1
-        env TPACCEL_SHOT_INNER=1 DISPLAY=":$display" dbus-run-session -- "$0" "$@"
-        exit
-fi
-tmp=$(mktemp -d)
-pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
+. "$src/docs/screenshots/desktop-lib.sh"
+run_in_private_desktop "$display" 1024x768x24 -- "$0" "$@"
+enter_scratch
 export NO_AT_BRIDGE=1 XDG_CURRENT_DESKTOP=XFCE TPACCEL_ICON_DIR="$src/data/icons"
 shot() { import -window root "$tmp/root.png"; convert "$tmp/root.png" -crop "$2" +repage "$out/$1"; }
 daemon() {
@@ -90,8 +77,10 @@ click_menu
 shot desktop-xfce-menu-service-gone.png 420x300+604+0
 xdotool key Escape
 
-# Knocks with shocks watched: one bubble, updated in place, normal urgency.
+# Knocks with shocks watched: one bubble, updated in place, normal urgency. The pointer off the panel,
+# or the new icon's tooltip shows behind the bubble.
 kill "$tray"
+xdotool mousemove 512 600
 "$build/client/tpaccel-tray" --session --watch-shocks 2>>"$tmp/tray.log" &
 tray=$!
 pids+=("$tray")

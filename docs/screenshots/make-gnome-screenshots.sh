@@ -12,22 +12,9 @@ display=${2:-67}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out="$src/docs/screenshots"
 
-if [ "${TPACCEL_SHOT_INNER:-}" != 1 ]; then
-        # The desktop's settings and caches (xfconf, dconf, mesa) in a home of their own, not the user's:
-        # set before the bus starts, which activates xfconfd and dconf-service with its environment.
-        home=$(mktemp -d)
-        export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_DATA_HOME="$home/.local/share"
-        Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp +extension GLX >/dev/null 2>&1 &
-        xvfb=$!
-        trap 'kill $xvfb; rm -rf "$home"' EXIT
-        sleep 1
-        env TPACCEL_SHOT_INNER=1 DISPLAY=":$display" dbus-run-session -- "$0" "$@"
-        exit
-fi
-tmp=$(mktemp -d)
-pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
+. "$src/docs/screenshots/desktop-lib.sh"
+run_in_private_desktop "$display" 1280x800x24 +extension GLX -- "$0" "$@"
+enter_scratch
 export NO_AT_BRIDGE=1 XDG_SESSION_TYPE=x11 XDG_CURRENT_DESKTOP=GNOME GSETTINGS_BACKEND=dconf
 export XDG_RUNTIME_DIR="$tmp/run" LIBGL_ALWAYS_SOFTWARE=1
 export TPACCEL_ICON_DIR="$src/data/icons"
