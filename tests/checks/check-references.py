@@ -32,8 +32,9 @@ Fails when:
 6. a man page has two sections of the same name, or tpacceld(8) misses a long option of
    service/main/options.c, tpaccelctl(1) a command or option of client/ctl/tpaccelctl.c, the README's
    polkit table an action of policy/*.policy.in or a method of service/bus/bus-polkit.c's table,
-   tpacceld(8)'s STATE FILE section a key of service/state/state-file.c, or HACKING.md's layer table
-   differs from LAYERS in tests/checks/check-layers.py.
+   tpacceld(8)'s STATE FILE section a key of service/state/state-file.c, docs/DBUS.md a member
+   (method, property, signal; deprecated ones aside) of data/*.xml, or HACKING.md's layer table differs
+   from LAYERS in tests/checks/check-layers.py.
 
 PENDING lists stale references in files other work is changing at the time this check was written; each
 entry is (file, reference) and is reported, not failed on, while it is there; an entry no longer found
@@ -43,6 +44,7 @@ import ast
 import os
 import re
 import sys
+import xml.etree.ElementTree as ET
 
 TOP = ('service', 'client', 'tests', 'scripts', 'bench', 'data', 'docs', 'policy', 'debian', 'po')
 SKIP_DIRS = {'.git', 'subprojects', '__pycache__'}
@@ -289,6 +291,18 @@ def check_tables(root, problems):
         if not re.search(r'^\.B %s$' % key, state_man, re.M):
             problems.append(f'service/main/tpacceld.8: STATE FILE misses the key {key} '
                             '(service/state/state-file.c)')
+
+    # docs/DBUS.md shows every member of the interfaces with busctl or gdbus (deprecated ones aside).
+    dbus_doc = set(re.findall(r'\w+', read(root, 'docs/DBUS.md')))
+    for rel in sorted(f for f in os.listdir(os.path.join(root, 'data')) if f.endswith('.xml')):
+        for iface in ET.fromstring(read(root, os.path.join('data', rel))).iter('interface'):
+            for kind in ('method', 'property', 'signal'):
+                for member in iface.iter(kind):
+                    deprecated = any(a.get('name') == 'org.freedesktop.DBus.Deprecated'
+                                     for a in member.findall('annotation'))
+                    if not deprecated and member.get('name') not in dbus_doc:
+                        problems.append(f'docs/DBUS.md: misses the {kind} {member.get("name")} of '
+                                        f'{iface.get("name")} (data/{rel})')
 
     layers_py = read(root, 'tests/checks/check-layers.py')
     layers = ast.literal_eval(re.search(r'^LAYERS = (\{.*?^\})', layers_py, re.M | re.S).group(1))

@@ -5,9 +5,11 @@ that work as written on a root-only Debian 12 (no sudo), a claim example that ho
 autostart entry's TryExec=, the uninstall steps of a source install and the icon's description."""
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -57,6 +59,7 @@ class ReadmeTest(ClientTestCase):
         try:
             self.assertEqual(proc.stdout.readline().strip(), "claimed; Ctrl-C releases")
             wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the example's claim")
+            self.assertTrue(self.documented_monitor_shows_samples(env), "gdbus monitor shows no Sample")
             proc.send_signal(signal.SIGINT)
             proc.wait(10)
         finally:
@@ -64,6 +67,24 @@ class ReadmeTest(ClientTestCase):
                 proc.kill()
                 proc.wait()
         wait_until(lambda: not self.bus.accel_property("Polling"), what="the claim to end with the example")
+
+    def documented_monitor_shows_samples(self, env, seconds=10):
+        """Whether the documents' `gdbus monitor` command prints a Sample signal within seconds (the
+        example subscribed: tpacceld sends Sample only while someone did)."""
+        line = next(line for line in code_lines() if line.startswith("gdbus monitor "))
+        argv = line.split("#")[0].split()
+        monitor = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        deadline = time.monotonic() + seconds
+        try:
+            os.set_blocking(monitor.stdout.fileno(), False)
+            while time.monotonic() < deadline:
+                if select.select([monitor.stdout], [], [], 0.5)[0]:
+                    if any(".Sample (" in line for line in monitor.stdout.readlines()):
+                        return True
+            return False
+        finally:
+            monitor.kill()
+            monitor.wait()
 
     def test_autostart_has_tryexec(self):
         # After `apt-get remove tpaccel-tray` the autostart entry stays (a conffile): TryExec= makes a
