@@ -207,7 +207,7 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
         }
 
         if (with_unit && prop->unit && text[0] != '\0') {
-                const char *sep = g_str_has_prefix(prop->unit, "°") ? "" : " ";
+                const char *sep = g_str_equal(prop->unit, "°") ? "" : " "; /* 30°, but 38 °C (SI) */
                 return g_strdup_printf("%s%s%s", text, sep, prop->unit);
         }
         return g_steal_pointer(&text);

@@ -123,6 +123,21 @@ TEST(test_no_negative_zero_shown)
         CHECK_STREQ(formatted, "0.00");
 }
 
+/* Units as people write them: an angle's degree sign sticks to the number, every other unit is spaced. */
+TEST(test_units_spaced_as_written)
+{
+        g_autofree char *angle =
+                accel_property_format(accel_property_by_key("pitch"), g_variant_new_double(30), TRUE);
+        g_autofree char *temperature =
+                accel_property_format(accel_property_by_key("temperature"), g_variant_new_int32(38), TRUE);
+        g_autofree char *rate = accel_property_format(accel_property_by_key("sampling-rate"),
+                                                      g_variant_new_uint32(50), TRUE);
+
+        CHECK_STREQ(angle, "30.00°");
+        CHECK_STREQ(temperature, "38 °C");
+        CHECK_STREQ(rate, "50 Hz");
+}
+
 int main(void)
 {
         RUN(test_table_matches_xml);
@@ -130,5 +145,6 @@ int main(void)
         RUN(test_old_key_names);
         RUN(test_numbers_are_plain_decimal);
         RUN(test_no_negative_zero_shown);
+        RUN(test_units_spaced_as_written);
         return test_summary();
 }
