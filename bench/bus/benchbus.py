@@ -3,8 +3,8 @@
 for a condition or for a bus name's owner, stopping a process (SIGTERM, SIGKILL if it lingers),
 per-process CPU time and context switches from /proc, percentiles, and the sample-latency client
 processes. The bus benchmarks (bench-bus.py, bench-stream.py, bench-claims.py, bench-memory.py) import it
-from beside them; bench/motion puts this folder on sys.path. Their D-Bus client is tests/lib/daemontest.py's
-Bus (GIO), which this module puts on sys.path too."""
+from beside them; bench/motion, bench/power and bench/compare put this folder on sys.path. Their D-Bus
+client is tests/lib/daemontest.py's Bus (GIO), which this module puts on sys.path too."""
 
 import os
 import signal
@@ -35,6 +35,17 @@ def wait_for_name(bus, proc, name=NAME, timeout=20):
     wait_for(lambda: proc.poll() is not None or bus.name_has_owner(name), '%s on the bus' % name, timeout)
     if proc.poll() is not None:
         raise RuntimeError('%s exited with %d before owning %s' % (proc.args[0], proc.returncode, name))
+
+
+def wait_for_owner_pid(address, proc, name=NAME, timeout=20):
+    """wait_for_name on a connection of its own to the bus at address, closed before it returns (the bus
+    keeps no client of the benchmark's); returns the pid of name's owner (proc, or what proc forked)."""
+    bus = Bus(address)
+    try:
+        wait_for_name(bus, proc, name, timeout)
+        return bus.owner_pid(name)
+    finally:
+        bus.close()
 
 
 def stop_process(proc, timeout=5):
