@@ -15,9 +15,6 @@ test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkex
 test_pkgs+=(clang-format)
 # bench/motion/bench-load.py: the CPU hogs.
 test_pkgs+=(stress-ng)
-# bench/bus (bench-bus, bench-claims, bench-memory), bench/motion/bench-load.py, bench/power: their D-Bus
-# clients are on dbus-python. No test is: tests/lib/daemontest.py is on GIO.
-test_pkgs+=(python3-dbus)
 # tests/package: builds the Debian packages from git archive HEAD and checks them with lintian.
 test_pkgs+=(debhelper dpkg-dev fakeroot lintian git)
 # tests/package/test-systemd.sh: boots the installed packages under systemd as PID 1 (systemd-nspawn).

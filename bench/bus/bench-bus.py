@@ -18,8 +18,6 @@ import sys
 import tempfile
 import time
 
-import dbus
-
 from benchbus import (IFACE, NAME, PATH, collect, cpu_seconds, ctxt_switches, percentile, start_bus_and_daemon, start_clients,
                       stop_bus_and_daemon)
 
@@ -30,15 +28,10 @@ def main():
     seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 5.0
     load_average = os.getloadavg()[0]
     tmp = tempfile.mkdtemp(prefix='tpaccel-bench-')
-    bus_daemon, address, daemon = start_bus_and_daemon(tpacceld, tmp)
+    bus_daemon, address, daemon, bus = start_bus_and_daemon(tpacceld, tmp)
     try:
-        bus = dbus.bus.BusConnection(address)
-        for _ in range(500):
-            if bus.name_has_owner(NAME):
-                break
-            time.sleep(0.01)
-        accel = dbus.Interface(bus.get_object(NAME, PATH, introspect=False), IFACE)
-        accel.SetSamplingRate(dbus.UInt32(50))
+        accel = bus.proxy(NAME, PATH, IFACE)
+        accel.SetSamplingRate(50)
 
         # Wakeups with no claim.
         time.sleep(0.5)

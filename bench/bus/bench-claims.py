@@ -13,17 +13,18 @@ import sys
 import tempfile
 import time
 
-import dbus
+from benchbus import IFACE, NAME, PATH, TESTS_LIB, cpu_seconds, percentile, start_bus_and_daemon, stop_bus_and_daemon
+from daemontest import PROPERTIES_IFACE  # tests/lib (benchbus puts it on the path)
 
-from benchbus import IFACE, NAME, PATH, cpu_seconds, percentile, start_bus_and_daemon, stop_bus_and_daemon
-
+# The storm's own process: Claim calls from one connection, 64 in flight, each answer sending the next;
+# prints {answer: count} (the D-Bus error name, or 'ok') as JSON.
 STORM = r'''
 import json, sys
-import dbus, dbus.mainloop.glib
+sys.path.insert(0, %r)
+from daemontest import Bus, error_name
 from gi.repository import GLib
-dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
 address, total = sys.argv[1], int(sys.argv[2])
-accel = dbus.Interface(dbus.bus.BusConnection(address).get_object(%r, %r, introspect=False), %r)
+accel = Bus(address).proxy(%r, %r, %r)
 counts, state = {}, {'sent': 0, 'answered': 0}
 loop = GLib.MainLoop()
 def answered(name):
@@ -35,13 +36,13 @@ def answered(name):
         loop.quit()
 def send():
     state['sent'] += 1
-    accel.Claim(reply_handler=lambda: answered('ok'), error_handler=lambda e: answered(e.get_dbus_name()),
+    accel.Claim(reply_handler=lambda: answered('ok'), error_handler=lambda e: answered(error_name(e)),
                 timeout=120)
 for _ in range(min(64, total)):
     send()
 loop.run()
 print(json.dumps(counts), flush=True)
-''' % (NAME, PATH, IFACE)
+''' % (TESTS_LIB, NAME, PATH, IFACE)
 
 
 def rss_kb(pid):
@@ -65,14 +66,9 @@ def main():
     tpacceld = sys.argv[1]
     calls = int(sys.argv[2]) if len(sys.argv) > 2 else 100000
     tmp = tempfile.mkdtemp(prefix='tpaccel-bench-claims-')
-    bus_daemon, address, daemon = start_bus_and_daemon(tpacceld, tmp)
+    bus_daemon, address, daemon, bus = start_bus_and_daemon(tpacceld, tmp)
     try:
-        bus = dbus.bus.BusConnection(address)
-        for _ in range(500):
-            if bus.name_has_owner(NAME):
-                break
-            time.sleep(0.01)
-        props = dbus.Interface(bus.get_object(NAME, PATH, introspect=False), dbus.PROPERTIES_IFACE)
+        props = bus.proxy(NAME, PATH, PROPERTIES_IFACE)
         alone = get_latencies(props, count=2000)
 
         cpu0 = cpu_seconds(daemon.pid)

@@ -15,12 +15,11 @@ import sys
 import tempfile
 import time
 
-import dbus
-import dbus.mainloop.glib
 from gi.repository import GLib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchbus import IFACE, NAME, PATH, start_bus_and_daemon, stop_bus_and_daemon  # noqa: E402
+from daemontest import PROPERTIES_IFACE, Bus, error_message, error_name  # noqa: E402  (tests/lib: GIO)
 
 
 def status_kb(pid, key):
@@ -35,33 +34,23 @@ def mib(kb):
     return '%.1f MiB' % (kb / 1024)
 
 
-def wait_for_name(address, deadline):
-    bus = dbus.bus.BusConnection(address)
-    while time.monotonic() < deadline:
-        if bus.name_has_owner(NAME):
-            return bus
-        time.sleep(0.05)
-    raise RuntimeError('tpacceld did not come up')
-
-
 def flood(address, connections, calls, string_mib):
     big = 'x' * (string_mib << 20)
-    conns = [dbus.bus.BusConnection(address) for _ in range(connections)]
+    conns = [Bus(address) for _ in range(connections)]
     pending = [0]
     loop = GLib.MainLoop()
     errors = {}
 
     def done(e=None):
         if e is not None:
-            errors[e.get_dbus_name()] = len(e.get_dbus_message())
+            errors[error_name(e)] = len(error_message(e))
         pending[0] -= 1
         if pending[0] == 0:
             loop.quit()
 
     for i, conn in enumerate(conns):
-        obj = conn.get_object(NAME, PATH, introspect=False)
-        accel = dbus.Interface(obj, IFACE)
-        props = dbus.Interface(obj, dbus.PROPERTIES_IFACE)
+        accel = conn.proxy(NAME, PATH, IFACE)
+        props = conn.proxy(NAME, PATH, PROPERTIES_IFACE)
         for j in range(calls):
             pending[0] += 1
             kind = (i * calls + j) % 3
@@ -82,30 +71,30 @@ def flood(address, connections, calls, string_mib):
 def main():
     tpacceld = sys.argv[1]
     connections, calls, string_mib, rounds = (int(v) for v in (sys.argv[2:6] or ['4', '8', '30', '3']))
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     with tempfile.TemporaryDirectory(prefix='bench-memory-') as tmp:
-        bus_daemon, address, daemon = start_bus_and_daemon(tpacceld, tmp)
+        bus_daemon, address, daemon, bus = start_bus_and_daemon(tpacceld, tmp)
         try:
-            bus = wait_for_name(address, time.monotonic() + 20)
-            accel = dbus.Interface(bus.get_object(NAME, PATH, introspect=False), IFACE)
+            accel = bus.proxy(NAME, PATH, IFACE)
             accel.Claim()
             time.sleep(1)
             print('rest (one claim, 50 Hz): VmRSS %s, VmHWM %s' %
                   (mib(status_kb(daemon.pid, 'VmRSS')), mib(status_kb(daemon.pid, 'VmHWM'))))
 
             # Streams: clients that never read, at the highest rate.
-            admin = dbus.Interface(bus.get_object(NAME, PATH, introspect=False), IFACE)
-            admin.SetSamplingRate(dbus.UInt32(1000))
+            admin = bus.proxy(NAME, PATH, IFACE)
+            admin.SetSamplingRate(1000)
             fds = []
-            stream_conns = [dbus.bus.BusConnection(address) for _ in range(16)]
+            stream_conns = [Bus(address) for _ in range(16)]
             for c in stream_conns:
-                fds.append(dbus.Interface(c.get_object(NAME, PATH, introspect=False), IFACE).AcquireStream()[0])
+                fds.append(c.proxy(NAME, PATH, IFACE).AcquireStream()[0])
             time.sleep(3)
             print('streams (16 unread at 1000 Hz, 3 s): VmHWM %s, VmRSS %s' %
                   (mib(status_kb(daemon.pid, 'VmHWM')), mib(status_kb(daemon.pid, 'VmRSS'))))
             for c in stream_conns:
                 c.close()
-            admin.SetSamplingRate(dbus.UInt32(50))
+            for fd in fds:
+                os.close(fd)
+            admin.SetSamplingRate(50)
 
             for r in range(rounds):
                 start = time.monotonic()

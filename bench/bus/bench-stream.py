@@ -40,19 +40,11 @@ import tempfile
 import time
 
 from benchbus import (IFACE, NAME, PATH, collect, cpu_seconds, percentile, start_bus_and_daemon, start_clients,
-                      stop_bus_and_daemon)
-from daemontest import PROPERTIES_IFACE, Bus  # tests/lib (benchbus puts it on the path): GIO
+                      stop_bus_and_daemon, wait_for)
+from daemontest import PROPERTIES_IFACE  # tests/lib (benchbus puts it on the path)
 
 RATE = 1000
 SIGNAL_RATE = 50  # the Sample signal's decimated rate (bus-stream.h SAMPLE_SIGNAL_RATE_MAX)
-
-
-def wait_for(cond, what, timeout=10):
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise RuntimeError('timed out waiting for ' + what)
-        time.sleep(0.02)
 
 
 def reference_sender(latency_client, role, tmp, n, seconds):
@@ -145,10 +137,8 @@ def main():
     counts = (1, 3) if checking else (1, 50)
     load_average = os.getloadavg()[0]
     tmp = tempfile.mkdtemp(prefix='tpaccel-bench-stream-')
-    bus_daemon, address, daemon = start_bus_and_daemon(tpacceld, tmp)
+    bus_daemon, address, daemon, bus = start_bus_and_daemon(tpacceld, tmp)
     try:
-        bus = Bus(address)
-        wait_for(lambda: bus.name_has_owner(NAME), 'tpacceld on the bus')
         accel = bus.proxy(NAME, PATH, IFACE)
         props = bus.proxy(NAME, PATH, PROPERTIES_IFACE)
         accel.SetSamplingRate(RATE)

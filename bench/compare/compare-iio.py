@@ -24,7 +24,6 @@ import errno
 import os
 import random
 import shutil
-import signal
 import statistics
 import struct
 import subprocess
@@ -36,8 +35,10 @@ import time
 import gi
 
 gi.require_version('UMockdev', '1.0')
-gi.require_version('Gio', '2.0')
-from gi.repository import Gio, GLib, UMockdev  # noqa: E402
+from gi.repository import GLib, UMockdev  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bus'))
+from benchbus import stop_process, wait_for_owner_pid  # noqa: E402
 
 IIO_SENSOR_PROXY_PATHS = ('/usr/libexec/iio-sensor-proxy', '/usr/sbin/iio-sensor-proxy')
 EVDEV = '/dev/input/event7'
@@ -182,33 +183,6 @@ def cpu_ns(pid):
     return total
 
 
-def stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def wait_for_name(address, name, proc):
-    flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
-    con = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError('%s exited with %d before owning %s' % (proc.args[0], proc.returncode, name))
-        owned = con.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-                              'NameHasOwner', GLib.Variant('(s)', (name,)), None, Gio.DBusCallFlags.NONE,
-                              -1, None).unpack()[0]
-        if owned:
-            con.close_sync(None)
-            return
-        time.sleep(0.02)
-    raise RuntimeError('%s did not own %s within %d s' % (proc.args[0], name, START_TIMEOUT_S))
-
-
 class Claimer:
     def __init__(self, kind, address):
         env = dict(os.environ)
@@ -312,13 +286,13 @@ def run_iio(device, address, steps):
     daemon = subprocess.Popen([binary], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     claimer = None
     try:
-        wait_for_name(address, 'net.hadess.SensorProxy', daemon)
+        wait_for_owner_pid(address, daemon, 'net.hadess.SensorProxy', START_TIMEOUT_S)
         claimer = Claimer('iio', address)
         return run_motion(device, daemon, claimer, device.reads, steps)
     finally:
         if claimer:
             claimer.close()
-        stop(daemon)
+        stop_process(daemon, STOP_TIMEOUT_S)
 
 
 def run_tpacceld(device, address, tpacceld, state_dir, steps):
@@ -329,7 +303,7 @@ def run_tpacceld(device, address, tpacceld, state_dir, steps):
                               stdout=log, stderr=subprocess.STDOUT)
     claimer = None
     try:
-        wait_for_name(address, 'org.thinkpad.Accelerometer', daemon)
+        wait_for_owner_pid(address, daemon, 'org.thinkpad.Accelerometer', START_TIMEOUT_S)
         claimer = Claimer('tpacceld', address)
         return run_motion(device, daemon, claimer, claimer.samples, steps)
     except RuntimeError:
@@ -339,7 +313,7 @@ def run_tpacceld(device, address, tpacceld, state_dir, steps):
     finally:
         if claimer:
             claimer.close()
-        stop(daemon)
+        stop_process(daemon, STOP_TIMEOUT_S)
         log.close()
 
 

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # iio-sensor-proxy and tpacceld side by side on the same emulated hdaps device (compare-iio.py), on a
 # private dbus-daemon, bounded in time. Prints `name: value unit` lines and a table.

@@ -20,19 +20,16 @@ import os
 import re
 import select
 import shutil
-import signal
 import struct
 import subprocess
 import sys
 import tempfile
 import time
 
-import dbus
-import dbus.mainloop.glib
-from gi.repository import GLib
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bus'))
-from benchbus import IFACE, NAME, PATH, percentile, start_bus, write_bus_conf  # noqa: E402
+from benchbus import (IFACE, NAME, PATH, percentile, start_bus, stop_process, wait_for_name,  # noqa: E402
+                      write_bus_conf)
+from daemontest import Bus, dispatch_pending  # noqa: E402  (tests/lib, on the path through benchbus: GIO)
 
 TRACES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tests', 'traces')
 TRACE_NAMES = ('desk-knock.csv', 'drop-30cm.csv')
@@ -63,14 +60,6 @@ def expected_shocks(path):
     return at, last / 1000
 
 
-def wait_for_name(bus, deadline):
-    while time.monotonic() < deadline:
-        if bus.name_has_owner(NAME):
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def run_one(tpacceld, prefix, trace, hogs, tmp):
     """One replay under load; returns a dict of figures."""
     expect_ms, duration_s = expected_shocks(trace)
@@ -85,34 +74,30 @@ def run_one(tpacceld, prefix, trace, hogs, tmp):
             time.sleep(1.0)  # the hogs running on every core before the daemon starts
         bus_daemon, address = start_bus(conf, stderr=subprocess.DEVNULL)
         procs.append(bus_daemon)
-        bus = dbus.bus.BusConnection(address)
+        bus = Bus(address)
         t0 = time.monotonic()
         daemon = subprocess.Popen(prefix + [tpacceld, '--session', '--address=' + address, '--backend=sim',
                                             '--trace=' + trace, '--state-dir=' + tmp],
                                   stderr=subprocess.DEVNULL)
         procs.append(daemon)
-        if not wait_for_name(bus, t0 + 20):
-            raise RuntimeError('tpacceld did not come up')
+        wait_for_name(bus, daemon)
         t0_max = time.monotonic()
         shocks = []
-        bus.add_signal_receiver(lambda magnitude, time_usec, reason: shocks.append((time_usec / 1e6, reason)),
-                                signal_name='Shock', dbus_interface=IFACE, path=PATH)
-        accel = dbus.Interface(bus.get_object(NAME, PATH, introspect=False), IFACE)
+        bus.subscribe_signal(lambda magnitude, time_usec, reason: shocks.append((time_usec / 1e6, reason)),
+                             IFACE, 'Shock', path=PATH)
+        accel = bus.proxy(NAME, PATH, IFACE)
         fd, _ = accel.AcquireStream()
-        fd = fd.take()
         records = []
-        ctx = GLib.main_context_default()
         end = t0_max + duration_s + 1.0
         while time.monotonic() < end:
-            while ctx.iteration(False):
-                pass
+            dispatch_pending()
             if select.select([fd], [], [], 0.05)[0]:
                 data = os.read(fd, RECORD.size)
                 if len(data) == RECORD.size:
                     records.append(RECORD.unpack(data))
-        while ctx.iteration(False):
-            pass
+        dispatch_pending()
         os.close(fd)
+        bus.close()
         times = [r[0] for r in records]
         gaps = [(b - a) / 1000 for a, b in zip(times, times[1:])]
         caught = []
@@ -125,12 +110,7 @@ def run_one(tpacceld, prefix, trace, hogs, tmp):
                 'load': os.getloadavg()[0]}
     finally:
         for p in reversed(procs):
-            p.send_signal(signal.SIGTERM)
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+            stop_process(p, timeout=10)
 
 
 def main():
@@ -145,7 +125,6 @@ def main():
     args = parser.parse_args()
     if not shutil.which('stress-ng') and args.hogs > 0:
         sys.exit('bench-load: stress-ng is not installed')
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     period_ms = 1000 / RATE_HZ
     print('bench-load: %d CPU hogs on %d cores, poll period %.0f ms, floor p99 <= %.0f ms and every shock '
           'caught' % (args.hogs, os.cpu_count() or 1, period_ms, period_ms * FLOOR_P99_FACTOR))

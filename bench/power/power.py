@@ -28,7 +28,6 @@ import importlib.util
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -37,8 +36,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.normpath(os.path.join(HERE, '..', '..'))
-sys.path.insert(0, os.path.join(SRC, 'tests', 'lib'))  # fake_sysfs (run by hand too)
-from fake_sysfs import FakeSysfs  # noqa: E402
+sys.path.insert(0, os.path.join(SRC, 'bench', 'bus'))  # benchbus, which puts tests/lib on the path too
+from benchbus import stop_process, wait_for, wait_for_owner_pid  # noqa: E402
+from daemontest import Bus  # noqa: E402  (tests/lib: GIO)
+from fake_sysfs import FakeSysfs  # noqa: E402  (tests/lib)
+from gi.repository import GLib  # noqa: E402
 
 TRACES = os.path.join(SRC, 'tests', 'traces')
 SP_DIR = os.path.join(SRC, 'tests', 'sensorproxy')
@@ -76,15 +78,6 @@ def window_figures(before, after, span):
     return switches / span, cpu / span / 1e6
 
 
-def wait_for(cond, what, timeout=15):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return
-        time.sleep(0.05)
-    raise RuntimeError('timed out waiting for ' + what)
-
-
 class Case:
     def __init__(self, build, tmp):
         self.build, self.tmp = build, tmp
@@ -115,14 +108,8 @@ class Case:
         argv = list(prefix) + [os.path.join(self.build, 'service', 'tpacceld'), '--session', '--backend=sim',
                                '--state-dir=' + state, '--trace=' + os.path.join(TRACES, trace), '--trace-loop']
         self.daemon = self.spawn(argv + list(extra))
-        wait_for(lambda: self.busctl('status', NAME).returncode == 0 or self.daemon.poll() is not None,
-                 'tpacceld on the bus')
-        if self.daemon.poll() is not None:
-            raise RuntimeError('tpacceld exited at start')
         # umockdev-run forks the daemon: measure the daemon, not the wrapper.
-        owner = self.busctl('call', 'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-                            'GetConnectionUnixProcessID', 's', NAME).stdout.split()
-        self.daemon_pid = int(owner[-1])
+        self.daemon_pid = wait_for_owner_pid(self.address, self.daemon, NAME, timeout=15)
 
     def prop(self, name):
         out = self.busctl('get-property', NAME, PATH, IFACE, name).stdout.split(None, 1)
@@ -162,13 +149,7 @@ class Case:
 
     def stop(self):
         for p in reversed(self.procs):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(5)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+            stop_process(p)
 
 
 def run_case(build, case, trace, seconds):
@@ -233,10 +214,6 @@ def tilt_offsets(build, rate, seconds, trace='rotate-left-up.csv', motion_from=2
     """A claimer at rate Hz (0: Claim, the full rate) on a looping turn trace: for each loop, when the
     first Tilt signal arrived, in seconds since the loop started (the trace's time is the emulator's,
     which starts with the daemon)."""
-    import dbus
-    import dbus.mainloop.glib
-    from gi.repository import GLib
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     with open(os.path.join(TRACES, trace)) as f:
         period = max(int(line.split(',')[0]) for line in f if line[:1].isdigit()) / 1000
     tmp = tempfile.mkdtemp(prefix='tpaccel-power-')
@@ -245,16 +222,14 @@ def tilt_offsets(build, rate, seconds, trace='rotate-left-up.csv', motion_from=2
         c.start_bus()
         t0 = time.monotonic()
         c.start_daemon(trace)
-        bus = dbus.bus.BusConnection(c.address)
+        bus = Bus(c.address)
         tilts = []
-        bus.add_signal_receiver(lambda *a: tilts.append(time.monotonic() - t0), signal_name='Tilt',
-                                dbus_interface=IFACE, path=PATH)
-        accel = dbus.Interface(bus.get_object(NAME, PATH), IFACE)
-        accel.ClaimAtRate(dbus.UInt32(rate)) if rate else accel.Claim()
-        loop, ctx = GLib.MainLoop(), GLib.main_context_default()
+        bus.subscribe_signal(lambda *a: tilts.append(time.monotonic() - t0), IFACE, 'Tilt', path=PATH)
+        accel = bus.proxy(NAME, PATH, IFACE)
+        accel.ClaimAtRate(rate) if rate else accel.Claim()
+        loop = GLib.MainLoop()
         GLib.timeout_add(int(seconds * 1000), loop.quit)
         loop.run()
-        del ctx
         bus.close()
         offsets = []
         for k in range(int(seconds / period) + 1):
@@ -281,7 +256,6 @@ def run_iio_case(build, trace, seconds):
     random 1-1.5 s steps, for as long as the case runs. The rate is iio-sensor-proxy's EVIOCGABS(ABS_X)
     reads per second over the window."""
     cmp = load_compare_iio()
-    from gi.repository import GLib
     binary = next((p for p in cmp.IIO_SENSOR_PROXY_PATHS if os.access(p, os.X_OK)), None)
     tmp = tempfile.mkdtemp(prefix='tpaccel-power-')
     c = Case(build, tmp)
@@ -303,7 +277,7 @@ def run_iio_case(build, trace, seconds):
                    LD_PRELOAD=('libumockdev-preload.so.0:' + c.env.get('LD_PRELOAD', '')).rstrip(':'))
         env.pop('G_MESSAGES_DEBUG', None)
         daemon = c.spawn([binary], env=env)
-        cmp.wait_for_name(c.address, 'net.hadess.SensorProxy', daemon)
+        wait_for_owner_pid(c.address, daemon, 'net.hadess.SensorProxy', cmp.START_TIMEOUT_S)
         claimer = cmp.Claimer('iio', c.address)
         if trace == 'wobble.csv':
             threading.Thread(target=motion, daemon=True).start()
