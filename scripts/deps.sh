@@ -15,6 +15,9 @@ test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkex
 test_pkgs+=(clang-format)
 # bench/motion/bench-load.py: the CPU hogs.
 test_pkgs+=(stress-ng)
+# docs/DBUS.md's Python example (a claim held for as long as it runs) is on dbus-python, the binding a
+# user most likely has; tests/client/test_readme.py runs it as written.
+test_pkgs+=(python3-dbus)
 # tests/package: builds the Debian packages from git archive HEAD and checks them with lintian.
 test_pkgs+=(debhelper dpkg-dev fakeroot lintian git)
 # tests/package/test-systemd.sh: boots the installed packages under systemd as PID 1 (systemd-nspawn).
