@@ -310,6 +310,18 @@ int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_erro
         return 0;
 }
 
+/* After one of claimer i's claims went: its need follows, a claimer left without claims goes, and the
+ * poller hears of it. */
+static void claimer_released_one(BusFace *f, size_t i)
+{
+        Claimer *k = f->claims->v[i];
+
+        claimer_update_need(k);
+        if (k->n_streams == 0 && k->n_rates == 0)
+                remove_claimer(f->claims, i);
+        claims_changed(f);
+}
+
 void claims_remove_stream(BusFace *f, const char *sender)
 {
         ssize_t i = find_claimer(f->claims, sender);
@@ -322,11 +334,8 @@ void claims_remove_stream(BusFace *f, const char *sender)
         f->claims->n_streams--;
         if (!k->reserved)
                 f->claims->n_streams_other--;
-        claimer_update_need(k);
-        if (k->n_streams == 0 && k->n_rates == 0)
-                remove_claimer(f->claims, (size_t) i);
         log_debug("Stream claim of %s released", sender);
-        claims_changed(f);
+        claimer_released_one(f, (size_t) i);
 }
 
 int claims_remove(BusFace *f, sd_bus_message *m)
@@ -345,11 +354,8 @@ int claims_remove(BusFace *f, sd_bus_message *m)
         f->claims->n_claims--;
         if (!k->reserved)
                 f->claims->n_claims_other--;
-        claimer_update_need(k);
-        if (k->n_streams == 0 && k->n_rates == 0)
-                remove_claimer(f->claims, (size_t) i);
         log_debug("Release by %s", sender);
-        claims_changed(f);
+        claimer_released_one(f, (size_t) i);
         return 1;
 }
 
