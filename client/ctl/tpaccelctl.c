@@ -68,6 +68,9 @@ static const Command *command_find(const char *name)
         return NULL;
 }
 
+/* The key column: a longer key has its help on the next line, as --help's options do. */
+#define KEY_COLUMN_WIDTH 19
+
 static void print_keys(gboolean settable_only)
 {
         size_t n;
@@ -75,10 +78,15 @@ static void print_keys(gboolean settable_only)
 
         printf("\n%s:\n", settable_only ? _("Settable keys") : _("Keys (* settable)"));
         for (size_t i = 0; i < n; i++) {
+                const char *mark = !settable_only && table[i].set_method ? "* " : "  ";
+
                 if (settable_only && !table[i].set_method)
                         continue;
-                printf("  %-19s%s%s\n", table[i].key, !settable_only && table[i].set_method ? "* " : "  ",
-                       _(table[i].help));
+                if (strlen(table[i].key) > KEY_COLUMN_WIDTH) /* keys are ASCII */
+                        printf("  %s\n  %-*s%s%s\n", table[i].key, KEY_COLUMN_WIDTH, "", mark,
+                               _(table[i].help));
+                else
+                        printf("  %-*s%s%s\n", KEY_COLUMN_WIDTH, table[i].key, mark, _(table[i].help));
         }
 }
 

@@ -201,6 +201,11 @@ class CtlTest(ClientTestCase):
         _, out, _ = self.ctl("set", "--help", bus=None, check=0)
         self.assertIn("shock-sensitivity", out)
         self.assertNotIn("pitch", out)
+        # The keys' help in one column: a key too long for it has its help on the next line.
+        _, out, _ = self.ctl("get", "--help", bus=None, check=0)
+        for line in out.split("Keys (* settable):\n")[1].splitlines():
+            if " " in line.strip():
+                self.assertRegex(line, r"^  .{19}[* ] \S", line)
 
     def test_no_service_session(self):
         status, out, err = self.ctl("status")
