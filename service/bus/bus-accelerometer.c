@@ -328,12 +328,11 @@ static int property_get_protection_state(sd_bus *bus, const char *path, const ch
 static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         BusFace *f = userdata;
-        Context *c = f->context;
         int r;
 
-        if (!c->has_accelerometer) /* the reason says "no accelerometer: why" already */
-                return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
-                                         c->backend_reason ?: "there is no accelerometer to claim");
+        r = bus_require_accelerometer(f, error);
+        if (r < 0)
+                return r;
         r = claims_add(f, m, 0, error);
         if (r < 0)
                 return r;
@@ -343,7 +342,6 @@ static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
 static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         BusFace *f = userdata;
-        Context *c = f->context;
         uint32_t rate;
         int r;
 
@@ -355,9 +353,9 @@ static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error 
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "ClaimAtRate: rate %u Hz is out of range %u..%u", rate,
                                          HDAPS_SAMPLING_RATE_MIN, HDAPS_SAMPLING_RATE_MAX);
-        if (!c->has_accelerometer)
-                return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
-                                         c->backend_reason ?: "there is no accelerometer to claim");
+        r = bus_require_accelerometer(f, error);
+        if (r < 0)
+                return r;
         r = claims_add(f, m, rate, error);
         if (r < 0)
                 return r;
@@ -396,16 +394,6 @@ static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error
         return sd_bus_reply_method_return(m, NULL);
 }
 
-static int require_accelerometer(BusFace *f, sd_bus_error *error)
-{
-        Context *c = f->context;
-        if (c->has_accelerometer)
-                return 0;
-        /* The reason says "no accelerometer: why" already. */
-        return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
-                                 c->backend_reason ?: "there is no accelerometer");
-}
-
 /* Every guarded handler below: parse, validate, bus_authorize() (0: polkit was asked, return 1 and run
  * again from the top with its answer), validate what only an authorized caller may learn, change, reply. */
 
@@ -420,7 +408,7 @@ static int method_calibrate(sd_bus_message *m, void *userdata, sd_bus_error *err
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = require_accelerometer(f, error);
+        r = bus_require_accelerometer(f, error);
         if (r < 0)
                 return r;
         /* Like a setter: a change that could not be saved is refused, and nothing changes. The
@@ -530,7 +518,7 @@ static int set_device_setting(sd_bus_message *m, BusFace *f, const DeviceSetting
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = require_accelerometer(f, error);
+        r = bus_require_accelerometer(f, error);
         if (r < 0)
                 return r;
         r = copy_config(f, &next);
@@ -574,7 +562,7 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = require_accelerometer(f, error);
+        r = bus_require_accelerometer(f, error);
         if (r < 0)
                 return r;
         /* A self-test switch, deliberately not persisted: not part of the configuration. */
@@ -602,7 +590,7 @@ static int method_set_invert(sd_bus_message *m, void *userdata, sd_bus_error *er
                 return r;
         if (r == 0)
                 return 1; /* polkit decides; the call comes back with the answer */
-        r = require_accelerometer(f, error);
+        r = bus_require_accelerometer(f, error);
         if (r < 0)
                 return r;
         r = copy_config(f, &next);

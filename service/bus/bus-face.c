@@ -202,6 +202,16 @@ int bus_sender_euid(sd_bus_message *m, uid_t *ret)
         return r;
 }
 
+int bus_require_accelerometer(BusFace *f, sd_bus_error *error)
+{
+        Context *c = f->context;
+
+        if (c->has_accelerometer)
+                return 0;
+        return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
+                                 c->backend_reason ?: "there is no accelerometer");
+}
+
 int bus_identify_sender(sd_bus_message *m, uid_t *ret, sd_bus_error *error)
 {
         const char *sender = sd_bus_message_get_sender(m);

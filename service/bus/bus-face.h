@@ -87,6 +87,10 @@ int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error);
 /* The effective uid of m's sender into *ret (asked of the bus when the message does not carry it).
  * Returns 0 or a negative errno. */
 int bus_sender_euid(sd_bus_message *m, uid_t *ret);
+/* For a method that needs the accelerometer: 0 when there is one, else sets error to
+ * Error.NoAccelerometer with BackendReason (which says "no accelerometer: why") and returns its
+ * negative errno. */
+int bus_require_accelerometer(BusFace *f, sd_bus_error *error);
 /* bus_sender_euid() for a method call that needs to know its caller: when the uid cannot be had, logs
  * it (debug) and sets error to AccessDenied "Cannot tell who SENDER is: REASON". Returns 0 or a negative
  * errno. */

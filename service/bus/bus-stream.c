@@ -260,16 +260,15 @@ static int stream_new(BusFace *f, const char *owner, uid_t uid, int fd, Stream *
 int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         BusFace *f = userdata;
-        Context *c = f->context;
         const char *sender = sd_bus_message_get_sender(m);
         _cleanup_close_ int ours = -1, theirs = -1;
         Stream *s;
         uid_t uid;
         int fds[2] = {-1, -1}, r;
 
-        if (!c->has_accelerometer) /* the reason says "no accelerometer: why" already */
-                return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
-                                         c->backend_reason ?: "there is no accelerometer to stream from");
+        r = bus_require_accelerometer(f, error);
+        if (r < 0)
+                return r;
         if (!sender)
                 return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS,
                                         "AcquireStream: a call without a sender");
