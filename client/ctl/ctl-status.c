@@ -48,24 +48,45 @@ static void print_json(GVariant *props)
         printf("%s\n", text);
 }
 
+typedef enum PollAge {
+        POLL_AGE_CURRENT,    /* polling runs, or the value needs none */
+        POLL_AGE_NOT_POLLED, /* nothing polled since tpacceld started */
+        POLL_AGE_OLD,        /* as of the last poll, *ret_seconds ago */
+} PollAge;
+
+/* How current prop's value is: a value that needs polling is as old as the last poll while nothing
+ * polls (LastPolled). */
+static PollAge poll_age(GVariant *props, const AccelProperty *prop, double *ret_seconds)
+{
+        gboolean polling = FALSE;
+        guint64 last = 0;
+
+        if (!prop->polled)
+                return POLL_AGE_CURRENT;
+        (void) g_variant_lookup(props, "Polling", "b", &polling);
+        if (polling)
+                return POLL_AGE_CURRENT;
+        (void) g_variant_lookup(props, "LastPolled", "t", &last);
+        if (last == 0)
+                return POLL_AGE_NOT_POLLED;
+        *ret_seconds = MAX(((double) g_get_monotonic_time() - (double) last) / 1e6, 0.0);
+        return POLL_AGE_OLD;
+}
+
 /* For a value that needs polling while nothing polls: " (not polled)" or " (polled N s ago)", so that
  * an old value is never shown as a current one; "" otherwise. */
 static char *age_note(GVariant *props, const AccelProperty *prop)
 {
-        gboolean polling = FALSE;
-        guint64 last = 0;
-        double age;
+        double age = 0;
 
-        if (!prop->polled)
-                return g_strdup("");
-        (void) g_variant_lookup(props, "Polling", "b", &polling);
-        if (polling)
-                return g_strdup("");
-        (void) g_variant_lookup(props, "LastPolled", "t", &last);
-        if (last == 0)
+        switch (poll_age(props, prop, &age)) {
+        case POLL_AGE_NOT_POLLED:
                 return g_strdup_printf(" (%s)", _("not polled"));
-        age = ((double) g_get_monotonic_time() - (double) last) / 1e6;
-        return g_strdup_printf(_(" (polled %.0f s ago)"), MAX(age, 0.0));
+        case POLL_AGE_OLD:
+                return g_strdup_printf(_(" (polled %.0f s ago)"), age);
+        default:
+                return g_strdup("");
+        }
 }
 
 /* For people reading another language than English: the service's English reason sentences and state
@@ -162,6 +183,34 @@ static ExitStatus check_reading(Ctl *ctl, const AccelProperty *prop)
         return EXIT_STATUS_NO_ACCELEROMETER;
 }
 
+/* get of a value that needs polling while nothing polls: the value goes to stdout as it is (scripts
+ * parse it), a note to stderr says how old it is. */
+static void warn_if_not_current(Ctl *ctl, const AccelProperty *prop)
+{
+        g_autoptr(GVariant) props = ctl_get_all(ctl, NULL);
+        double age = 0;
+
+        if (!props)
+                return;
+        switch (poll_age(props, prop, &age)) {
+        case POLL_AGE_NOT_POLLED:
+                fprintf(stderr,
+                        _("tpaccelctl: %s: not a reading: nothing has polled the accelerometer since "
+                          "tpacceld "
+                          "started (it changes only while something polls, e.g. tpaccelctl monitor)\n"),
+                        prop->key);
+                break;
+        case POLL_AGE_OLD:
+                fprintf(stderr,
+                        _("tpaccelctl: %s: as of the last poll, %.0f s ago (it changes only while something "
+                          "polls, e.g. tpaccelctl monitor)\n"),
+                        prop->key, age);
+                break;
+        default:
+                break;
+        }
+}
+
 ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
 {
         g_autoptr(GError) error = NULL;
@@ -200,6 +249,8 @@ ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
                 return EXIT_STATUS_FAILURE;
         }
 
+        if (prop->polled)
+                warn_if_not_current(ctl, prop);
         if (ctl->json) {
                 g_autoptr(JsonNode) node = accel_json_from_variant(value);
                 g_autofree char *text = accel_json_to_string(node, FALSE);

@@ -107,6 +107,12 @@ class CtlTest(ClientTestCase):
         self.assertRegex(out, r"\n *Last polled: not polled\n")
         _, out, _ = self.ctl("get", "--help", bus=None, check=0)
         self.assertIn("undefined", out)
+        # get prints the value for scripts and says on stderr that it is no reading; the angles need no note.
+        _, out, err = self.ctl("get", "vibration-level", check=0)
+        self.assertRegex(out, r"^\d+\.\d\d\n$")
+        self.assertIn("vibration-level: not a reading: nothing has polled", err)
+        _, _, err = self.ctl("get", "roll", check=0)
+        self.assertEqual(err, "")
 
         # After a poll ended: the values that need polling carry their age.
         proc = subprocess.Popen([TPACCELCTL, "--session", "monitor"], stdout=subprocess.DEVNULL,
@@ -122,6 +128,9 @@ class CtlTest(ClientTestCase):
         self.assertRegex(out, r"\n *Vibration level: \d+\.\d\d g \(polled [2-9] s ago\)\n")
         self.assertRegex(out, r"\n *Last polled: [2-9]\.\d s ago\n")
         self.assertRegex(out, r"\n *Roll: (29|30|31)\.\d\d°\n", "the angles are read afresh")
+        _, out, err = self.ctl("get", "shock-active", check=0)
+        self.assertEqual(out, "no\n")
+        self.assertRegex(err, r"shock-active: as of the last poll, [2-9] s ago")
 
     def test_set_every_key(self):
         self.start_daemon("rest.csv")
