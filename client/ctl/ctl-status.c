@@ -164,19 +164,11 @@ ExitStatus ctl_status(Ctl *ctl, char **args, int n_args)
         return EXIT_STATUS_OK;
 }
 
-/* get of a reading: without an accelerometer there is none, and a placeholder 0 must not pass for one. */
-static ExitStatus check_reading(Ctl *ctl, const AccelProperty *prop)
+/* get of a reading without an accelerometer: there is none, and a placeholder 0 must not pass for one. */
+static ExitStatus report_no_reading(GVariant *props, const AccelProperty *prop)
 {
-        g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) props = ctl_get_all(ctl, &error);
-        gboolean has_accelerometer = TRUE;
         const char *reason = "";
 
-        if (!props)
-                return ctl_report_error(ctl, _("cannot read the accelerometer's properties"), error);
-        (void) g_variant_lookup(props, "HasAccelerometer", "b", &has_accelerometer);
-        if (has_accelerometer)
-                return EXIT_STATUS_OK;
         (void) g_variant_lookup(props, "BackendReason", "&s", &reason);
         fprintf(stderr, _("tpaccelctl: %s: no reading: %s\n"), prop->key,
                 reason[0] ? reason : _("there is no accelerometer"));
@@ -185,19 +177,16 @@ static ExitStatus check_reading(Ctl *ctl, const AccelProperty *prop)
 
 /* get of a value that needs polling while nothing polls: the value goes to stdout as it is (scripts
  * parse it), a note to stderr says how old it is. */
-static void warn_if_not_current(Ctl *ctl, const AccelProperty *prop)
+static void warn_if_not_current(GVariant *props, const AccelProperty *prop)
 {
-        g_autoptr(GVariant) props = ctl_get_all(ctl, NULL);
         double age = 0;
 
-        if (!props)
-                return;
         switch (poll_age(props, prop, &age)) {
         case POLL_AGE_NOT_POLLED:
                 fprintf(stderr,
                         _("tpaccelctl: %s: not a reading: nothing has polled the accelerometer since "
-                          "tpacceld "
-                          "started (it changes only while something polls, e.g. tpaccelctl monitor)\n"),
+                          "tpacceld started (it changes only while something polls, e.g. tpaccelctl "
+                          "monitor)\n"),
                         prop->key);
                 break;
         case POLL_AGE_OLD:
@@ -211,52 +200,74 @@ static void warn_if_not_current(Ctl *ctl, const AccelProperty *prop)
         }
 }
 
+/* get KEY...: the values from one GetAll, one per line in the order given; with --json, one key's JSON
+ * value, or an object of the keys' values for several. Checked before anything is printed: a key the
+ * service does not provide or sends with another type, a reading without an accelerometer. */
 ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
 {
         g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = NULL;
-        g_autoptr(GVariant) value = NULL;
-        const AccelProperty *prop;
+        g_autoptr(GVariant) props = NULL;
+        g_autofree const AccelProperty **keys = NULL;
+        g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func((GDestroyNotify) g_variant_unref);
+        g_autoptr(JsonBuilder) builder = json_builder_new();
         ExitStatus status;
 
-        if (n_args != 1)
-                return ctl_usage_error(_("get takes exactly one KEY (see 'tpaccelctl get --help')"));
-        prop = accel_property_by_key(args[0]);
-        if (!prop)
-                return ctl_usage_error(_("unknown key \"%s\" (see 'tpaccelctl get --help' for the keys)"),
-                                       args[0]);
+        if (n_args < 1)
+                return ctl_usage_error(_("get takes one KEY or more (see 'tpaccelctl get --help')"));
+        keys = g_new(const AccelProperty *, n_args);
+        for (int i = 0; i < n_args; i++) {
+                keys[i] = accel_property_by_key(args[i]);
+                if (!keys[i])
+                        return ctl_usage_error(
+                                _("unknown key \"%s\" (see 'tpaccelctl get --help' for the keys)"), args[i]);
+        }
 
         status = ctl_connect(ctl);
         if (status != EXIT_STATUS_OK)
                 return status;
+        props = ctl_get_all(ctl, &error);
+        if (!props)
+                return ctl_report_error(ctl, _("cannot read the accelerometer's properties"), error);
 
-        reply = ctl_call(ctl, ACCEL_OBJECT, "org.freedesktop.DBus.Properties", "Get",
-                         g_variant_new("(ss)", ACCEL_INTERFACE, prop->dbus_name), G_VARIANT_TYPE("(v)"),
-                         &error);
-        if (!reply) {
-                g_autofree char *context = g_strdup_printf(_("cannot read %s"), prop->key);
-                return ctl_report_error(ctl, context, error);
-        }
-        if (prop->reading) {
-                status = check_reading(ctl, prop);
-                if (status != EXIT_STATUS_OK)
-                        return status;
-        }
-        g_variant_get(reply, "(v)", &value);
-        if (!g_variant_is_of_type(value, G_VARIANT_TYPE(accel_property_signature(prop)))) {
-                fprintf(stderr, _("tpaccelctl: %s: the service sent type %s, expected %s\n"), prop->key,
-                        g_variant_get_type_string(value), accel_property_signature(prop));
-                return EXIT_STATUS_FAILURE;
+        for (int i = 0; i < n_args; i++) {
+                GVariant *value = g_variant_lookup_value(props, keys[i]->dbus_name, NULL);
+
+                if (!value) {
+                        fprintf(stderr, _("tpaccelctl: %s: not provided by the service\n"), keys[i]->key);
+                        return EXIT_STATUS_FAILURE;
+                }
+                g_ptr_array_add(values, value);
+                if (!g_variant_is_of_type(value, G_VARIANT_TYPE(accel_property_signature(keys[i])))) {
+                        fprintf(stderr, _("tpaccelctl: %s: the service sent type %s, expected %s\n"),
+                                keys[i]->key, g_variant_get_type_string(value),
+                                accel_property_signature(keys[i]));
+                        return EXIT_STATUS_FAILURE;
+                }
+                if (no_reading(props, keys[i]))
+                        return report_no_reading(props, keys[i]);
         }
 
-        if (prop->polled)
-                warn_if_not_current(ctl, prop);
-        if (ctl->json) {
-                g_autoptr(JsonNode) node = accel_json_from_variant(value);
-                g_autofree char *text = accel_json_to_string(node, FALSE);
-                printf("%s\n", text);
-        } else {
-                g_autofree char *text = accel_property_format(prop, value, FALSE);
+        json_builder_begin_object(builder);
+        for (int i = 0; i < n_args; i++) {
+                GVariant *value = g_ptr_array_index(values, i);
+
+                warn_if_not_current(props, keys[i]);
+                if (ctl->json && n_args > 1) {
+                        json_builder_set_member_name(builder, keys[i]->key);
+                        json_builder_add_value(builder, accel_json_from_variant(value));
+                } else if (ctl->json) {
+                        g_autoptr(JsonNode) node = accel_json_from_variant(value);
+                        g_autofree char *text = accel_json_to_string(node, FALSE);
+                        printf("%s\n", text);
+                } else {
+                        g_autofree char *text = accel_property_format(keys[i], value, FALSE);
+                        printf("%s\n", text);
+                }
+        }
+        json_builder_end_object(builder);
+        if (ctl->json && n_args > 1) {
+                g_autoptr(JsonNode) root = json_builder_get_root(builder);
+                g_autofree char *text = accel_json_to_string(root, FALSE);
                 printf("%s\n", text);
         }
         return EXIT_STATUS_OK;

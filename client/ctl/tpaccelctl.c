@@ -34,7 +34,11 @@ static const Command commands[] = {
             "each with a timestamp, until Ctrl-C (then release). --samples adds every readout, from the\n"
             "sample stream (AcquireStream), with its activity, shock and missed flags."),
          FALSE, TRUE},
-        {"get", ctl_get, "get KEY [--json]", N_("Print one property"), N_("Print one property."), TRUE},
+        {"get", ctl_get, "get KEY... [--json]", N_("Print properties"),
+         N_("Print the properties named, one value per line, all from one call to the service. With "
+            "--json:\n"
+            "one key's JSON value, or an object of the keys' values for several."),
+         TRUE},
         {"set", ctl_set, "set KEY VALUE...", N_("Change a setting"),
          N_("Change a setting (polkit: org.thinkpad.accelerometer.configure). Booleans take yes/no,\n"
             "protected-disks takes disk names (sda sdb) or none.")},

@@ -70,6 +70,12 @@ class CtlTest(ClientTestCase):
         for key in ("polling", "claimed"):
             _, out, _ = self.ctl("get", key, check=0)
             self.assertEqual(out.strip(), "no", key)
+        # Several keys: a value a line, in the order given; with --json an object of them.
+        _, out, _ = self.ctl("get", "sampling-rate", "has-accelerometer", "rest-position", check=0)
+        rest = self.bus.accel_property("RestPosition")
+        self.assertEqual(out, f"{self.bus.accel_property('SamplingRate')}\nyes\n{rest[0]} {rest[1]}\n")
+        _, out, _ = self.ctl("get", "--json", "invert", "rest-position", check=0)
+        self.assertEqual(json.loads(out), {"invert": False, "rest-position": list(rest)})
 
     def write_roll_trace(self, roll_deg, seconds=120):
         """A machine standing still at roll_deg, calibrated level before (the rest position in the state
@@ -171,7 +177,8 @@ class CtlTest(ClientTestCase):
         cases = [((), "no command given"),
                  (("frobnicate",), 'unknown command "frobnicate"'),
                  (("get", "colour"), 'unknown key "colour"'),
-                 (("get",), "exactly one KEY"),
+                 (("get",), "get takes one KEY or more"),
+                 (("get", "pitch", "colour"), 'unknown key "colour"'),
                  (("set", "sampling-rate"), "needs a VALUE"),
                  (("set", "sampling-rate", "fast"), '"fast" is not a non-negative whole number'),
                  (("set", "invert", "maybe"), '"maybe" is not a boolean'),
@@ -403,6 +410,8 @@ class CtlTest(ClientTestCase):
         self.assertEqual(status, NO_ACCELEROMETER, err)
         self.assertEqual(out, "")
         self.assertIn("temperature: no reading", err)
+        status, out, err = self.ctl("get", "sampling-rate", "temperature")  # nothing printed, not half
+        self.assertEqual((status, out), (NO_ACCELEROMETER, ""), err)
         self.ctl("get", "sampling-rate", check=0)
 
     def test_no_accelerometer_said_once(self):
