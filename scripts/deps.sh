@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what tpaccel needs to build, run and test on Debian 12, skipping what is present.
-# Usage: scripts/deps.sh [build|test]   (build: compile + demo; test: everything the test suite uses)
+# Usage: scripts/deps.sh [build|test|screenshots]   (build: compile + demo; test: everything the test
+# suite uses; screenshots: also the panels and notification daemons of docs/screenshots/make-*.sh)
 set -euo pipefail
 what=${1:-test}
 
@@ -23,6 +24,10 @@ test_pkgs+=(debhelper dpkg-dev fakeroot lintian git)
 # tests/package/test-systemd.sh: boots the installed packages under systemd as PID 1 (systemd-nspawn).
 test_pkgs+=(systemd-container)
 
+# docs/screenshots: the tray in real panel hosts and notification daemons (no test uses them).
+screenshot_pkgs=(xfce4-panel xfce4-sntray-plugin xfce4-notifyd xfconf dunst trayer xfwm4 xdotool imagemagick
+                 xvfb tmux gnome-shell gnome-shell-extension-appindicator dconf-cli)
+
 # tests/reference: tp_smapi 0.43's source, the reference driver the emulator is held to. Only downloaded
 # and unpacked at test time (dpkg-deb -x), never installed: installing would make dkms build a module.
 reference_dir=/var/cache/tpaccel
@@ -39,8 +44,15 @@ fetch_reference() {
         }
 }
 
-pkgs=("${build_pkgs[@]}")
-[ "$what" = test ] && pkgs+=("${test_pkgs[@]}")
+case $what in
+build) pkgs=("${build_pkgs[@]}") ;;
+test) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+screenshots) pkgs=("${build_pkgs[@]}" "${screenshot_pkgs[@]}") ;;
+*)
+        echo "usage: scripts/deps.sh [build|test|screenshots]" >&2
+        exit 2
+        ;;
+esac
 
 missing=()
 for p in "${pkgs[@]}"; do

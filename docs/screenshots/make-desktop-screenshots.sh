@@ -9,6 +9,7 @@ build=$(realpath "${1:?usage: $0 BUILDDIR [DISPLAY_NUMBER]}")
 display=${2:-61}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out="$src/docs/screenshots"
+[ "${TPACCEL_SHOT_INNER:-}" = 1 ] || "$src/scripts/deps.sh" screenshots # installs what is missing
 
 . "$src/docs/screenshots/desktop-lib.sh"
 run_in_private_desktop "$display" 1024x768x24 -- "$0" "$@"

@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Screenshots of tpaccel-tray in GNOME Shell 43 (X11, under Xvfb) with the AppIndicator extension:
 # the symbolic icon on the black top bar and the menu's toggles with their boxes. Against
-# tpacceld on the EC emulator on a private session bus, with a private bus as the system bus. Needs
-# gnome-shell, gnome-shell-extension-appindicator and dconf-cli (not in scripts/deps.sh: no test uses
-# them). Writes gnome-*.png here.
+# tpacceld on the EC emulator on a private session bus, with a private bus as the system bus. Installs
+# gnome-shell, gnome-shell-extension-appindicator and dconf-cli when missing (scripts/deps.sh screenshots;
+# no test uses them). Writes gnome-*.png here.
 # Usage: docs/screenshots/make-gnome-screenshots.sh BUILDDIR [DISPLAY_NUMBER]
 set -euo pipefail
 build=$(realpath "${1:?usage: $0 BUILDDIR [DISPLAY_NUMBER]}")
 display=${2:-67}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out="$src/docs/screenshots"
+[ "${TPACCEL_SHOT_INNER:-}" = 1 ] || "$src/scripts/deps.sh" screenshots # installs what is missing
 
 . "$src/docs/screenshots/desktop-lib.sh"
 run_in_private_desktop "$display" 1280x800x24 +extension GLX -- "$0" "$@"

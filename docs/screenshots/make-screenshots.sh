@@ -7,6 +7,7 @@ set -euo pipefail
 build=$(realpath "${1:?usage: $0 BUILDDIR}")
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out="$src/docs/screenshots"
+[ "${TPACCEL_SHOT_INNER:-}" = 1 ] || "$src/scripts/deps.sh" screenshots # installs what is missing
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
