@@ -427,10 +427,13 @@ static void on_heads_parked(TpaccelAccelerometer *proxy, const char *const *disk
 static void service_appeared(TrayApp *app)
 {
         g_debug("tpacceld appeared as %s", app->owner);
-        if (app->told_gone)
-                tray_notifier_service(app->notifier, TRUE);
-        app->told_gone = FALSE;
         app->service_present = TRUE;
+        /* "Alerts are on again" only when they are: an instance without an accelerometer (the icon and
+         * the menu say why) keeps them off, and the bubble waits for one that has it. */
+        if (app->told_gone && tpaccel_accelerometer_get_has_accelerometer(service(app))) {
+                tray_notifier_service(app->notifier, TRUE);
+                app->told_gone = FALSE;
+        }
         app->service_idle = FALSE;
         app->claim_failed = FALSE;
         remember_instance(app);

@@ -347,6 +347,24 @@ class TrayTest(ClientTestCase):
         # The new instance got a claim again (the old one died with the old daemon).
         wait_until(lambda: self.bus.accel_property("Polling"), what="the claim on the new instance")
 
+    def test_back_without_an_accelerometer_is_no_good_news(self):
+        # The service stopped (bubble), then came back without an accelerometer: "alerts are on again"
+        # would be false. The bubble comes with an instance that has one.
+        self.start_tray()
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
+        self.stop_daemon()
+        wait_until(lambda: any(s == "Accelerometer service stopped" for s, _ in self.notifications()),
+                   what="the service-gone notification")
+        self.start_daemon(extra=["--sim-fault=absent"])
+        wait_until(lambda: self.icon_name() == "tpaccel-no-accelerometer", what="the no-accelerometer icon")
+        time.sleep(1.5)
+        self.assertNotIn("Accelerometer service is back", [s for s, _ in self.notifications()])
+        self.stop_daemon()
+        self.start_daemon("rest.csv")
+        wait_until(lambda: any(s == "Accelerometer service is back" for s, _ in self.notifications()),
+                   what="the service-back notification with an accelerometer")
+
     def test_no_accelerometer(self):
         self.start_tray()
         self.start_daemon(extra=["--sim-fault=absent"])
