@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "accel-bus.h"
+#include "config.h"
 #include "client-i18n.h"
 
 typedef struct ErrorWords {
@@ -141,13 +142,16 @@ char *accel_service_missing_hint(BusTarget target, const char *address)
 {
         switch (target) {
         case BUS_TARGET_SYSTEM:
-                return g_strdup(
-                        _("start it with: systemctl start tpacceld, or try the demo on the session bus: "
-                          "tpacceld --session --backend=sim & tpaccelctl --session status"));
+                return g_strdup_printf(
+                        _("start it with: systemctl start tpacceld, or try the demo on the "
+                          "session bus: %s --session --backend=sim & tpaccelctl --session status"),
+                        TPACCELD_PATH);
         case BUS_TARGET_SESSION:
-                return g_strdup(_("start the demo with: tpacceld --session --backend=sim &"));
+                return g_strdup_printf(_("start the demo with: %s --session --backend=sim &"),
+                                       TPACCELD_PATH);
         case BUS_TARGET_ADDRESS:
-                return g_strdup_printf(_("start it with: tpacceld --address=%s --backend=sim &"), address);
+                return g_strdup_printf(_("start it with: %s --address=%s --backend=sim &"), TPACCELD_PATH,
+                                       address);
         }
         g_assert_not_reached();
 }
@@ -156,18 +160,22 @@ char *accel_no_bus_hint(BusTarget target, const char *address)
 {
         switch (target) {
         case BUS_TARGET_SYSTEM:
-                return g_strdup(_("there is no D-Bus system bus on this machine (is dbus installed and "
-                                  "running? systemctl start dbus); tpacceld serves on it. Without one, try "
-                                  "the demo on a session bus: dbus-run-session sh -c 'tpacceld --session "
-                                  "--backend=sim & sleep 1; tpaccelctl --session status'"));
+                return g_strdup_printf(
+                        _("there is no D-Bus system bus on this machine (is dbus installed and "
+                          "running? systemctl start dbus); tpacceld serves on it. Without one, "
+                          "try the demo on a session bus: dbus-run-session sh -c '%s --session "
+                          "--backend=sim & sleep 1; tpaccelctl --session status'"),
+                        TPACCELD_PATH);
         case BUS_TARGET_SESSION:
-                return g_strdup(_("there is no session bus here (DBUS_SESSION_BUS_ADDRESS); run the demo "
-                                  "inside one: dbus-run-session sh -c 'tpacceld --session --backend=sim & "
-                                  "sleep 1; tpaccelctl --session status'"));
+                return g_strdup_printf(
+                        _("there is no session bus here (DBUS_SESSION_BUS_ADDRESS); run the demo "
+                          "inside one: dbus-run-session sh -c '%s --session --backend=sim & "
+                          "sleep 1; tpaccelctl --session status'"),
+                        TPACCELD_PATH);
         case BUS_TARGET_ADDRESS:
                 return g_strdup_printf(_("nothing listens at %s: start a bus there (dbus-daemon "
-                                         "--address=%s) and tpacceld --address=%s on it"),
-                                       address, address, address);
+                                         "--address=%s) and %s --address=%s on it"),
+                                       address, address, TPACCELD_PATH, address);
         }
         g_assert_not_reached();
 }
