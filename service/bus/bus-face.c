@@ -302,9 +302,30 @@ int bus_face_new(Context *c, BusFace **ret)
         return 0;
 }
 
+/* The name is another process's (a second tpacceld, the demo started twice): says whose, with its
+ * pid when the bus tells it. Returns -EEXIST. */
+static int log_name_taken(BusFace *f, const char *bus_kind)
+{
+        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
+        pid_t pid = 0;
+
+        if (sd_bus_get_name_creds(f->bus, ACCEL_BUS_NAME, SD_BUS_CREDS_PID, &creds) >= 0)
+                (void) sd_bus_creds_get_pid(creds, &pid);
+        if (pid > 0)
+                return log_error_errno(-EEXIST,
+                                       "Another process (pid %d) already serves %s on the %s bus: is "
+                                       "tpacceld running already? Stop it first",
+                                       (int) pid, ACCEL_BUS_NAME, bus_kind);
+        return log_error_errno(-EEXIST,
+                               "Another process already serves %s on the %s bus: is tpacceld running "
+                               "already? Stop it first",
+                               ACCEL_BUS_NAME, bus_kind);
+}
+
 int bus_start(BusFace *f, const BusOptions *o, const ContextOptions *co)
 {
         Context *c = f->context;
+        const char *bus_kind = o->address ? "given" : o->session ? "session" : "system";
         int r;
 
         f->session_bus = o->session;
@@ -364,12 +385,11 @@ int bus_start(BusFace *f, const BusOptions *o, const ContextOptions *co)
         }
 
         r = sd_bus_request_name(f->bus, ACCEL_BUS_NAME, 0);
+        if (r == -EEXIST)
+                return log_name_taken(f, bus_kind);
         if (r < 0)
                 return log_error_errno(r, "Failed to acquire the bus name %s: %m", ACCEL_BUS_NAME);
-        log_info("Serving %s on the %s bus (backend: %s)", ACCEL_BUS_NAME,
-                 o->address   ? "given"
-                 : o->session ? "session"
-                              : "system",
+        log_info("Serving %s on the %s bus (backend: %s)", ACCEL_BUS_NAME, bus_kind,
                  c->has_accelerometer ? backend_name(c->backend) : "none");
 
         /* The second name, for desktops (only logs when it cannot be had). */

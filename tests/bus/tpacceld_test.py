@@ -601,7 +601,8 @@ for i in range(40):
         p = subprocess.run([TPACCELD, '-v', '--backend=sim', '--state-dir=' + other_dir], capture_output=True,
                            text=True, timeout=TIMEOUT)
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn('Failed to acquire the bus name', p.stderr)
+        self.assertRegex(p.stderr, r'Another process \(pid %d\) already serves org\.thinkpad\.Accelerometer on the '
+                                   r'system bus: is tpacceld running already\?' % self.daemon.pid)
         self.assertRegex(p.stderr, r'accelerometer powered off \(emulated EC: powered=no')
         self.assertIsNone(self.daemon.poll())
 
