@@ -66,8 +66,13 @@ void ctl_release(Ctl *ctl)
         g_autoptr(GError) error = NULL;
         g_autoptr(GVariant) reply = NULL;
 
-        reply = ctl_call(ctl, ACCEL_OBJECT, ACCEL_INTERFACE, "Release", NULL, G_VARIANT_TYPE("()"), &error);
-        if (!reply)
+        /* Never starts the service: a new instance holds no claim of ours. When the service is gone its
+         * claims went with it: nothing to say. */
+        reply = g_dbus_connection_call_sync(ctl->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE,
+                                            "Release", NULL, G_VARIANT_TYPE("()"),
+                                            G_DBUS_CALL_FLAGS_NO_AUTO_START, ACCEL_CALL_TIMEOUT_MS,
+                                            /* cancellable= */ NULL, &error);
+        if (!reply && !accel_error_is_service_missing(error))
                 fprintf(stderr, _("tpaccelctl: releasing the accelerometer failed, ignoring: %s\n"),
                         error->message);
 }
