@@ -54,6 +54,9 @@ void tray_x11_tolerate_destroyed_windows(void)
         xdisplay = gdk_x11_display_get_xdisplay(display);
         hook_error(xdisplay, BadWindow);
         hook_error(xdisplay, BadDrawable);
+        /* A pixmap or GC made for the window after it went was never made: freeing or using it fails. */
+        hook_error(xdisplay, BadPixmap);
+        hook_error(xdisplay, BadGC);
         /* cairo draws through RENDER pictures, which the server frees with their window. */
         if (XQueryExtension(xdisplay, RENDER_NAME, &render_opcode, &render_event_base, &render_error_base))
                 hook_error(xdisplay, render_error_base + BadPicture);

@@ -6,6 +6,7 @@
 /* Another client may destroy the tray's windows at any time (XDestroyWindow: xdotool windowclose, a
  * window manager's force close). Requests GTK sent for them before it saw the DestroyNotify then fail
  * with BadWindow, BadDrawable or RENDER's BadPicture (the server frees a window's pictures with it), and
+ * what GTK made for the window meanwhile was never made (BadPixmap, BadGC when it is freed or used); and
  * GDK ends the program on such an error, even one that arrives while one of its error traps is pushed
  * for an unrelated later request. This hooks Xlib's error conversion (XESetWireToError), which runs
  * before GDK's handler and its traps: those errors on a resource of this connection are logged (debug)

@@ -116,6 +116,28 @@ TEST(cairo_drawing_on_a_window_destroyed_from_outside)
         CHECK(true); /* reached */
 }
 
+TEST(resources_made_for_a_window_destroyed_from_outside)
+{
+        GdkDisplay *display = gdk_display_get_default();
+        Display *xdisplay = gdk_x11_display_get_xdisplay(display);
+        GtkWidget *window;
+        Window xid = shown_window(&window);
+        Pixmap pixmap;
+        GC gc;
+
+        /* Made for the window before we saw the DestroyNotify, as a frame's double buffer is: they fail
+         * (BadDrawable), and freeing them fails in turn (BadPixmap, BadGC). */
+        destroy_from_outside(xid);
+        pixmap = XCreatePixmap(xdisplay, xid, 8, 8, (unsigned) DefaultDepth(xdisplay, 0));
+        gc = XCreateGC(xdisplay, xid, 0, NULL);
+        XFreePixmap(xdisplay, pixmap);
+        XFreeGC(xdisplay, gc);
+        sync_inside_unrelated_trap(display);
+
+        process_pending_events();
+        CHECK(true); /* reached */
+}
+
 TEST(other_clients_windows_still_reach_the_trap)
 {
         GdkDisplay *display = gdk_display_get_default();
@@ -138,6 +160,8 @@ int main(int argc, char **argv)
                 {"error_arriving_inside_a_trap", error_arriving_inside_a_trap},
                 {"cairo_drawing_on_a_window_destroyed_from_outside",
                  cairo_drawing_on_a_window_destroyed_from_outside},
+                {"resources_made_for_a_window_destroyed_from_outside",
+                 resources_made_for_a_window_destroyed_from_outside},
                 {"other_clients_windows_still_reach_the_trap", other_clients_windows_still_reach_the_trap},
         };
         bool hook = true;

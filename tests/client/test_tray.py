@@ -595,7 +595,8 @@ class TrayTest(ClientTestCase):
             return res.returncode, res.stdout + res.stderr
 
         for case, error in [("error_arriving_inside_a_trap", "BadDrawable"),
-                            ("cairo_drawing_on_a_window_destroyed_from_outside", "RenderBadPicture")]:
+                            ("cairo_drawing_on_a_window_destroyed_from_outside", "RenderBadPicture"),
+                            ("resources_made_for_a_window_destroyed_from_outside", "BadDrawable")]:
             status, output = run("--without-hook", case)
             self.assertEqual(status, 1, output)
             self.assertIn(f"The error was '{error}", output)
