@@ -305,7 +305,8 @@ GVariant *accel_property_parse(const AccelProperty *prop, char **argv, int argc,
 
         if (argc != 1) {
                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                            _("%s takes exactly one value, got %d"), prop->key, argc);
+                            _("%s takes exactly one value, got %d (set changes one key at a time)"),
+                            prop->key, argc);
                 return NULL;
         }
 
@@ -322,8 +323,13 @@ GVariant *accel_property_parse(const AccelProperty *prop, char **argv, int argc,
                 guint32 u;
                 if (parse_uint32(argv[0], &u))
                         return g_variant_new("(u)", u);
-                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                            _("%s: \"%s\" is not a non-negative whole number"), prop->key, argv[0]);
+                if (argv[0][0] != '\0' && strspn(argv[0], "0123456789") == strlen(argv[0]))
+                        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                    _("%s: %s is out of range (far above any valid value)"), prop->key,
+                                    argv[0]);
+                else
+                        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                    _("%s: \"%s\" is not a non-negative whole number"), prop->key, argv[0]);
                 return NULL;
         }
         case 'd': {

@@ -162,12 +162,21 @@ static void ctl_done(Ctl *ctl)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Ctl, ctl_done)
 
+/* "-5", "-0.5": a value (set tilt-step -5 reaches the service's range check), not options getopt would
+ * refuse as "-5 is not known". */
+static gboolean is_negative_number(const char *arg)
+{
+        return arg[0] == '-' && (g_ascii_isdigit(arg[1]) || (arg[1] == '.' && g_ascii_isdigit(arg[2])));
+}
+
 int main(int argc, char *argv[])
 {
         g_auto(Ctl)
                 ctl = {.target = BUS_TARGET_SYSTEM, .ask_password = TRUE, .data_mask = DEFAULT_DATA_MASK};
         gboolean help = FALSE, bus_chosen = FALSE, data_mask_given = FALSE, seconds_given = FALSE;
         const Command *command;
+        g_autofree char **originals = g_new0(char *, argc);
+        g_autoptr(GPtrArray) masks = g_ptr_array_new_with_free_func(g_free);
         int c;
 
         client_i18n_init();
@@ -176,6 +185,14 @@ int main(int argc, char *argv[])
         (void) signal(SIGPIPE, SIG_IGN);
         opterr = 0;
 
+        /* Negative numbers go through getopt masked as " -5", a non-option it keeps in order, and are
+         * restored after it. */
+        for (int i = 1; i < argc; i++)
+                if (is_negative_number(argv[i])) {
+                        originals[masks->len] = argv[i];
+                        argv[i] = g_strconcat(" ", argv[i], NULL);
+                        g_ptr_array_add(masks, argv[i]);
+                }
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
                 switch (c) {
                 case 'h':
@@ -240,6 +257,10 @@ int main(int argc, char *argv[])
                         g_assert_not_reached();
                 }
         }
+        for (int i = optind; i < argc; i++)
+                for (guint m = 0; m < masks->len; m++)
+                        if (argv[i] == g_ptr_array_index(masks, m))
+                                argv[i] = originals[m];
         ctl.bus_description = accel_bus_describe(ctl.target, ctl.address);
 
         if (optind >= argc) {

@@ -171,6 +171,10 @@ class CtlTest(ClientTestCase):
         status, _, err = self.ctl("set", "protected-disks", "sdzz")
         self.assertEqual(status, INVALID, err)
         self.assertIn("sdzz", err)
+        # A negative number is a value, not an option: the service's range check answers.
+        status, _, err = self.ctl("set", "tilt-step", "-0.5")
+        self.assertEqual(status, INVALID, err)
+        self.assertIn("TiltStep -0.5 is out of range", err)
 
     def test_usage_errors(self):
         self.start_daemon("rest.csv")
@@ -181,6 +185,10 @@ class CtlTest(ClientTestCase):
                  (("get", "pitch", "colour"), 'unknown key "colour"'),
                  (("set", "sampling-rate"), "needs a VALUE"),
                  (("set", "sampling-rate", "fast"), '"fast" is not a non-negative whole number'),
+                 (("set", "sampling-rate", "-5"), '"-5" is not a non-negative whole number'),
+                 (("set", "sampling-rate", "99999999999999999999"), "is out of range"),
+                 (("set", "sampling-rate", "100", "filter-order", "3"), "set changes one key at a time"),
+                 (("pause", "-1"), '"-1" is not a number of seconds'),
                  (("set", "invert", "maybe"), '"maybe" is not a boolean'),
                  (("set", "shock-sensitivity", "lots"), '"lots" is not a number'),
                  (("set", "pitch", "3"), "pitch is read-only"),
