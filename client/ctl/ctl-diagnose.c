@@ -35,7 +35,8 @@ static ExitStatus no_service(Ctl *ctl, const char *why)
         if (geteuid() == 0)
                 return exec_tpacceld(ctl);
         fprintf(stderr,
-                _("tpaccelctl: %s; run \"sudo tpaccelctl diagnose\" to run the checks without the service "
+                _("tpaccelctl: %s; run \"tpaccelctl diagnose\" as root to run the checks without the "
+                  "service "
                   "(they need root for the EC ports)\n"),
                 why);
         return EXIT_STATUS_NO_SERVICE;

@@ -114,7 +114,7 @@ static void print_help(const Command *command)
                  "  --system                    Talk to tpacceld on the system bus (default)\n"
                  "  --session                   Talk to the demo tpacceld on the session bus\n"
                  "  --address=ADDR              Talk to tpacceld on the bus at ADDR\n"
-                 "  --json                      Machine-readable output (status, get, ec)\n"
+                 "  --json                      Machine-readable output (status, get, ec, diagnose)\n"
                  "  --samples                   Also print raw samples (monitor)\n"
                  "  --data-mask=MASK            Bytes to read back (ec read-row)\n"
                  "  --no-ask-password           Do not let polkit prompt for a password\n"

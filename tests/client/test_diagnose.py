@@ -159,7 +159,7 @@ class DiagnoseTest(ClientTestCase):
         res = subprocess.run(user + [TPACCELCTL, "--session", "diagnose"], capture_output=True, text=True, env=env,
                              timeout=60)
         self.assertEqual(res.returncode, NO_SERVICE, res.stderr)
-        self.assertIn('run "sudo tpaccelctl diagnose"', res.stderr)
+        self.assertIn('run "tpaccelctl diagnose" as root', res.stderr)
         self.assertEqual(res.stdout, "")
 
 
