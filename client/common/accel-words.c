@@ -35,6 +35,13 @@ static const CodeWords code_words[] = {
         {"HardwareState", "ok", N_("ok")},
         {"HardwareState", "failing", N_("failing")},
         {"HardwareState", "stopped", N_("stopped (re-initializing)")},
+
+        /* The screen's orientation, as iio-sensor-proxy names it: which edge is up. */
+        {"Orientation", "normal", N_("normal")},
+        {"Orientation", "bottom-up", N_("bottom-up")},
+        {"Orientation", "left-up", N_("left-up")},
+        {"Orientation", "right-up", N_("right-up")},
+        {"Orientation", "undefined", N_("undefined")},
 };
 
 const char *accel_code_words(const char *property, const char *code)

@@ -96,10 +96,9 @@ static char *translated_text(GVariant *props, const AccelProperty *prop)
         static const struct {
                 const char *property, *code_property;
         } from_code[] = {
-                {"BackendReason", "BackendReasonCode"},
-                {"EffectiveRateReason", "EffectiveRateReasonCode"},
-                {"ProtectionState", "ProtectionState"},
-                {"HardwareState", "HardwareState"},
+                {"BackendReason", "BackendReasonCode"}, {"EffectiveRateReason", "EffectiveRateReasonCode"},
+                {"ProtectionState", "ProtectionState"}, {"HardwareState", "HardwareState"},
+                {"Orientation", "Orientation"},
         };
         const char *code = NULL, *words;
 

@@ -75,11 +75,12 @@ static double roll(TrayApp *app)
         return s ? tpaccel_accelerometer_get_roll(s) : 0.0;
 }
 
+/* The orientation in the user's words (the code itself from a newer service). */
 static const char *orientation(TrayApp *app)
 {
         TpaccelAccelerometer *s = service(app);
         const char *value = s ? tpaccel_accelerometer_get_orientation(s) : NULL;
-        return value ? value : "";
+        return value ? accel_code_words("Orientation", value) ?: value : "";
 }
 
 static gboolean usable(TrayApp *app)

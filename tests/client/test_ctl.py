@@ -537,6 +537,19 @@ class CtlTest(ClientTestCase):
         with open(os.path.join(TOP_BUILDDIR, "client", "tpaccel-tray.desktop")) as f:
             self.assertIn("Name[de]=ThinkPad-Beschleunigungssensor", f.read())
 
+    def test_german_angles_and_orientation(self):
+        # Pitch and roll have words of their own, and the orientation is in words too; get stays English.
+        self.start_daemon("rotate-left-up.csv")
+        env = dict(self.env, LANG="C.UTF-8", LC_ALL="", LANGUAGE="de",
+                   TPACCEL_LOCALEDIR=os.path.join(TOP_BUILDDIR, "po"))
+        wait_until(lambda: "Ausrichtung: linke Seite oben" in self.ctl("status", check=0, env=env)[1],
+                   what="the left-up orientation in German")
+        _, out, _ = self.ctl("status", check=0, env=env)
+        self.assertRegex(out, r"\n *Nickwinkel: ")
+        self.assertRegex(out, r"\n *Rollwinkel: ")
+        _, out, _ = self.ctl("get", "orientation", check=0, env=env)
+        self.assertEqual(out, "left-up\n")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
