@@ -3,8 +3,9 @@
 
 /* The service's stable codes in the user's words, translated (gettext): the reason codes beside the
  * English reasons (BackendReasonCode, EffectiveRateReasonCode), the state codes (ProtectionState,
- * HardwareState), the Orientation codes and the Shock signal's reason ("jolt", "drift", "freefall"). One table for tpaccelctl
- * and the tray, so that both say the same. The English sentences on the bus stay for busctl users. */
+ * HardwareState), the Orientation codes and the Shock signal's reason ("jolt", "drift", "freefall"). One
+ * table for tpaccelctl and the tray, so that both say the same. The English sentences on the bus stay for
+ * busctl users. */
 
 #include <glib.h>
 
