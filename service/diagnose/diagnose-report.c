@@ -257,7 +257,7 @@ static void report_readouts(Diagnosis *d, Report *rep)
         report_num(rep, "wanted", "Readouts wanted:", d->wanted, 0, NULL);
         report_num(rep, "replies", "Readout replies:", d->replies, 0, NULL);
         report_num(rep, "rate-achieved-hz", "Rate achieved:", rate, 1, "Hz");
-        report_num(rep, "missed", "Older readouts in replies:", d->missed, 0,
+        report_num(rep, "older-readouts", "Older readouts in replies:", d->missed, 0,
                    "(the EC queued more than one)");
         report_num(rep, "queued-mean",
                    "Queued after a reply:", d->replies ? (double) d->queued_sum / d->replies : 0, 2,
