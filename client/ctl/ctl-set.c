@@ -89,10 +89,23 @@ ExitStatus ctl_calibrate(Ctl *ctl, char **args, int n_args)
         return EXIT_STATUS_OK;
 }
 
+/* A pause of nothing is made (it applies to disks protected later in the pause), but the user likely
+ * thought some were protected: say so. */
+static void note_no_protected_disks(Ctl *ctl)
+{
+        g_autoptr(GVariant) props = ctl_get_all(ctl, NULL);
+        g_autofree const char **disks = NULL;
+
+        if (props && g_variant_lookup(props, "ProtectedDisks", "^a&s", &disks) && !disks[0])
+                fprintf(stderr, _("tpaccelctl: note: no disks are protected (tpaccelctl set protected-disks "
+                                  "sda), so there is nothing to pause now\n"));
+}
+
 ExitStatus ctl_pause(Ctl *ctl, char **args, int n_args)
 {
         guint64 seconds;
         g_autoptr(GError) error = NULL;
+        ExitStatus status;
 
         if (n_args != 1)
                 return ctl_usage_error(
@@ -100,6 +113,9 @@ ExitStatus ctl_pause(Ctl *ctl, char **args, int n_args)
         if (!g_ascii_string_to_unsigned(args[0], 10, 0, G_MAXUINT32, &seconds, &error))
                 return ctl_usage_error(_("pause: \"%s\" is not a number of seconds"), args[0]);
 
-        return call_accel_method(ctl, "Pause", g_variant_new("(u)", (guint32) seconds), ACTION_CONFIGURE,
-                                 _("cannot pause disk protection"));
+        status = call_accel_method(ctl, "Pause", g_variant_new("(u)", (guint32) seconds), ACTION_CONFIGURE,
+                                   _("cannot pause disk protection"));
+        if (status == EXIT_STATUS_OK && seconds > 0)
+                note_no_protected_disks(ctl);
+        return status;
 }

@@ -295,7 +295,8 @@ class CtlTest(ClientTestCase):
 
     def test_pause(self):
         self.start_daemon("rest.csv")
-        self.ctl("pause", "30", check=0)
+        _, _, err = self.ctl("pause", "30", check=0)
+        self.assertIn("no disks are protected", err)  # made, but the user likely thought otherwise
         _, out, _ = self.ctl("get", "--json", "paused-until", check=0)
         self.assertGreater(json.loads(out), 0)
         _, out, _ = self.ctl("get", "paused-until", check=0)
