@@ -65,9 +65,19 @@ int main(int argc, char *argv[])
         client_i18n_init();
         if (!gtk_init_with_args(&argc, &argv, _("- tray tilt indicator for the ThinkPad accelerometer"),
                                 entries, GETTEXT_PACKAGE, &error)) {
-                fprintf(stderr, _("tpaccel-tray: %s\nTry 'tpaccel-tray --help' for more information.\n"),
-                        error->message);
-                return 2;
+                /* The command line is wrong, unless GTK could not open the display (FAILED). */
+                if (error && !g_error_matches(error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED)) {
+                        fprintf(stderr,
+                                _("tpaccel-tray: %s\nTry 'tpaccel-tray --help' for more information.\n"),
+                                error->message);
+                        return 2;
+                }
+                /* GTK says "Cannot open display: " with the (often empty) name: say what that means. */
+                fprintf(stderr,
+                        _("tpaccel-tray: cannot open the display%s%s: the tray icon needs a desktop session "
+                          "(DISPLAY or WAYLAND_DISPLAY)\n"),
+                        g_getenv("DISPLAY") ? " " : "", g_getenv("DISPLAY") ?: "");
+                return 1;
         }
         tray_x11_tolerate_destroyed_windows();
         if (version) {

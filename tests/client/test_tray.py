@@ -217,6 +217,16 @@ class TrayTest(ClientTestCase):
         # Notify(app_name, replaces_id, icon, summary, body, actions, hints, timeout)
         return [(args[3], args[4]) for _, args in calls]
 
+    def test_command_line_and_display_errors(self):
+        # A bad option is a usage error (2); no display is no usage error (1) and says what it needs.
+        res = subprocess.run([TRAY, "--bogus"], capture_output=True, text=True, env=self.env, timeout=30)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("--bogus", res.stderr)
+        env = {k: v for k, v in self.env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        res = subprocess.run([TRAY, "--session"], capture_output=True, text=True, env=env, timeout=30)
+        self.assertEqual(res.returncode, 1, res.stderr)
+        self.assertIn("cannot open the display: the tray icon needs a desktop session", res.stderr)
+
     def test_icon_follows_tilt(self):
         self.start_tray()
         self.assertEqual(self.icon_name(), "tpaccel-service-missing")
