@@ -175,6 +175,7 @@ static void refresh_ui(TrayApp *app)
 
         refresh_icon(app);
         tray_menu_set_service_usable(app->menu, usable(app));
+        tray_settings_set_unavailable(app->settings, usable(app) ? NULL : headline);
         tray_window_set_status(app->window, status);
 
         if (!usable(app)) {

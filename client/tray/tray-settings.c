@@ -24,7 +24,9 @@ struct TraySettings {
         GtkWidget *filter;
         GtkWidget *sensitivity;
         GtkWidget *invert;
+        GtkWidget *controls; /* the grid of them */
         GDBusConnection *bus;
+        char *unavailable; /* why the settings cannot be changed now (shown in the bar); NULL: they can */
         TraySettingsValues values;
         gboolean updating; /* setting widgets from values: not a user change */
         GCancellable *cancellable;
@@ -40,10 +42,23 @@ static void show_values(TraySettings *s)
         s->updating = FALSE;
 }
 
+/* The bar's line; "" hides it, and the dialog goes back to its natural height (it kept the bar's). */
 static void show_error(TraySettings *s, const char *text)
 {
+        gboolean was_shown = gtk_widget_get_visible(s->info_bar);
+
         gtk_label_set_text(GTK_LABEL(s->error_label), text);
         gtk_widget_set_visible(s->info_bar, text[0] != '\0');
+        if (was_shown && text[0] == '\0')
+                gtk_window_resize(GTK_WINDOW(s->dialog), SETTINGS_MIN_WIDTH_PX, 1);
+}
+
+/* The controls take changes only with a bus and the service there; the bar says why not. */
+static void update_sensitivity(TraySettings *s)
+{
+        g_debug("Settings %s%s", s->unavailable ? "unavailable: " : "available", s->unavailable ?: "");
+        gtk_widget_set_sensitive(s->controls, s->bus != NULL && !s->unavailable);
+        show_error(s, s->unavailable ?: "");
 }
 
 static void on_call_done(GObject *source, GAsyncResult *result, gpointer userdata)
@@ -73,8 +88,8 @@ static void call_setter(TraySettings *s, const char *method, GVariant *params)
 
         if (s->updating)
                 return;
-        if (!s->bus) {
-                show_error(s, _("tpacceld is not running"));
+        if (!s->bus || s->unavailable) {
+                show_error(s, s->unavailable ?: _("The accelerometer service is not running"));
                 show_values(s);
                 return;
         }
@@ -170,7 +185,7 @@ static void build(TraySettings *s)
         gtk_widget_set_no_show_all(s->info_bar, TRUE);
         gtk_box_pack_start(GTK_BOX(content), s->info_bar, FALSE, FALSE, 0);
 
-        grid = gtk_grid_new();
+        s->controls = grid = gtk_grid_new();
         gtk_grid_set_column_spacing(GTK_GRID(grid), 12);
         gtk_grid_set_row_spacing(GTK_GRID(grid), 6);
         gtk_box_pack_start(GTK_BOX(content), grid, TRUE, TRUE, 0);
@@ -193,7 +208,7 @@ static void build(TraySettings *s)
         g_signal_connect(s->invert, "notify::active", G_CALLBACK(on_invert_changed), s);
 
         gtk_widget_show_all(content);
-        gtk_widget_set_sensitive(content, s->bus != NULL);
+        update_sensitivity(s);
 }
 
 TraySettings *tray_settings_new(void)
@@ -212,6 +227,7 @@ void tray_settings_free(TraySettings *s)
         g_cancellable_cancel(s->cancellable);
         g_clear_object(&s->cancellable);
         g_clear_object(&s->bus);
+        g_free(s->unavailable);
         g_signal_handlers_disconnect_by_data(s->dialog, s);
         gtk_widget_destroy(s->dialog);
         g_free(s);
@@ -220,7 +236,16 @@ void tray_settings_free(TraySettings *s)
 void tray_settings_set_bus(TraySettings *s, GDBusConnection *bus)
 {
         g_set_object(&s->bus, bus);
-        gtk_widget_set_sensitive(gtk_dialog_get_content_area(GTK_DIALOG(s->dialog)), bus != NULL);
+        update_sensitivity(s);
+}
+
+void tray_settings_set_unavailable(TraySettings *s, const char *why)
+{
+        if (g_strcmp0(why, s->unavailable) == 0)
+                return;
+        g_free(s->unavailable);
+        s->unavailable = g_strdup(why);
+        update_sensitivity(s);
 }
 
 void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values)
@@ -231,7 +256,7 @@ void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values)
 
 void tray_settings_present(TraySettings *s)
 {
-        show_error(s, "");
+        show_error(s, s->unavailable ?: "");
         gtk_window_present(GTK_WINDOW(s->dialog));
 }
 

@@ -20,8 +20,12 @@ TraySettings *tray_settings_new(void);
 void tray_settings_free(TraySettings *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TraySettings, tray_settings_free)
 
-/* The bus to call on (NULL while the service is missing: controls are insensitive). */
+/* The bus to call on (NULL: none, the controls are insensitive). */
 void tray_settings_set_bus(TraySettings *s, GDBusConnection *bus);
+
+/* why: the settings cannot be changed now (the service is not running, there is no accelerometer):
+ * the controls are insensitive and the dialog says why; NULL: they can. */
+void tray_settings_set_unavailable(TraySettings *s, const char *why);
 
 /* The service's current values (from properties). */
 void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values);

@@ -304,6 +304,35 @@ class TrayTest(ClientTestCase):
         self.assertEqual(self.bus.accel_property("SamplingRate"), 50)
         self.screenshot("tray-settings-refusal.png")
 
+    def test_settings_while_the_service_is_gone(self):
+        # Open while the service stops: the controls take no changes and the dialog says why, in the
+        # window's words; when it returns the bar goes and the dialog is as high as before.
+        self.start_tray()
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
+        self.click_menu("_Settings…")
+        dialog = wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name",
+                                                    "Accelerometer Settings"], capture_output=True, text=True,
+                                                   env=self.env).stdout.split(), what="the Settings dialog")[0]
+
+        def height():
+            out = subprocess.run(["xdotool", "getwindowgeometry", "--shell", dialog], capture_output=True,
+                                 text=True, env=self.env).stdout
+            return int(re.search(r"HEIGHT=(\d+)", out).group(1))
+
+        time.sleep(0.5)
+        before = height()
+        self.stop_daemon()
+        wait_until(lambda: "Settings unavailable: The accelerometer service is not running" in self.tray_log(),
+                   what="the dialog saying the service is gone")
+        time.sleep(0.5)
+        self.assertGreater(height(), before, "the bar shows")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.tray_log().rstrip().count("Settings available") >= 1 and
+                   self.tray_log().rfind("Settings available") > self.tray_log().rfind("Settings unavailable"),
+                   what="the dialog taking changes again")
+        wait_until(lambda: height() == before, what="the dialog back to its height")
+
     def test_shocks_coalesce_into_one_alert(self):
         # Three knocks 3 s apart: one notification, updated in place at each ("3 shocks in 6 s"), none
         # held back for a later alert.
