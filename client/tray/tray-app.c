@@ -560,15 +560,18 @@ static void on_calibrate_done(GObject *source, GAsyncResult *result, gpointer us
         g_autoptr(GError) error = NULL;
         g_autoptr(GVariant) reply = g_dbus_proxy_call_finish(G_DBUS_PROXY(source), result, &error);
 
+        TrayApp *app = userdata;
+
         if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
                 return;
         if (!reply) {
-                TrayApp *app = userdata;
                 g_autofree char *words = tray_refusal_describe(error);
                 if (!words)
                         words = accel_error_describe(error, app->bus_description);
                 show_error_dialog(_("Calibration failed"), words);
+                return;
         }
+        tray_notifier_calibrated(app->notifier);
 }
 
 static void action_calibrate(gpointer userdata)

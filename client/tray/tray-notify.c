@@ -11,6 +11,7 @@ struct TrayNotifier {
         NotifyNotification *shock;
         NotifyNotification *parked;
         NotifyNotification *service;
+        NotifyNotification *calibrated;
         /* The current burst of shocks: */
         unsigned burst_count;
         gint64 burst_first_usec, burst_last_usec;
@@ -36,6 +37,7 @@ void tray_notifier_free(TrayNotifier *n)
         g_clear_object(&n->shock);
         g_clear_object(&n->parked);
         g_clear_object(&n->service);
+        g_clear_object(&n->calibrated);
         g_free(n->burst_strongest_reason);
         g_free(n->icon_dir);
         g_free(n);
@@ -123,4 +125,11 @@ void tray_notifier_service(TrayNotifier *n, gboolean present)
 
         notify(n, &n->service, summary, body, present ? TRAY_ICON_APP : TRAY_ICON_SERVICE_MISSING,
                NOTIFY_URGENCY_NORMAL, NOTIFY_EXPIRES_DEFAULT);
+}
+
+void tray_notifier_calibrated(TrayNotifier *n)
+{
+        /* The answer to a click: low urgency, gone by itself. */
+        notify(n, &n->calibrated, _("Calibrated"), _("The laptop's position now counts as level."),
+               TRAY_ICON_APP, NOTIFY_URGENCY_LOW, TRAY_CALIBRATED_NOTIFY_TIMEOUT_MS);
 }

@@ -11,8 +11,9 @@
 
 #include <glib.h>
 
-#define TRAY_SHOCK_BURST_GAP_SEC     10
-#define TRAY_SHOCK_NOTIFY_TIMEOUT_MS 8000
+#define TRAY_SHOCK_BURST_GAP_SEC          10
+#define TRAY_SHOCK_NOTIFY_TIMEOUT_MS      8000
+#define TRAY_CALIBRATED_NOTIFY_TIMEOUT_MS 4000
 
 typedef struct TrayNotifier TrayNotifier;
 
@@ -30,6 +31,9 @@ void tray_notifier_heads_parked(TrayNotifier *n, const char *const *disks);
 
 /* The service left (present FALSE) or came back (TRUE). */
 void tray_notifier_service(TrayNotifier *n, gboolean present);
+
+/* Calibrate (from the menu) succeeded. */
+void tray_notifier_calibrated(TrayNotifier *n);
 
 /* The body of a burst's notification: count shocks over span_usec, the strongest of strongest_g and
  * the reason words of that one. Newly allocated. */

@@ -304,6 +304,18 @@ class TrayTest(ClientTestCase):
         self.assertEqual(self.bus.accel_property("SamplingRate"), 50)
         self.screenshot("tray-settings-refusal.png")
 
+    def test_calibrate_answers(self):
+        # A click on Calibrate gets an answer that goes away by itself.
+        self.start_tray()
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
+        self.click_menu("_Calibrate")
+        wait_until(lambda: any(s == "Calibrated" for s, _ in self.notifications()), what="the calibrated bubble")
+        calls = self.bus.call(NOTIFICATIONS, NOTIFICATIONS_PATH, MOCK, "GetMethodCalls", "s", ("Notify",))
+        args = next(args for _, args in calls if args[3] == "Calibrated")
+        self.assertGreater(args[7], 0, "expires by itself")
+        self.assertEqual(args[6].get("urgency"), 0, "low urgency")
+
     def test_settings_while_the_service_is_gone(self):
         # Open while the service stops: the controls take no changes and the dialog says why, in the
         # window's words; when it returns the bar goes and the dialog is as high as before.
