@@ -176,8 +176,9 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
                 break;
         case G_VARIANT_CLASS_STRING:
                 text = g_strdup(g_variant_get_string(value, NULL));
-                if (with_unit && text[0] == '\0')
-                        return g_strdup(_("(none)"));
+                if (with_unit &&
+                    text[0] == '\0') /* a model DMI does not name is unknown, as diagnose says */
+                        return g_strdup(g_str_equal(prop->key, "model") ? _("unknown") : _("(none)"));
                 break;
         case G_VARIANT_CLASS_UINT32:
                 text = g_strdup_printf("%" G_GUINT32_FORMAT, g_variant_get_uint32(value));

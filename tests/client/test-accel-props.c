@@ -138,6 +138,18 @@ TEST(test_units_spaced_as_written)
         CHECK_STREQ(rate, "50 Hz");
 }
 
+/* An empty model is unknown (as diagnose and monitor say), other empty strings are "(none)". */
+TEST(test_unknown_model)
+{
+        g_autofree char *model =
+                accel_property_format(accel_property_by_key("model"), g_variant_new_string(""), TRUE);
+        g_autofree char *error =
+                accel_property_format(accel_property_by_key("last-error"), g_variant_new_string(""), TRUE);
+
+        CHECK_STREQ(model, "unknown");
+        CHECK_STREQ(error, "(none)");
+}
+
 int main(void)
 {
         RUN(test_table_matches_xml);
@@ -146,5 +158,6 @@ int main(void)
         RUN(test_numbers_are_plain_decimal);
         RUN(test_no_negative_zero_shown);
         RUN(test_units_spaced_as_written);
+        RUN(test_unknown_model);
         return test_summary();
 }
