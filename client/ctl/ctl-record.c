@@ -209,7 +209,8 @@ static ExitStatus write_header(Recorder *rec, GVariant *props)
                 "# backend: %s\n"
                 "# axis code %u (invert %s): the x,y columns are raw counts before axis correction\n"
                 "# rate %u Hz, oversampling %u, EC filter order %u; keyboard/mouse: activity within 100 ms\n"
-                "# scenario: (describe what the machine did, e.g. \"on a desk, typing\"; see README)\n",
+                "# scenario: (describe what the machine did, e.g. \"on a desk, typing\"; see "
+                "docs/REPORTING.md)\n",
                 PACKAGE_VERSION, date, model[0] ? model : "unknown", backend[0] ? backend : "none",
                 rec->axis_code, invert ? "yes" : "no", rate, ratio, order);
         fprintf(rec->out, "time_ms,x,y,keyboard,mouse\n");
