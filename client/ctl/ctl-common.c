@@ -77,6 +77,16 @@ void ctl_release(Ctl *ctl)
                         error->message);
 }
 
+ExitStatus ctl_acquire_stream(Ctl *ctl, AccelStreamFunc func, gpointer userdata, AccelStream **ret)
+{
+        g_autoptr(GError) error = NULL;
+
+        *ret = accel_stream_acquire(ctl->bus, func, userdata, &error);
+        if (!*ret)
+                return ctl_report_error(ctl, _("cannot open the sample stream"), error);
+        return EXIT_STATUS_OK;
+}
+
 /* Whether logind runs on the bus: without it there are no login sessions, and polkit does not ask
  * the terminal's agent for a caller outside a session (it finds no session to ask in). */
 static gboolean have_logind(Ctl *ctl)

@@ -7,7 +7,6 @@
 #include <glib-unix.h>
 
 #include "accel-client.h"
-#include "accel-stream.h"
 #include "accel-words.h"
 #include "accel-props.h"
 #include "ctl.h"
@@ -128,12 +127,7 @@ static void on_record(const AccelStreamRecord *r, gpointer userdata)
 
 static ExitStatus samples_start(Monitor *m)
 {
-        g_autoptr(GError) error = NULL;
-
-        m->stream = accel_stream_acquire(m->ctl->bus, on_record, m, &error);
-        if (!m->stream)
-                return ctl_report_error(m->ctl, _("cannot open the sample stream"), error);
-        return EXIT_STATUS_OK;
+        return ctl_acquire_stream(m->ctl, on_record, m, &m->stream);
 }
 
 static void samples_stop(Monitor *m)

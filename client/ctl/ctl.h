@@ -10,6 +10,7 @@
 #include <gio/gio.h>
 
 #include "accel-bus.h"
+#include "accel-stream.h"
 #include "client-i18n.h"
 
 typedef struct Ctl {
@@ -49,6 +50,10 @@ ExitStatus ctl_claim(Ctl *ctl);
 
 /* Releases the accelerometer; a failure is printed as a warning and otherwise ignored. */
 void ctl_release(Ctl *ctl);
+
+/* Opens the sample stream (accel_stream_acquire(): every readout to func, and a claim at the full
+ * SamplingRate while held) into *ret: EXIT_STATUS_OK, or the error printed and its status returned. */
+ExitStatus ctl_acquire_stream(Ctl *ctl, AccelStreamFunc func, gpointer userdata, AccelStream **ret);
 
 /* Prints "tpaccelctl: CONTEXT: words: message" (plus how to start the service if it is missing, or how
  * to get authorized when polkit refused) and returns the exit status that goes with the error. */

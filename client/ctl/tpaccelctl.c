@@ -57,10 +57,10 @@ static const Command commands[] = {
             "tpacceld --diagnose."),
          TRUE},
         {"record", ctl_record, "record FILE [--seconds=N]", N_("Record raw readouts as a trace"),
-         N_("Claim the accelerometer and write every readout into FILE (never overwritten) in the\n"
-            "emulator's trace format: raw counts before axis correction, with the model, axis code and\n"
-            "rate in comments. Stops after N seconds or at Ctrl-C; tpacceld --backend=sim --trace=FILE\n"
-            "replays it."),
+         N_("Write every readout, from the sample stream (AcquireStream), into FILE (never overwritten)\n"
+            "in the emulator's trace format: raw counts before axis correction, with the model, axis code\n"
+            "and rate in comments. Stops after N seconds of readouts or at Ctrl-C; tpacceld --backend=sim\n"
+            "--trace=FILE replays it."),
          FALSE, FALSE, FALSE, TRUE},
 };
 

@@ -113,6 +113,39 @@ class RecordTest(ClientTestCase):
         self.start_daemon(out_path)
         self.assertEqual(self.bus.accel_property("Backend"), "simulated")
 
+    def test_record_full_rate(self):
+        # Above 50 Hz every readout must still be written (the Sample signal is decimated to 50 a second),
+        # and --seconds=2 holds 2 s of readouts, not more.
+        self.start_daemon("slow-roll-45.csv", loop=True)
+        self.ctl("set", "sampling-rate", "200", check=0)
+        out_path = os.path.join(self.tmpdir, "fast.csv")
+        res = self.record("--seconds=2", out_path)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        header, seen_columns, rows = read_trace(out_path)
+        self.assertTrue(seen_columns, "no column line")
+        self.assertRegex("\n".join(header), r"# rate 200 Hz")
+        self.assertGreaterEqual(len(rows), 360, f"{len(rows)} rows in 2 s at 200 Hz")
+        self.assertLessEqual(len(rows), 420, f"{len(rows)} rows in 2 s at 200 Hz")
+        steps = sorted(b[0] - a[0] for a, b in zip(rows, rows[1:]))
+        self.assertAlmostEqual(steps[len(steps) // 2], 5.0, delta=0.5, msg="median time step")
+        self.assertLess(rows[-1][0] - rows[0][0], 2100, "the rows span more than --seconds=2")
+        self.assertRegex(res.stdout, rf"Recorded {len(rows)} readouts over [\d.]+ s into ")
+
+    def test_record_marks_missed_readouts(self):
+        # A busy EC misses readouts: each gap is a comment before its row, counted at the end and on stderr.
+        self.start_daemon(extra=("--sim-fault=busy:0.3",))
+        self.ctl("set", "sampling-rate", "200", check=0)
+        out_path = os.path.join(self.tmpdir, "gaps.csv")
+        res = self.record("--seconds=1", out_path)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(out_path) as f:
+            gaps = sum(1 for line in f if line == "# readouts were missed before the next row\n")
+        self.assertGreater(gaps, 0, "no gap marked with a busy EC")
+        header, _, rows = read_trace(out_path)
+        self.assertIn(f"# readouts were missed before {gaps} of the rows", header)
+        self.assertRegex(res.stderr, rf"readouts were missed before {gaps} rows")
+        self.assertLess(rows[-1][0], 1000)
+
     def test_record_until_interrupted(self):
         self.start_daemon("rest.csv", loop=True)
         out_path = os.path.join(self.tmpdir, "rest.csv")
