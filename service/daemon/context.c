@@ -21,12 +21,35 @@ static void load_state(Context *c)
                 device_load_config(c->state_path, &c->config);
 }
 
+/* No rest position saved or taken yet: one on-demand readout right after init takes it, so that it is
+ * the laptop as it was when the device was initialized, not as it is when a client first asks for a
+ * readout, whenever that is (mainline's hdaps_calibrate() in hdaps_init(); the 2006 patch
+ * series (PATCH 07) and tp_smapi 0.43 defer it to the first hardware query instead, see
+ * docs/PROTOCOL.md). No polling: the device is powered anyway while the daemon runs. When the readout
+ * fails, the calibration stays armed and the first later readout takes it. */
+static void take_first_rest(Context *c)
+{
+        int r;
+
+        if (c->config.has_rest || !backend_get_state(c->backend)->calibration_pending)
+                return;
+        r = backend_update(c->backend);
+        if (r < 0) {
+                log_info_errno(r, "Reading the rest position at initialization failed (%m); the first "
+                                  "readout takes it");
+                return;
+        }
+        context_check_rest(c);
+}
+
 int context_init_device(Context *c)
 {
         int r = device_init(c->backend, &c->config);
         c->poller.backend_rate = 0; /* the configured rate; poller_update() sets the rate in force */
-        if (r >= 0)
+        if (r >= 0) {
                 context_read_back_ec_config(c);
+                take_first_rest(c);
+        }
         return r;
 }
 
@@ -130,6 +153,7 @@ void context_setup_device(Context *c)
         log_info("Accelerometer ready: backend %s, %u Hz, oversampling %u, filter order %u",
                  backend_name(c->backend), c->config.sampling_rate, c->config.oversampling_ratio,
                  c->config.filter_order);
+        take_first_rest(c);
 }
 
 static void setup_motion(Context *c)

@@ -117,8 +117,9 @@ int context_start(Context *c, const ContextOptions *o);
 /* On SIGTERM/SIGINT: stop polling, unpark, power off, then the observer's shutdown. Idempotent. */
 void context_shutdown(Context *c);
 
-/* Initializes the device with the configuration (startup and after resume), then reads the EC's
- * configuration back. */
+/* Initializes the device with the configuration (after resume and re-initialization), then reads the
+ * EC's configuration back and, when there is no rest position yet, takes one from an on-demand readout
+ * (failures logged; the first later readout takes it then). */
 int context_init_device(Context *c);
 /* Reads the EC's configuration back (0x17/0x82) into ec_oversampling_ratio/ec_filter_order, as the
  * 2006 patch series' attributes did; logs and reports the properties. Failures leave the configured values
@@ -130,7 +131,9 @@ void context_read_back_ec_config(Context *c);
  * reports BackendReason (and OversamplingRatio, FilterOrder). No-op otherwise; called after each tick. */
 void context_follow_backend_note(Context *c);
 /* Applies the configuration (invert, rest) to c->backend and initializes it; sets has_accelerometer, or
- * logs why not and extends backend_reason (startup, and backend-watch.c after a switch). */
+ * logs why not and extends backend_reason (startup, and backend-watch.c after a switch). Without a saved
+ * rest position, one on-demand readout right after init takes it (docs/PROTOCOL.md, "The first rest
+ * position is read at init"). */
 void context_setup_device(Context *c);
 /* Replaces the backend (NULL: none) with reason (taken), initializes it with the configuration and
  * restarts polling for existing demands. Reports HasAccelerometer, Backend, BackendReason, AxisCode. */

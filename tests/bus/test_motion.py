@@ -280,6 +280,7 @@ class MotionTest(TpaccelTestBase):
 
     def test_tilt_step_and_sensitivity_validated_and_persisted(self):
         self.start(claim=False)
+        saved = self.state_text()
         bad = [('SetTiltStep', 0.09), ('SetTiltStep', 45.01), ('SetTiltStep', -1.0), ('SetTiltStep', 0.0),
                ('SetTiltStep', float('inf')), ('SetTiltStep', float('nan')),
                ('SetShockSensitivity', 0.0), ('SetShockSensitivity', 0.099), ('SetShockSensitivity', 10.01),
@@ -294,7 +295,7 @@ class MotionTest(TpaccelTestBase):
         self.assertEqual(self.rec.changes('TiltStep') + self.rec.changes('ShockSensitivity'), [],
                          'a refused value changes nothing')
         self.assertEqual((self.get('TiltStep'), self.get('ShockSensitivity')), (1.0, 1.0))
-        self.assertFalse(os.path.exists(os.path.join(self.state_dir, 'state')), 'nothing persisted')
+        self.assertEqual(self.state_text(), saved, 'nothing persisted')
 
         # The bounds are valid; every change is announced.
         for step, sensitivity in ((0.1, 0.1), (45.0, 10.0), (2.5, 0.75)):
@@ -347,6 +348,7 @@ class MotionTest(TpaccelTestBase):
 
     def test_protected_disks_validated(self):
         self.start(claim=False)
+        saved = self.state_text()
         cases = [(['nvme0n1'], r"Disk 'nvme0n1' is not rotational"),
                  (['sdc'], r"Disk 'sdc' is removable"),
                  (['sdd'], r"Disk 'sdd' cannot park its heads \(device/unload_heads"),
@@ -363,7 +365,7 @@ class MotionTest(TpaccelTestBase):
         self.assertEqual(self.get('ProtectionState'), 'off')
         self.assertFalse(self.get('Polling'))
         self.assertEqual([e for e in self.rec.events if e[1] == 'changed'], [])
-        self.assertFalse(os.path.exists(os.path.join(self.state_dir, 'state')), 'nothing persisted')
+        self.assertEqual(self.state_text(), saved, 'nothing persisted')
         for name in ('sda', 'nvme0n1', 'sdc'):
             self.assertEqual(self.sysfs.unload_heads(name), '0', 'nothing written to %s' % name)
 

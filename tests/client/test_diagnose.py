@@ -70,6 +70,13 @@ class DiagnoseTest(ClientTestCase):
             "pending": r"runs, but not as asked: the EC keeps the configuration change pending",
             "absent": r"mode latch is 0",
         }
+        # A saved rest position: no readout at init (one would be made without it), so the EC traffic the
+        # faults hit is the diagnosis's own. The emulator draws a transaction's faults from a seeded
+        # sequence, and busy:0.3 is near the report's threshold (busy in a quarter of the attempts): a few
+        # more transactions before the diagnosis make it another draw.
+        os.makedirs(os.path.join(self.tmpdir, "state"), exist_ok=True)
+        with open(os.path.join(self.tmpdir, "state", "state"), "w") as f:
+            f.write("rest_position=-498,-439\n")
         for fault, expected in cases.items():
             with self.subTest(fault=fault):
                 report = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", f"--sim-fault={fault}",

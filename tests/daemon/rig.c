@@ -147,7 +147,9 @@ static PortIO *open_sim(const char *trace)
         SimOptions so = {.virtual_time = true, .seed = 7};
         PortIO *port;
 
-        if (trace) {
+        if (trace && trace[0] == '/')
+                so.trace_path = trace;
+        else if (trace) {
                 const char *top = getenv("TOP_SRCDIR");
                 if (asprintf(&path, "%s/tests/traces/%s", top ?: ".", trace) < 0)
                         abort();
@@ -230,11 +232,21 @@ Rig *rig_new(const RigOptions *o)
         if (o->state)
                 rig_write_state(r, o->state);
 
+        const char *trace = o->trace;
+        char trace_path[128];
+        if (o->trace_text) {
+                snprintf(trace_path, sizeof(trace_path), "%s/%s", r->dir, RIG_TRACE_FILE);
+                write_file(trace_path, o->trace_text);
+                trace = trace_path;
+        }
+
         r->t0_usec = now_usec();
         if (!o->no_accelerometer)
-                b = rig_open_sim_backend(r, o->trace);
+                b = rig_open_sim_backend(r, trace);
         if (b && o->pending_at_start)
                 rig_sim_fault(r, SIM_FAULT_PENDING, true);
+        if (b && o->warm_up_at_start)
+                rig_sim_fault(r, SIM_FAULT_WARM_UP, true);
         r->backend_options = (BackendOptions){.kind = BACKEND_KERNEL, .sysroot = r->dir};
         ContextOptions co = {
                 .state_dir = r->state_dir,

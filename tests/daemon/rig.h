@@ -46,11 +46,16 @@ typedef struct RigEvent {
         bool shock_active;
 } RigEvent;
 
+/* RigOptions.trace_text's file in the rig's directory (dir). */
+#define RIG_TRACE_FILE "trace.csv"
+
 typedef struct RigOptions {
         const char *trace;      /* a file in tests/traces/ for the emulator; NULL: its demo motion */
+        const char *trace_text; /* instead of trace: the trace's text, written to RIG_TRACE_FILE */
         const char *state;      /* the state file's text at start; NULL: no state file */
         bool no_accelerometer;  /* no backend at all */
         bool pending_at_start;  /* the emulator answers every 0x10 "change pending" from the start */
+        bool warm_up_at_start;  /* ... has no readout for 1 s after each power-on (fault warm-up) */
         bool disks;             /* a fake sysfs with "sda" (rotational, fixed, unload_heads) */
         unsigned exit_idle_sec; /* ContextOptions.exit_idle_sec */
         /* --backend=kernel with the rig's directory as the sysroot: the backend watch runs and follows
@@ -117,7 +122,8 @@ const char *rig_unload_heads(Rig *r, char buf[static 32]);
  * after the header (the port log without its time column); rig_capture_stop()'s text is to be freed. */
 void rig_capture_start(Rig *r);
 char *rig_capture_stop(Rig *r);
-/* Opens another emulated backend (for context_switch_backend()); the rig follows it from then on. */
+/* Opens another emulated backend (for context_switch_backend()) on trace (a file in tests/traces/ or an
+ * absolute path; NULL: the demo motion); the rig follows it from then on. */
 Backend *rig_open_sim_backend(Rig *r, const char *trace);
 /* Loads the fake kernel hdaps driver below the rig's sysroot (its sysfs device, in the flavour's
  * attribute set, tests/lib/fake_hdaps.py), or unloads it (KERNEL_DRIVER_NONE). */

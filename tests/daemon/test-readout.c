@@ -3,12 +3,14 @@
  * emulator, polled by the poller, through calibration and motion processing to the observer, in virtual
  * time: a drop raises one shock (its events before the properties they change, ShockActive held), the
  * traces that must not raise one do not, a turn raises Tilt events and two orientation changes without
- * flicker. The motion algorithms' own tests are tests/motion/; the bus's Shock and Tilt signals are
- * tests/bus/test_motion.py's. */
+ * flicker; with no saved rest position the one at initialization is the rest position, not the first
+ * readout a client asks for. The motion algorithms' own tests are tests/motion/; the bus's Shock and Tilt
+ * signals are tests/bus/test_motion.py's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "readout.h"
 #include "rig.h"
 #include "test-helpers.h"
 
@@ -229,17 +231,16 @@ TEST(rest_raises_no_tilt_beyond_the_first)
         rig_free(r);
 }
 
-TEST(the_first_readouts_calibrate_and_persist_the_rest_position)
+/* The rest position read at start (context_new(), before the observer is set) is written to the state
+ * file; the readouts a claim brings later keep it. */
+TEST(the_rest_position_read_at_start_is_persisted)
 {
         Rig *r = rig_new(&(RigOptions){.trace = "rest.csv"});
         Context *c = r->c;
         char path[256], text[4096] = "";
 
-        CHECK(!c->config.has_rest);
-        rig_claim(r, POLLER_RATE_FULL, ":1.5");
-        rig_advance_ms(r, 2000);
         CHECK(c->config.has_rest);
-        CHECK_EQ(rig_change_count(r, CHANGE_REST_POSITION), 1);
+        CHECK(!backend_get_state(c->backend)->calibration_pending);
         snprintf(path, sizeof(path), "%s/%s", r->state_dir, STATE_FILE_NAME);
         FILE *f = fopen(path, "re");
         CHECK(f != NULL);
@@ -251,6 +252,92 @@ TEST(the_first_readouts_calibrate_and_persist_the_rest_position)
         char want[64];
         snprintf(want, sizeof(want), "rest_position=%d,%d\n", c->config.rest_x, c->config.rest_y);
         CHECK(strstr(text, want) != NULL);
+        rig_claim(r, POLLER_RATE_FULL, ":1.5");
+        rig_advance_ms(r, 2000);
+        CHECK(r->new_readouts > 0);
+        CHECK_EQ(rig_change_count(r, CHANGE_REST_POSITION), 0);
+        rig_free(r);
+}
+
+/* Level (the traces' rest, -498,-439) for 200 ms, then rolled to 30 degrees (x +78 counts: asin(78/157))
+ * by 400 ms, and held. */
+#define LEVEL_THEN_ROLL_30                                                                                  \
+        "# SYNTHETIC trace for test-readout.c: level for 200 ms, then a roll to 30 deg, held\n"             \
+        "time_ms,x,y,keyboard,mouse\n"                                                                      \
+        "0,-498,-439,0,0\n"                                                                                 \
+        "200,-498,-439,0,0\n"                                                                               \
+        "400,-420,-439,0,0\n"
+#define LEVEL_X     (-498)
+#define LEVEL_Y     (-439)
+#define REST_SLACK  2   /* counts: the EC's filter and oversampling */
+#define ANGLE_SLACK 2.0 /* degrees */
+
+/* A second past the emulator's start on LEVEL_THEN_ROLL_30 (the roll held), with nothing polling:
+ * what a read of Pitch and Roll does (one on-demand readout) shows the roll against the level rest. */
+static void check_level_rest_and_roll(Rig *r)
+{
+        Context *c = r->c;
+        double pitch, roll;
+        MotionOrientation orientation;
+
+        rig_advance_ms(r, 1000); /* past the roll */
+        CHECK(!c->poller.polling);
+        CHECK_EQ(r->ticks, 0);
+        readout_current_angles(c, &pitch, &roll, &orientation);
+        CHECK(c->config.has_rest);
+        CHECK(abs(c->config.rest_x - LEVEL_X) <= REST_SLACK);
+        CHECK(abs(c->config.rest_y - LEVEL_Y) <= REST_SLACK);
+        CHECK_EQ(backend_get_state(c->backend)->rest_x, c->config.rest_x);
+        CHECK_EQ(backend_get_state(c->backend)->rest_y, c->config.rest_y);
+        CHECK(fabs(roll - 30.0) <= ANGLE_SLACK);
+        CHECK(fabs(pitch) <= ANGLE_SLACK);
+        if (fabs(roll - 30.0) > ANGLE_SLACK || fabs(pitch) > ANGLE_SLACK)
+                fprintf(stderr, "pitch %.1f, roll %.1f, rest (%d, %d)\n", pitch, roll, c->config.rest_x,
+                        c->config.rest_y);
+}
+
+/* No rest position saved: the daemon reads it when it initializes the device (the laptop as it was at
+ * start), not from whatever readout a client asks for first, later. Nothing claims, nothing polls. */
+TEST(the_rest_position_is_read_at_start_not_at_the_first_readout_asked_for)
+{
+        Rig *r = rig_new(&(RigOptions){.trace_text = LEVEL_THEN_ROLL_30});
+
+        check_level_rest_and_roll(r);
+        rig_free(r);
+}
+
+/* Likewise when a backend comes (the kernel driver's coming and going) and no rest position was taken. */
+TEST(a_new_backend_without_rest_position_reads_it_at_initialization)
+{
+        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true, .trace_text = LEVEL_THEN_ROLL_30});
+        char path[128];
+
+        CHECK(!r->c->config.has_rest);
+        snprintf(path, sizeof(path), "%s/%s", r->dir, RIG_TRACE_FILE);
+        rig_switch_backend(r, rig_open_sim_backend(r, path), "the EC emulator came");
+        CHECK(r->c->has_accelerometer);
+        CHECK_EQ(rig_change_count(r, CHANGE_REST_POSITION), 1);
+        check_level_rest_and_roll(r);
+        rig_free(r);
+}
+
+/* An accelerometer with no readout yet at initialization (the EC's warm-up after power-on): the
+ * calibration stays armed, and the first readout later takes the rest position, as before. */
+TEST(without_a_readout_at_initialization_the_first_readout_takes_the_rest_position)
+{
+        Rig *r = rig_new(&(RigOptions){.trace_text = LEVEL_THEN_ROLL_30, .warm_up_at_start = true});
+        Context *c = r->c;
+
+        CHECK(c->has_accelerometer);
+        CHECK(!c->config.has_rest);
+        CHECK(backend_get_state(c->backend)->calibration_pending);
+        rig_advance_ms(r, 1500); /* the warm-up is over, the roll held */
+        CHECK(!c->config.has_rest);
+        rig_claim(r, POLLER_RATE_FULL, ":1.5");
+        rig_advance_ms(r, 200);
+        CHECK(c->config.has_rest);
+        CHECK_EQ(rig_change_count(r, CHANGE_REST_POSITION), 1);
+        CHECK(abs(c->config.rest_x - (LEVEL_X + 78)) <= REST_SLACK);
         rig_free(r);
 }
 
@@ -261,6 +348,9 @@ int main(void)
         RUN(a_flat_drop_is_a_fall_unless_the_sensitivity_is_halved);
         RUN(a_turn_raises_tilts_and_two_orientation_changes);
         RUN(rest_raises_no_tilt_beyond_the_first);
-        RUN(the_first_readouts_calibrate_and_persist_the_rest_position);
+        RUN(the_rest_position_read_at_start_is_persisted);
+        RUN(the_rest_position_is_read_at_start_not_at_the_first_readout_asked_for);
+        RUN(a_new_backend_without_rest_position_reads_it_at_initialization);
+        RUN(without_a_readout_at_initialization_the_first_readout_takes_the_rest_position);
         return test_summary();
 }

@@ -443,6 +443,15 @@ class TpaccelTestBase(BusTestCase):
         with open(self.log_path, errors='replace') as f:
             return f.read()
 
+    def state_text(self):
+        """The state file's text, None while there is none (a daemon without a saved rest position
+        writes the one it reads at start)."""
+        try:
+            with open(os.path.join(self.state_dir, 'state')) as f:
+                return f.read()
+        except FileNotFoundError:
+            return None
+
     def get(self, prop):
         return self.props.Get(IFACE, prop)
 
