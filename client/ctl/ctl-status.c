@@ -208,7 +208,6 @@ ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
         g_autoptr(GVariant) props = NULL;
         g_autofree const AccelProperty **keys = NULL;
         g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func((GDestroyNotify) g_variant_unref);
-        g_autoptr(JsonBuilder) builder = json_builder_new();
         ExitStatus status;
 
         if (n_args < 1)
@@ -246,27 +245,32 @@ ExitStatus ctl_get(Ctl *ctl, char **args, int n_args)
                         return report_no_reading(props, keys[i]);
         }
 
-        json_builder_begin_object(builder);
-        for (int i = 0; i < n_args; i++) {
-                GVariant *value = g_ptr_array_index(values, i);
-
+        for (int i = 0; i < n_args; i++)
                 warn_if_not_current(props, keys[i]);
-                if (ctl->json && n_args > 1) {
-                        json_builder_set_member_name(builder, keys[i]->key);
-                        json_builder_add_value(builder, accel_json_from_variant(value));
-                } else if (ctl->json) {
-                        g_autoptr(JsonNode) node = accel_json_from_variant(value);
-                        g_autofree char *text = accel_json_to_string(node, FALSE);
-                        printf("%s\n", text);
-                } else {
-                        g_autofree char *text = accel_property_format(keys[i], value, FALSE);
-                        printf("%s\n", text);
+        if (ctl->json) {
+                g_autoptr(JsonNode) root = NULL;
+                g_autofree char *text = NULL;
+
+                if (n_args == 1)
+                        root = accel_json_from_variant(g_ptr_array_index(values, 0));
+                else {
+                        g_autoptr(JsonBuilder) builder = json_builder_new();
+
+                        json_builder_begin_object(builder);
+                        for (int i = 0; i < n_args; i++) {
+                                json_builder_set_member_name(builder, keys[i]->key);
+                                json_builder_add_value(
+                                        builder, accel_json_from_variant(g_ptr_array_index(values, i)));
+                        }
+                        json_builder_end_object(builder);
+                        root = json_builder_get_root(builder);
                 }
+                text = accel_json_to_string(root, FALSE);
+                printf("%s\n", text);
+                return EXIT_STATUS_OK;
         }
-        json_builder_end_object(builder);
-        if (ctl->json && n_args > 1) {
-                g_autoptr(JsonNode) root = json_builder_get_root(builder);
-                g_autofree char *text = accel_json_to_string(root, FALSE);
+        for (int i = 0; i < n_args; i++) {
+                g_autofree char *text = accel_property_format(keys[i], g_ptr_array_index(values, i), FALSE);
                 printf("%s\n", text);
         }
         return EXIT_STATUS_OK;

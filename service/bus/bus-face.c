@@ -307,19 +307,16 @@ int bus_face_new(Context *c, BusFace **ret)
 static int log_name_taken(BusFace *f, const char *bus_kind)
 {
         _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
+        char who[32] = ""; /* " (pid N)" */
         pid_t pid = 0;
 
-        if (sd_bus_get_name_creds(f->bus, ACCEL_BUS_NAME, SD_BUS_CREDS_PID, &creds) >= 0)
-                (void) sd_bus_creds_get_pid(creds, &pid);
-        if (pid > 0)
-                return log_error_errno(-EEXIST,
-                                       "Another process (pid %d) already serves %s on the %s bus: is "
-                                       "tpacceld running already? Stop it first",
-                                       (int) pid, ACCEL_BUS_NAME, bus_kind);
+        if (sd_bus_get_name_creds(f->bus, ACCEL_BUS_NAME, SD_BUS_CREDS_PID, &creds) >= 0 &&
+            sd_bus_creds_get_pid(creds, &pid) >= 0 && pid > 0)
+                snprintf(who, sizeof(who), " (pid %d)", (int) pid);
         return log_error_errno(-EEXIST,
-                               "Another process already serves %s on the %s bus: is tpacceld running "
+                               "Another process%s already serves %s on the %s bus: is tpacceld running "
                                "already? Stop it first",
-                               ACCEL_BUS_NAME, bus_kind);
+                               who, ACCEL_BUS_NAME, bus_kind);
 }
 
 int bus_start(BusFace *f, const BusOptions *o, const ContextOptions *co)
