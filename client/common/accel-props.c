@@ -176,8 +176,8 @@ char *accel_property_format(const AccelProperty *prop, GVariant *value, gboolean
                 break;
         case G_VARIANT_CLASS_STRING:
                 text = g_strdup(g_variant_get_string(value, NULL));
-                if (with_unit &&
-                    text[0] == '\0') /* a model DMI does not name is unknown, as diagnose says */
+                /* Nothing, in words; a model DMI does not name is unknown, as diagnose and monitor say. */
+                if (with_unit && text[0] == '\0')
                         return g_strdup(g_str_equal(prop->key, "model") ? _("unknown") : _("(none)"));
                 break;
         case G_VARIANT_CLASS_UINT32:
