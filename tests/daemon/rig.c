@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +45,103 @@ int clock_gettime(clockid_t id, struct timespec *ts)
         default:
                 return (int) syscall(SYS_clock_gettime, id, ts);
         }
+}
+
+/* The timerfds of the rig's event loop and when each is armed for (virtual ns, 0: disarmed): the timerfd
+ * of a clock is armed for its earliest timer (every timer is exact here, see below), which is where
+ * rig_advance_ms() jumps to. Interposed like clock_gettime(): libsystemd calls libc's. */
+#define RIG_TIMERFDS_MAX 8
+static struct {
+        int fd;
+        clockid_t clock;
+        uint64_t armed_ns;
+} timerfds[RIG_TIMERFDS_MAX];
+static size_t n_timerfds;
+
+static bool virtual_clock(clockid_t id)
+{
+        return id == CLOCK_MONOTONIC || id == CLOCK_BOOTTIME;
+}
+
+int timerfd_create(int clockid, int flags)
+{
+        int fd = (int) syscall(SYS_timerfd_create, clockid, flags);
+        size_t i;
+
+        if (fd < 0)
+                return fd;
+        for (i = 0; i < n_timerfds && timerfds[i].fd != fd; i++)
+                ;
+        if (i == RIG_TIMERFDS_MAX) {
+                fprintf(stderr, "rig: more than %d timerfds\n", RIG_TIMERFDS_MAX);
+                abort();
+        }
+        if (i == n_timerfds)
+                n_timerfds++;
+        timerfds[i].fd = fd;
+        timerfds[i].clock = clockid;
+        timerfds[i].armed_ns = 0;
+        return fd;
+}
+
+int timerfd_settime(int fd, int flags, const struct itimerspec *new_value, struct itimerspec *old_value)
+{
+        uint64_t ns = (uint64_t) new_value->it_value.tv_sec * NSEC_PER_SEC +
+                      (uint64_t) new_value->it_value.tv_nsec;
+
+        for (size_t i = 0; i < n_timerfds; i++)
+                if (timerfds[i].fd == fd) {
+                        if (ns > 0 && !virtual_clock(timerfds[i].clock)) {
+                                fprintf(stderr,
+                                        "rig: a timer on clock %d, which virtual time does not move\n",
+                                        (int) timerfds[i].clock);
+                                abort();
+                        }
+                        timerfds[i].armed_ns = ns == 0 || (flags & TFD_TIMER_ABSTIME) ? ns : virtual_ns + ns;
+                }
+        return (int) syscall(SYS_timerfd_settime, fd, flags, new_value, old_value);
+}
+
+/* The earliest armed timerfd (UINT64_MAX: none). */
+static uint64_t next_timer_ns(void)
+{
+        uint64_t next = UINT64_MAX;
+        for (size_t i = 0; i < n_timerfds; i++)
+                if (timerfds[i].armed_ns > 0)
+                        next = MIN(next, timerfds[i].armed_ns);
+        return next;
+}
+
+/* Every timer of the core exact: sd-event then arms the timerfd for the earliest timer, not for a
+ * coalesced time up to its accuracy later (the test executables link with --wrap for these, see
+ * tests/daemon/meson.build). When a timer fires is unchanged: sd-event dispatches each once the clock
+ * passed its time, whatever its accuracy. */
+int __real_sd_event_add_time(sd_event *e, sd_event_source **s, clockid_t clock, uint64_t usec,
+                             uint64_t accuracy, sd_event_time_handler_t callback, void *userdata);
+int __wrap_sd_event_add_time(sd_event *e, sd_event_source **s, clockid_t clock, uint64_t usec,
+                             uint64_t accuracy, sd_event_time_handler_t callback, void *userdata);
+int __real_sd_event_add_time_relative(sd_event *e, sd_event_source **s, clockid_t clock, uint64_t usec,
+                                      uint64_t accuracy, sd_event_time_handler_t callback, void *userdata);
+int __wrap_sd_event_add_time_relative(sd_event *e, sd_event_source **s, clockid_t clock, uint64_t usec,
+                                      uint64_t accuracy, sd_event_time_handler_t callback, void *userdata);
+int __real_sd_event_source_set_time_accuracy(sd_event_source *s, uint64_t usec);
+int __wrap_sd_event_source_set_time_accuracy(sd_event_source *s, uint64_t usec);
+
+int __wrap_sd_event_add_time(sd_event *e, sd_event_source **s, clockid_t clock, uint64_t usec,
+                             uint64_t accuracy, sd_event_time_handler_t callback, void *userdata)
+{
+        return __real_sd_event_add_time(e, s, clock, usec, 1, callback, userdata);
+}
+
+int __wrap_sd_event_add_time_relative(sd_event *e, sd_event_source **s, clockid_t clock, uint64_t usec,
+                                      uint64_t accuracy, sd_event_time_handler_t callback, void *userdata)
+{
+        return __real_sd_event_add_time_relative(e, s, clock, usec, 1, callback, userdata);
+}
+
+int __wrap_sd_event_source_set_time_accuracy(sd_event_source *s, uint64_t usec)
+{
+        return __real_sd_event_source_set_time_accuracy(s, 1);
 }
 
 uint64_t rig_now_usec(void)
@@ -240,6 +338,8 @@ Rig *rig_new(const RigOptions *o)
                 trace = trace_path;
         }
 
+        r->step_every_ms = o->step_every_ms;
+        n_timerfds = 0; /* the previous rig's event loop is gone */
         r->t0_usec = now_usec();
         if (!o->no_accelerometer)
                 b = rig_open_sim_backend(r, trace);
@@ -298,41 +398,65 @@ void rig_free(Rig *r)
         free(r);
 }
 
-static void run_due(Rig *r)
+/* Dispatches everything due now; returns whether anything was. */
+static bool run_due(Rig *r)
 {
         sd_event *e = r->c->event;
+        bool any = false;
 
         for (;;) {
                 if (sd_event_get_state(e) == SD_EVENT_FINISHED) {
                         r->exited = true;
-                        return;
+                        return any;
                 }
                 if (sd_event_run(e, 0) <= 0)
-                        return;
+                        return any;
+                any = true;
         }
+}
+
+/* Moves virtual time to the next millisecond step at which a timer is due, at most to end_ns, and
+ * dispatches what is due then. Stepping every millisecond would fire the same timers at the same steps,
+ * and nothing changes between them: after run_due() found nothing to do, the state only changes when a
+ * timer comes due (every event source of the core is a timer or something the test does between calls). */
+static void advance_one(Rig *r, uint64_t end_ns)
+{
+        uint64_t step = NSEC_PER_MSEC, next;
+
+        if (!run_due(r) && !r->step_every_ms) {
+                next = next_timer_ns();
+                if (next > virtual_ns && next != UINT64_MAX)
+                        step = (next - virtual_ns + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC * NSEC_PER_MSEC;
+                else if (next == UINT64_MAX)
+                        step = end_ns - virtual_ns;
+        }
+        step = MIN(step, end_ns - virtual_ns);
+        virtual_ns += step;
+        if (r->port && r->c->backend)
+                ec_sim_advance_ns(r->port, step);
+        run_due(r);
 }
 
 void rig_advance_ms(Rig *r, uint64_t ms)
 {
+        uint64_t end = virtual_ns + ms * NSEC_PER_MSEC;
+
         run_due(r);
-        for (uint64_t i = 0; i < ms && !r->exited; i++) {
-                virtual_ns += NSEC_PER_MSEC;
-                if (r->port && r->c->backend)
-                        ec_sim_advance_ns(r->port, NSEC_PER_MSEC);
-                run_due(r);
-        }
+        while (virtual_ns < end && !r->exited)
+                advance_one(r, end);
 }
 
 long rig_advance_until(Rig *r, bool (*cond)(Rig *r), uint64_t max_ms)
 {
-        for (uint64_t i = 0; i <= max_ms; i++) {
+        uint64_t start = virtual_ns, end = start + max_ms * NSEC_PER_MSEC;
+
+        for (;;) {
                 if (cond(r))
-                        return (long) i;
-                if (r->exited)
+                        return (long) ((virtual_ns - start) / NSEC_PER_MSEC);
+                if (r->exited || virtual_ns >= end)
                         return -1;
-                rig_advance_ms(r, 1);
+                advance_one(r, end);
         }
-        return -1;
 }
 
 void rig_forget(Rig *r)

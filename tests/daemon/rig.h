@@ -9,8 +9,12 @@
  * - returns a clock that only rig_advance_ms() moves. sd-event dispatches a timer when its clock has
  * passed the timer's time, whatever the timerfd says, so rig_advance_ms() fires the core's timers (poll
  * ticks, the re-initialization back-off, the end of a pause, the idle exit) at their virtual times, in
- * order, one millisecond step at a time. The emulator runs on its own virtual clock (SimOptions
- * virtual_time), moved along by the same steps. No production code knows about any of this.
+ * order, on a grid of millisecond steps. It does not visit every step: it also interposes
+ * timerfd_settime() and makes every timer exact (accuracy 1 us), so the timerfd sd-event arms holds the
+ * earliest timer's time, and jumps to the step where that one is due: the same timers fire at the same
+ * steps as when stepping every millisecond (RigOptions.step_every_ms, which test-rig.c compares), and
+ * minutes of idle daemon time cost a few iterations. The emulator runs on its own virtual clock
+ * (SimOptions virtual_time), moved along by the same steps. No production code knows about any of this.
  * rig_new() checks that the interposition works (a test cannot pass on the real clock).
  *
  * The recording observer keeps every change mask and event with its virtual time and a snapshot of
@@ -61,6 +65,7 @@ typedef struct RigOptions {
         /* --backend=kernel with the rig's directory as the sysroot: the backend watch runs and follows
          * rig_kernel_driver() (give no_accelerometer too: the driver is not loaded at start). */
         bool kernel_watch;
+        bool step_every_ms; /* visit every millisecond step instead of jumping to the next timer */
 } RigOptions;
 
 typedef struct Rig {
@@ -73,7 +78,8 @@ typedef struct Rig {
         RigEvent *events;
         size_t n_events, allocated;
         unsigned ticks, readouts, new_readouts;
-        bool exited;      /* the event loop was asked to exit (sd_event_exit()) and did */
+        bool exited; /* the event loop was asked to exit (sd_event_exit()) and did */
+        bool step_every_ms;
         uint64_t t0_usec; /* when the emulator started: its trace's time 0 */
 } Rig;
 
@@ -89,7 +95,8 @@ uint64_t rig_now_usec(void);
 /* Moves virtual time forward by ms, firing every timer that comes due, in order. Stops early once the
  * event loop exited (r->exited). */
 void rig_advance_ms(Rig *r, uint64_t ms);
-/* Advances until cond(r) holds, at most max_ms; returns the milliseconds it took, or -1. */
+/* Advances until cond(r) holds, at most max_ms; returns the milliseconds it took, or -1. cond looks at
+ * the rig's state, not at the clock: it is checked after each step at which something was due. */
 long rig_advance_until(Rig *r, bool (*cond)(Rig *r), uint64_t max_ms);
 
 /* Forgets what was recorded so far. */
