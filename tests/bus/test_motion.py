@@ -127,27 +127,14 @@ class MotionTest(TpaccelTestBase):
         n = len(self.rec.of('Sample'))
         self.assertGreater(n, 50 * seconds * 0.7, 'polling ran the whole time (%d samples in %.1f s)' % (n, seconds))
 
-    # Shock (vibration, a car ride, the flat drop at two sensitivities and the drop at every tick phase
-    # are the daemon core's: tests/daemon/test-readout.c, in virtual time)
-
-    def test_no_shock_below_the_minimum_rate(self):
-        # Formerly, at the tray's default 4 Hz claim the lift and the put-down raised Shock ("drift")
-        # although the detector is made for 50 Hz readouts (docs/MOTION.md, "Minimum rate").
-        self.start(trace('lift-and-carry.csv'), claim=False)
-        self.accel.ClaimAtRate(4)
-        self.assertEqual(self.get('EffectiveRate'), 4)
-        self.pump_until(self.t0_max + 10.0)  # lifted at 2 s, carried, put down at 7 s
-        self.assertEqual(self.rec.of('Shock'), [], 'no Shock below MOTION_SHOCK_MIN_RATE_HZ')
-        self.assertEqual(self.get('ShockCount'), 0)
-        self.assertFalse(self.get('ShockActive'))
-        self.assertEqual(self.rec.changes('ShockActive'), [])
-        self.assertEqual(self.get('ShockMinRate'), SHOCK_MIN_RATE_HZ)
-        self.assertGreater(len(self.rec.of('Tilt')), 0, 'the tilt is followed at 4 Hz all the same')
-        self.stop_recording()
+    # Shock (typing, vibration, a car ride, desk knocks at two sensitivities, the flat drop at two
+    # sensitivities, the drop at every tick phase, no shock below ShockMinRate are the daemon core's:
+    # tests/daemon/test-readout.c, in virtual time)
 
     def test_drop_raises_one_shock(self):
         t0 = self.start(trace('drop-30cm.csv'))
         self.assertEqual(self.get('ShockHoldMs'), SHOCK_HOLD_MS_DEFAULT)
+        self.assertEqual(self.get('ShockMinRate'), SHOCK_MIN_RATE_HZ)
         self.assertEqual(self.get('ShockCount'), 0)
         self.assertEqual(tuple(self.get('LastShock')), (0, 0.0))
         self.assertEventually(lambda: len(self.rec.of('Shock')) > 0, timeout=DROP_AT_S + STARTUP_SLACK_S + 5,
@@ -182,20 +169,14 @@ class MotionTest(TpaccelTestBase):
         self.assertFalse(self.get('ShockActive'))
         self.assertSamplesFlowed(DROP_TRACE_END_S - STARTUP_SLACK_S)
 
-    def no_shock_on(self, trace_name, duration_s):
-        self.start(trace(trace_name))
-        self.pump_until(self.t0_max + duration_s + 0.5)
+    def test_keyboard_activity_is_announced(self):
+        # typing.csv types from 1 s on: KeyboardActivity's changes come as PropertiesChanged. (That the
+        # typing raises no shock is the daemon core's: tests/daemon/test-readout.c.)
+        self.start(trace('typing.csv'))
+        self.assertEventually(lambda: True in [v for _, v in self.rec.changes('KeyboardActivity')],
+                              timeout=1.0 + STARTUP_SLACK_S + 5, message='the trace does type')
         self.stop_recording()
-        self.assertEqual(self.rec.of('Shock'), [], '%s raises no Shock' % trace_name)
-        self.assertEqual(self.rec.changes('ShockActive'), [])
-        self.assertEqual(self.get('ShockCount'), 0)
-        self.assertFalse(self.get('ShockActive'))
-        self.assertSamplesFlowed(duration_s - STARTUP_SLACK_S)
-        self.assertGreaterEqual(self.get('VibrationLevel'), 0.0)
-
-    def test_typing_raises_no_shock(self):
-        self.no_shock_on('typing.csv', 15.0)
-        self.assertIn(True, [v for _, v in self.rec.changes('KeyboardActivity')], 'the trace does type')
+        self.assertEqual(self.rec.of('Shock'), [])
 
     # Tilt and orientation (the other rotations, TiltStep 10 and a machine at rest are the daemon
     # core's: tests/daemon/test-readout.c, in virtual time)
@@ -318,28 +299,6 @@ class MotionTest(TpaccelTestBase):
         self.assertRegex(text, r'(?m)^shock_sensitivity=0\.75$')
         self.start_daemon('--sysfs-root=' + self.sysfs.root)
         self.assertEqual((self.get('TiltStep'), self.get('ShockSensitivity')), (2.5, 0.75), 'kept across restart')
-
-    def test_sensitivity_changes_detection(self):
-        # desk-knock.csv's knocks are 0.15, 0.25 and 0.4 g; at sensitivity 0.1 (thresholds x10) none counts.
-        self.start(trace('desk-knock.csv'), claim=False)
-        self.accel.SetShockSensitivity(0.1)
-        self.accel.Claim()
-        self.pump_until(self.t0_max + 10.0)
-        self.stop_recording()
-        self.assertEqual(self.rec.of('Shock'), [], 'sensitivity 0.1 ignores desk knocks')
-        self.assertSamplesFlowed(10.0 - STARTUP_SLACK_S)
-
-    def test_desk_knocks_raise_three_shocks(self):
-        t0 = self.start(trace('desk-knock.csv'))
-        self.pump_until(self.t0_max + 10.0)
-        self.stop_recording()
-        shocks = self.rec.of('Shock')
-        self.assertEqual(len(shocks), 3, shocks)
-        onsets = [int(s[1]) / 1e6 for s in shocks]
-        for onset, knock in zip(onsets, (3.0, 6.0, 9.0)):
-            self.assertGreaterEqual(onset - t0, knock)
-            self.assertLess(onset - self.t0_max, knock + LATE_SLACK_S)
-        self.assertEqual([v for _, v in self.rec.changes('ShockCount')], [1, 2, 3])
 
     # Disk protection
 

@@ -2,7 +2,8 @@
 /* service/daemon/readout.c in-process (rig.h): the labelled traces of tests/traces/ replayed by the
  * emulator, polled by the poller, through calibration and motion processing to the observer, in virtual
  * time: a drop raises one shock (its events before the properties they change, ShockActive held), the
- * traces that must not raise one do not, a turn raises Tilt events and two orientation changes without
+ * traces that must not raise one do not, desk knocks raise one each unless the sensitivity is low, no
+ * shock below the minimum rate, a turn raises Tilt events and two orientation changes without
  * flicker; with no saved rest position the one at initialization is the rest position, not the first
  * readout a client asks for. The motion algorithms' own tests are tests/motion/; the bus's Shock and Tilt
  * signals are tests/bus/test_motion.py's. */
@@ -141,6 +142,50 @@ TEST(a_flat_drop_is_a_fall_unless_the_sensitivity_is_halved)
         /* At 0.5 the fall threshold (0.08 g) exceeds the 0.07 g collapse: no fall, at most the impact. */
         CHECK(!flat_drop_freefall("shock_sensitivity=0.5\n", &n));
         CHECK(n <= 1);
+}
+
+/* desk-knock.csv: knocks of 0.15, 0.25 and 0.4 g at 3, 6 and 9 s. Returns the shocks raised. */
+static size_t desk_knocks(const char *state)
+{
+        static const uint64_t knock_ms[] = {3000, 6000, 9000};
+        Rig *r = replay("desk-knock.csv", state, 10000);
+        size_t n = rig_motion_count(r, MOTION_EVENT_SHOCK);
+
+        for (size_t i = 0; i < n && n == ELEMENTSOF(knock_ms); i++) {
+                /* Each within 200 ms of its knock (docs/MOTION.md's floor for knocks), none before it. */
+                uint64_t at = since_t0_ms(r, rig_motion_nth(r, MOTION_EVENT_SHOCK, i));
+                CHECK(at >= knock_ms[i] && at <= knock_ms[i] + 200);
+        }
+        CHECK_EQ(rig_change_count(r, CHANGE_SHOCK_COUNT), n);
+        CHECK_EQ(motion_get_state(r->c->motion)->shock_count, n);
+        CHECK(r->new_readouts >= 50 * 10 * 9 / 10);
+        rig_free(r);
+        return n;
+}
+
+TEST(desk_knocks_raise_three_shocks_unless_the_sensitivity_is_low)
+{
+        CHECK_EQ(desk_knocks(NULL), 3);
+        /* At sensitivity 0.1 (thresholds x10) none of them counts. */
+        CHECK_EQ(desk_knocks("shock_sensitivity=0.1\n"), 0);
+}
+
+TEST(no_shock_below_the_minimum_rate)
+{
+        /* lift-and-carry.csv: lifted at 2 s, carried, put down at 7 s. At the tray's 4 Hz claim the
+         * lift and the put-down raised "drift" shocks once, although the detector is made for 50 Hz
+         * readouts (docs/MOTION.md, "Minimum rate"); the tilt is followed all the same. */
+        Rig *r = rig_new(&(RigOptions){.trace = "lift-and-carry.csv"});
+        rig_claim(r, 4, ":1.5");
+        rig_advance_ms(r, 10000);
+
+        CHECK_EQ(r->c->poller.poll_rate, 4);
+        CHECK_EQ(rig_motion_count(r, MOTION_EVENT_SHOCK), 0);
+        CHECK_EQ(rig_change_count(r, CHANGE_SHOCK_ACTIVE), 0);
+        CHECK_EQ(motion_get_state(r->c->motion)->shock_count, 0);
+        CHECK(rig_motion_count(r, MOTION_EVENT_TILT) > 0);
+        CHECK(r->new_readouts >= 4 * 10 * 9 / 10);
+        rig_free(r);
 }
 
 /* The Tilt events docs/MOTION.md promises for a 90 degree turn at an even pace over 40 readouts: one
@@ -346,6 +391,8 @@ int main(void)
         RUN(a_drop_raises_one_shock_at_every_tick_phase);
         RUN(typing_vibration_and_a_car_ride_raise_no_shock);
         RUN(a_flat_drop_is_a_fall_unless_the_sensitivity_is_halved);
+        RUN(desk_knocks_raise_three_shocks_unless_the_sensitivity_is_low);
+        RUN(no_shock_below_the_minimum_rate);
         RUN(a_turn_raises_tilts_and_two_orientation_changes);
         RUN(rest_raises_no_tilt_beyond_the_first);
         RUN(the_rest_position_read_at_start_is_persisted);
