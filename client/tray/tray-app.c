@@ -342,8 +342,8 @@ static gboolean on_temperature_timer(gpointer userdata)
         return G_SOURCE_CONTINUE;
 }
 
-/* The temperature is read every TEMPERATURE_POLL_SEC while the window that shows it is open, and then
- * only. */
+/* The temperature is read every TEMPERATURE_POLL_SEC (or options.temperature_poll_ms) while the window
+ * that shows it is open, and then only. */
 static void update_temperature_polling(TrayApp *app)
 {
         gboolean want = usable(app) && tray_window_is_seen(app->window);
@@ -355,7 +355,12 @@ static void update_temperature_polling(TrayApp *app)
                 return;
         }
         fetch_temperature(app);
-        app->temperature_timer = g_timeout_add_seconds(TEMPERATURE_POLL_SEC, on_temperature_timer, app);
+        if (app->options.temperature_poll_ms)
+                app->temperature_timer =
+                        g_timeout_add(app->options.temperature_poll_ms, on_temperature_timer, app);
+        else
+                app->temperature_timer =
+                        g_timeout_add_seconds(TEMPERATURE_POLL_SEC, on_temperature_timer, app);
 }
 
 /* What the instance said about itself, kept for when it has left (the proxy forgets). */

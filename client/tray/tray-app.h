@@ -23,9 +23,10 @@ typedef struct TrayOptions {
         char *address;
         gboolean show_window; /* open the window at start */
         gboolean animate_icon;
-        gboolean watch_shocks;   /* hold a full-rate claim so that shocks are detected (more power) */
-        char *icon_dir;          /* extra icon theme directory (uninstalled runs), NULL for none */
-        gboolean symbolic_icons; /* the panel wants NAME-symbolic icons (tray_icon_wants_symbolic()) */
+        gboolean watch_shocks;     /* hold a full-rate claim so that shocks are detected (more power) */
+        char *icon_dir;            /* extra icon theme directory (uninstalled runs), NULL for none */
+        gboolean symbolic_icons;   /* the panel wants NAME-symbolic icons (tray_icon_wants_symbolic()) */
+        guint temperature_poll_ms; /* 0: every 5 s; tests set less ($TPACCEL_TRAY_TEMPERATURE_POLL_MS) */
 } TrayOptions;
 
 /* Connects to the bus and starts following the service. NULL and *error if the bus is unreachable. */

@@ -34,6 +34,27 @@ static char *find_icon_dir(void)
         return NULL;
 }
 
+/* $TPACCEL_TRAY_TEMPERATURE_POLL_MS, for tests only (tpaccel-tray(1)): the period of the temperature
+ * reads while the window is shown, instead of 5 s, so that a test waits out a few periods in a second.
+ * 0 when unset; -1 (and an error on stderr, not translated: only tests set it) when it is no number
+ * of milliseconds from 10 to 60000. */
+static long temperature_poll_ms_from_env(void)
+{
+        const char *env = g_getenv("TPACCEL_TRAY_TEMPERATURE_POLL_MS");
+        guint64 ms;
+
+        if (!env)
+                return 0;
+        if (!g_ascii_string_to_unsigned(env, 10, 10, 60000, &ms, NULL)) {
+                fprintf(stderr,
+                        "tpaccel-tray: TPACCEL_TRAY_TEMPERATURE_POLL_MS=\"%s\": expected milliseconds from "
+                        "10 to 60000\n",
+                        env);
+                return -1;
+        }
+        return (long) ms;
+}
+
 int main(int argc, char *argv[])
 {
         gboolean system_bus = FALSE, session_bus = FALSE, show_window = FALSE, no_animation = FALSE,
@@ -97,6 +118,10 @@ int main(int argc, char *argv[])
                 return 2;
         }
 
+        long temperature_poll_ms = temperature_poll_ms_from_env();
+        if (temperature_poll_ms < 0)
+                return 2;
+
         icon_dir = find_icon_dir();
         if (icon_dir)
                 gtk_icon_theme_append_search_path(gtk_icon_theme_get_default(), icon_dir);
@@ -108,6 +133,7 @@ int main(int argc, char *argv[])
         options.watch_shocks = watch_shocks;
         options.icon_dir = icon_dir;
         options.symbolic_icons = tray_icon_wants_symbolic(g_getenv("XDG_CURRENT_DESKTOP"));
+        options.temperature_poll_ms = (guint) temperature_poll_ms;
 
         app = tray_app_new(&options, &error);
         if (!app) {

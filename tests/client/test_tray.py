@@ -51,6 +51,7 @@ class TrayTest(ClientTestCase):
         self.xvfb = Xvfb()
         self.env["DISPLAY"] = self.xvfb.display
         self.env["TPACCEL_ICON_DIR"] = os.path.join(TOP_SRCDIR, "data", "icons")
+        self.env["TPACCEL_TRAY_TEMPERATURE_POLL_MS"] = "200"  # tests only: 5 s otherwise
         self.start_mock(["--session", WATCHER, WATCHER_PATH, WATCHER], WATCHER, "watcher.log")
         self.bus.call(WATCHER, WATCHER_PATH, MOCK, "AddMethod", "sssss",
                       (WATCHER, "RegisterStatusNotifierItem", "s", "", ""))
@@ -226,6 +227,11 @@ class TrayTest(ClientTestCase):
         res = subprocess.run([TRAY, "--session"], capture_output=True, text=True, env=env, timeout=30)
         self.assertEqual(res.returncode, 1, res.stderr)
         self.assertIn("cannot open the display: the tray icon needs a desktop session", res.stderr)
+        # The tests' short temperature period, when it is no period, is refused by name.
+        res = subprocess.run([TRAY, "--session"], capture_output=True, text=True, timeout=30,
+                             env=dict(self.env, TPACCEL_TRAY_TEMPERATURE_POLL_MS="5s"))
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn('TPACCEL_TRAY_TEMPERATURE_POLL_MS="5s"', res.stderr)
 
     def test_icon_follows_tilt(self):
         self.start_tray()
@@ -470,9 +476,9 @@ class TrayTest(ClientTestCase):
         self.assertNotIn("Accelerometer service stopped", [s for s, _ in self.notifications()])
 
     def test_lets_daemon_idle(self):
-        # No accelerometer: the daemon exits after 8 s without calls. The old tray read Temperature every
-        # 5 s and kept it alive for ever.
-        self.install_activation(extra=["--sim-fault=absent", "--exit-idle-time=8"])
+        # No accelerometer: the daemon exits after 3 s without calls. The old tray read Temperature every
+        # 5 s (200 ms here) and kept it alive for ever.
+        self.install_activation(extra=["--sim-fault=absent", "--exit-idle-time=3"])
         self.watch_property_reads()
         self.start_tray()
         wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld")
@@ -505,13 +511,13 @@ class TrayTest(ClientTestCase):
         self.start_tray("--no-animation")
         self.start_daemon("rest.csv")
         wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
-        time.sleep(7)
+        time.sleep(1)  # 5 periods of the temperature reads (TPACCEL_TRAY_TEMPERATURE_POLL_MS)
         self.assertEqual(self.temperature_reads(), 0, "the temperature was read with the window closed")
         self.assertIs(self.bus.accel_property("Polling"), False)
         # Opening the menu, which shows it, reads it once.
         self.open_menu()
         wait_until(lambda: self.temperature_reads() == 1, what="a temperature read for the menu")
-        time.sleep(6)
+        time.sleep(1)
         self.assertEqual(self.temperature_reads(), 1)
         self.click_menu("Show _window")
         wait_until(lambda: self.temperature_reads() >= 2, timeout=15, what="temperature reads with the window open")
