@@ -176,18 +176,21 @@ class SensorProxyTest(TpaccelTestBase):
 
     # Rotation
 
-    def test_mutter_client_sees_every_rotation_in_tablet_mode(self):
+    def test_mutter_client_and_monitor_sensor_see_every_rotation_in_tablet_mode(self):
+        # Both clients on the one tour: mutter's way (rotation-client.py) and iio-sensor-proxy's own
+        # monitor-sensor. (In laptop mode a claim polls nothing and the orientation stays normal:
+        # test_laptop_mode_claim_does_not_poll, and tests/daemon/test-screen-orientation.c.)
         self.start_proxy_daemon(switch='tablet')
+        monitor = subprocess.Popen(['timeout', str(TOUR_SECONDS), 'monitor-sensor'], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
         out = self.run_client(TOUR_SECONDS)
+        monitor_out, monitor_err = monitor.communicate(timeout=TOUR_SECONDS + TIMEOUT)
         self.assertIn('appeared HasAccelerometer=true', out)
         self.assertEqual(self.orientations(out), tour_expectation('tablet'), out)
         self.assertEqual(tour_expectation('tablet'), TOUR_TABLET)
-
-    def test_mutter_client_sees_no_rotation_in_laptop_mode(self):
-        self.start_proxy_daemon(switch='laptop')
-        out = self.run_client(TOUR_SECONDS)
-        self.assertEqual(self.orientations(out), tour_expectation('laptop'), out)
-        self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerTilt'), 'undefined')
+        self.assertIn('=== Has accelerometer', monitor_out)
+        changes = re.findall(r'Accelerometer orientation changed: (\S+)', monitor_out)
+        self.assertEqual(changes, TOUR_TABLET, monitor_out + monitor_err)
 
     def test_laptop_mode_claim_does_not_poll(self):
         # In laptop mode the screen's orientation is pinned to "normal", yet a desktop's
@@ -198,6 +201,8 @@ class SensorProxyTest(TpaccelTestBase):
         sp.ClaimAccelerometer()
         self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerOrientation'), 'normal',
                          'valid right after the claim, without a readout')
+        self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerTilt'), 'undefined')
+        self.assertEqual(tour_expectation('laptop'), ['normal'])
         time.sleep(0.5)
         self.assertFalse(self.accel_props.Get(ACCEL_IFACE, 'Polling'), 'a laptop-mode claim polls nothing')
         self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'EffectiveRate'), 0)
@@ -254,14 +259,6 @@ class SensorProxyTest(TpaccelTestBase):
         log = self.daemon_log()
         self.assertIn('Tablet-mode switch /dev/input/event5: laptop mode', log)
         self.assertLess(log.index('Tablet-mode switch: tablet mode'), log.index('Tablet-mode switch: laptop mode'))
-
-    def test_monitor_sensor_prints_orientation_changes(self):
-        self.start_proxy_daemon(switch='tablet')
-        p = subprocess.run(['timeout', str(TOUR_SECONDS), 'monitor-sensor'], capture_output=True, text=True,
-                           timeout=TOUR_SECONDS + TIMEOUT)
-        self.assertIn('=== Has accelerometer', p.stdout)
-        changes = re.findall(r'Accelerometer orientation changed: (\S+)', p.stdout)
-        self.assertEqual(changes, TOUR_TABLET, p.stdout + p.stderr)
 
     # Name
 
