@@ -34,10 +34,14 @@ class ConfigureTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def setup(self, *options):
+    def setup(self, *options, reconfigure=False):
+        """meson setup of the source tree (reconfigure: again, on the build of the last call, with the
+        compiler checks it cached: the options are what changes)."""
         build = os.path.join(self.tmp.name, 'build')
         env = dict(os.environ, PKG_CONFIG_PATH=self.pc)  # searched before the system's .pc files
         argv = [MESON, 'setup', build, SRCDIR, '--prefix=/opt/tp', '-Dtests=false', '-Dclients=false']
+        if reconfigure:
+            argv.append('--reconfigure')
         res = subprocess.run(argv + list(options), capture_output=True, text=True, env=env, timeout=300)
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         installed = subprocess.run([MESON, 'introspect', build, '--installed'], capture_output=True,
@@ -55,10 +59,8 @@ class ConfigureTest(unittest.TestCase):
         # polkit's policydir follows the prefix.
         self.assertInstalled(installed, '/opt/tp/share/polkit-1/actions/' + POLICY)
 
-        build = os.path.join(self.tmp.name, 'build')
-        subprocess.run(['rm', '-rf', build], check=True)
         _, out, installed = self.setup('-Dudevrulesdir=/u/rules.d', '-Dsysusersdir=/s',
-                                       '-Dsystemdsystemunitdir=/d', '-Dpolkitactionsdir=/p')
+                                       '-Dsystemdsystemunitdir=/d', '-Dpolkitactionsdir=/p', reconfigure=True)
         for path in ('/u/rules.d/62-tpaccel-uinput.rules', '/s/tpaccel.conf', '/d/tpacceld.service',
                      '/p/' + POLICY):
             self.assertInstalled(installed, path)
