@@ -227,7 +227,11 @@ class MotionTest(TpaccelTestBase):
         self.pump_until(self.t0_max + 4.0)  # held turned from 2.8 s to 5.8 s
         turned = self.get('Orientation')
         angle = self.get(axis)
-        self.pump_until(self.t0_max + 9.0 + 0.5)
+        # Turned back from 5.8 s to 6.6 s, then held level (that it stays so is test-readout.c's).
+        self.assertEventually(lambda: len(self.rec.changes('Orientation')) >= 3 and
+                              abs(self.get('Pitch')) + abs(self.get('Roll')) < 5, timeout=10,
+                              message='turned back to level')
+        self.pump_until(time.monotonic() + 0.5)
         self.stop_recording()
 
         self.assertEqual(turned, turned_to)
