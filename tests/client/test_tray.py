@@ -522,10 +522,9 @@ class TrayTest(ClientTestCase):
         self.start_tray("--show-window")
         self.start_daemon("slow-roll-45.csv", loop=True)
         wait_until(lambda: self.bus.accel_property("Polling"), what="the claim")
-        time.sleep(3)
-        colours = self.colours(self.screenshot("tray-window-live.png"))
-        for rgb in [BUBBLE, PLOT_X, PLOT_Y]:
-            self.assertIn(rgb, colours)
+        wait_until(lambda: all(rgb in self.colours(self.screenshot("tray-window-live.png"))
+                               for rgb in [BUBBLE, PLOT_X, PLOT_Y]),
+                   interval=0.5, what="the bubble and the x/y plot colours on the screenshot")
         self.stop_daemon()
         wait_until(lambda: self.icon_name() == "tpaccel-service-missing", what="the service-missing icon")
         time.sleep(1)
