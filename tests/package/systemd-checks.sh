@@ -299,7 +299,21 @@ ok "hdapsd@sda.service: tpaccel's drop-in applied, Wants= started $UNIT, ExecCon
 # --- Purge ---------------------------------------------------------------------------------------------
 rm -rf "$DROPIN_DIR"
 systemctl daemon-reload
+# A client that keeps calling through the purge, as a running tpaccel-tray or a script does: each call
+# between the prerm's stop and the removal of the unit would activate tpacceld again, and it would run on
+# with its unit gone. The purge must stop it all the same.
+(while :; do busctl call $NAME /org/thinkpad/Accelerometer org.freedesktop.DBus.Peer Ping >/dev/null 2>&1; sleep 0.02; done) &
+caller=$!
 apt-get purge -y -q tpaccel tpaccel-tray >/tmp/purge.log 2>&1 || { cat /tmp/purge.log; fail "apt-get purge"; }
+kill $caller
+wait $caller 2>/dev/null
+tpacceld_pids() { # what runs the daemon's binary, deleted or not
+        local exe
+        for exe in /proc/[0-9]*/exe; do
+                [[ "$(readlink "$exe" 2>/dev/null)" == "$TPACCELD"* ]] && echo "${exe//[^0-9]/}"
+        done
+}
+[ -z "$(tpacceld_pids)" ] || fail "$TPACCELD still runs after purge (pid $(tpacceld_pids), $UNIT $(prop ActiveState $UNIT))"
 [ "$(prop ActiveState $UNIT)" = inactive ] || fail "$UNIT still $(prop ActiveState $UNIT) after purge"
 [ "$(prop LoadState $UNIT)" = not-found ] || fail "$UNIT still $(prop LoadState $UNIT) after purge"
 for path in /var/lib/tpaccel /run/tpaccel $TPACCELD /usr/bin/tpaccelctl /lib/systemd/system/hdapsd@.service.d/tpaccel.conf \
@@ -307,5 +321,5 @@ for path in /var/lib/tpaccel /run/tpaccel $TPACCELD /usr/bin/tpaccelctl /lib/sys
         [ ! -e "$path" ] || fail "purge left $path"
 done
 busctl status $NAME >/dev/null 2>&1 && fail "$NAME is still on the bus after purge"
-ok "apt-get purge: $UNIT stopped and gone, state and files removed"
+ok "apt-get purge with a client calling throughout: $UNIT stopped and gone, no $TPACCELD left, state and files removed"
 echo "all $checks checks passed"
