@@ -62,7 +62,11 @@ class DiagnoseTest(ClientTestCase):
     def test_standalone_faults(self):
         # Each fault kind of the emulator, and what the report must say about it.
         cases = {
-            "busy:0.3": r"busy\) in \d+ of \d+ attempts",
+            # A busy EC stays busy for 10 ms of real time in the emulator, so which requests meet it
+            # depends on timing: on a loaded machine an init request did, and the report names that
+            # busy request instead of counting the diagnosis's attempts. Either way it says busy.
+            "busy:0.3": r"busy\) in \d+ of \d+ attempts|EC request 0x[0-9a-f]+/0x[0-9a-f]+ \([a-z ]+\) failed: "
+                        r"Device or resource busy",
             "silent:0.2": r"readout transactions failed",
             "bad-status:0.3": r"readout transactions failed",
             "retval:0.3": r"readout transactions failed",

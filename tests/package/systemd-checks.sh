@@ -299,7 +299,33 @@ ok "hdapsd@sda.service: tpaccel's drop-in applied, Wants= started $UNIT, ExecCon
 # --- Purge ---------------------------------------------------------------------------------------------
 rm -rf "$DROPIN_DIR"
 systemctl daemon-reload
+tpacceld_pids() { # what runs the daemon's binary, deleted or not
+        local exe
+        for exe in /proc/[0-9]*/exe; do
+                [[ "$(readlink "$exe" 2>/dev/null)" == "$TPACCELD"* ]] && echo "${exe//[^0-9]/}"
+        done
+}
+ping_tpacceld() { busctl call $NAME /org/thinkpad/Accelerometer org.freedesktop.DBus.Peer Ping >/dev/null 2>&1; }
+# A client that keeps calling, as a running tpaccel-tray or a script does: each call between the
+# prerm's stop and the removal of the unit would activate tpacceld again, and it would run on with its
+# unit gone. First the prerm alone, so that the window stays open (in a purge dpkg removes the files
+# right after it): tpacceld must stay stopped while the calls go on. Then the postinst's abort-remove
+# (dpkg's way back from a failed removal): activation works again.
+(while :; do ping_tpacceld; sleep 0.02; done) &
+caller=$!
+ping_tpacceld && [ -n "$(tpacceld_pids)" ] || fail "tpacceld is not running before the prerm"
+/var/lib/dpkg/info/tpaccel.prerm remove || fail "tpaccel.prerm remove failed"
+sleep 2 # about 50 calls
+[ -z "$(tpacceld_pids)" ] ||
+        fail "a call activated tpacceld again after the prerm stopped it (pid $(tpacceld_pids), $UNIT $(prop ActiveState $UNIT))"
+/var/lib/dpkg/info/tpaccel.postinst abort-remove || fail "tpaccel.postinst abort-remove failed"
+wait_for 30 ping_tpacceld || fail "no activation after the postinst's abort-remove"
+ok "the prerm stops tpacceld for good while a client calls on (activation refused); abort-remove brings activation back"
+# The purge, with the client still calling.
 apt-get purge -y -q tpaccel tpaccel-tray >/tmp/purge.log 2>&1 || { cat /tmp/purge.log; fail "apt-get purge"; }
+kill $caller
+wait $caller 2>/dev/null
+[ -z "$(tpacceld_pids)" ] || fail "$TPACCELD still runs after purge (pid $(tpacceld_pids), $UNIT $(prop ActiveState $UNIT))"
 [ "$(prop ActiveState $UNIT)" = inactive ] || fail "$UNIT still $(prop ActiveState $UNIT) after purge"
 [ "$(prop LoadState $UNIT)" = not-found ] || fail "$UNIT still $(prop LoadState $UNIT) after purge"
 for path in /var/lib/tpaccel /run/tpaccel $TPACCELD /usr/bin/tpaccelctl /lib/systemd/system/hdapsd@.service.d/tpaccel.conf \
@@ -307,5 +333,5 @@ for path in /var/lib/tpaccel /run/tpaccel $TPACCELD /usr/bin/tpaccelctl /lib/sys
         [ ! -e "$path" ] || fail "purge left $path"
 done
 busctl status $NAME >/dev/null 2>&1 && fail "$NAME is still on the bus after purge"
-ok "apt-get purge: $UNIT stopped and gone, state and files removed"
+ok "apt-get purge with a client calling throughout: $UNIT stopped and gone, no $TPACCELD left, state and files removed"
 echo "all $checks checks passed"
