@@ -30,7 +30,7 @@ void state_config_init(StateConfig *c)
 {
         assert(c);
 
-        *c = (StateConfig){
+        *c = (StateConfig) {
                 .sampling_rate = HDAPS_DEFAULT_SAMPLING_RATE,
                 .oversampling_ratio = HDAPS_DEFAULT_OVERSAMPLING_RATIO,
                 .filter_order = HDAPS_DEFAULT_FILTER_ORDER,
