@@ -311,6 +311,7 @@ int main(void)
         test_invert_mapping();
         test_ports_owner_ignores_bridge_windows();
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
-        (void) system(cmd);
+        if (system(cmd) != 0)
+                fprintf(stderr, "could not remove %s\n", tmp_root);
         return test_summary();
 }
