@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Debian unstable in the release matrix: in sid's kept root (debian-root.sh run --kept: what is installed
-# there stays for the next run), installs what the build and the unit tier need (scripts/deps.sh unit),
-# builds with -Werror with the GCC of the day, and runs the unit tier. Each failure names the release
-# ("sid: ...") and the step, after the step's own output.
+# there stays for the next run), upgrades the root to the unstable of the day, installs what the build
+# and the unit tier need (scripts/deps.sh unit), builds with -Werror with that day's GCC, and runs the
+# unit tier. Each failure names the release ("sid: ...") and the step, after the step's own output.
 #   test-sid.sh
 # Needs root (debian-root.sh). The first run makes the kept root and installs into it (minutes); later
-# runs install only what is new and build from scratch.
+# runs upgrade what changed in unstable since and build from scratch (the compiler may be new).
 set -euo pipefail
 top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 rel=sid
@@ -29,6 +29,8 @@ step() {
         fi
         echo "$rel: $what: $((SECONDS - t0)) s"
 }
+export DEBIAN_FRONTEND=noninteractive
+step "apt-get full-upgrade" sh -c "apt-get update -qq && apt-get full-upgrade -y -qq"
 step "installing what the build and the unit tier need" bash scripts/deps.sh unit
 echo "$rel: $(gcc --version | head -n 1), meson $(meson --version), $(clang-format --version)"
 step "configuring with -Werror" meson setup /tmp/build -Dwerror=true
@@ -36,7 +38,7 @@ step "the -Werror build" ninja -C /tmp/build
 if ! meson test -C /tmp/build --suite unit --print-errorlogs >/tmp/unit.log 2>&1; then
         tail -n 150 /tmp/unit.log >&2
         echo "$rel: unit tier failed:" >&2
-        grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT|ERROR)" /tmp/unit.log | sed "s/^/$rel:   /" >&2
+        sed -n "/^Summary of Failures/,/^Ok:/p" /tmp/unit.log | grep -E "^ *[0-9]+/[0-9]+ " | sed "s/^/$rel:   /" >&2
         exit 1
 fi
 echo "$rel: unit tier: $(grep -E "^Ok:" /tmp/unit.log | tr -s " ")"
