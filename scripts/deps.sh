@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Install what tpaccel needs to build, run and test on Debian 12, skipping what is present.
-# Usage: scripts/deps.sh [build|test|screenshots]   (build: compile + demo; test: everything the test
-# suite uses; screenshots: also the panels and notification daemons of docs/screenshots/make-*.sh)
+# Usage: scripts/deps.sh [build|unit|test|screenshots]   (build: compile + demo; unit: the build with its
+# tests and the unit tier, what Debian unstable's run in the release matrix installs (tests/release/
+# test-sid.sh); test: everything the test suite uses; screenshots: also the panels and notification
+# daemons of docs/screenshots/make-*.sh)
 set -euo pipefail
 what=${1:-test}
 
 build_pkgs=(meson ninja-build pkg-config gcc gettext polkitd libsystemd-dev libglib2.0-dev libgtk-3-dev libx11-dev
             libayatana-appindicator3-dev libnotify-dev libjson-glib-dev dbus dbus-bin)
-test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkexec xvfb xauth
+# Configuring with the tests (tests/client: dbusmock and gi; tests/bus: libseccomp) and the unit tier
+# (xmllint and polkit's DTD for the policies; tests/checks/check-format.sh: clang-format).
+unit_pkgs=(python3-dbusmock python3-gi libseccomp-dev libxml2-utils polkitd clang-format)
+test_pkgs=(dbus-daemon dbus-test-runner pkexec xvfb xauth
            x11-apps imagemagick libnotify-bin umockdev libumockdev-dev libevdev-dev clang
-           libclang-rt-14-dev valgrind hdapsd iio-sensor-proxy systemd libxml2-utils tmux
-           gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4
-           libseccomp-dev)
-# tests/checks/check-format.sh: the C layout.
-test_pkgs+=(clang-format)
+           libclang-rt-14-dev valgrind hdapsd iio-sensor-proxy systemd tmux
+           gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4)
 # bench/motion/bench-load.py: the CPU hogs.
 test_pkgs+=(stress-ng)
 # docs/DBUS.md's Python example (a claim held for as long as it runs) is on dbus-python, the binding a
@@ -46,10 +48,11 @@ fetch_reference() {
 
 case $what in
 build) pkgs=("${build_pkgs[@]}") ;;
-test) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+unit) pkgs=("${build_pkgs[@]}" "${unit_pkgs[@]}") ;;
+test) pkgs=("${build_pkgs[@]}" "${unit_pkgs[@]}" "${test_pkgs[@]}") ;;
 screenshots) pkgs=("${build_pkgs[@]}" "${screenshot_pkgs[@]}") ;;
 *)
-        echo "usage: scripts/deps.sh [build|test|screenshots]" >&2
+        echo "usage: scripts/deps.sh [build|unit|test|screenshots]" >&2
         exit 2
         ;;
 esac
@@ -60,7 +63,7 @@ for p in "${pkgs[@]}"; do
         [[ $status == *'ok installed'* ]] || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-        [ "$what" = test ] && fetch_reference
+        case $what in unit | test) fetch_reference ;; esac
         exit 0
 fi
 
@@ -77,5 +80,5 @@ printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d.tpaccel
 install -m755 /usr/sbin/policy-rc.d.tpaccel /usr/sbin/policy-rc.d 2>/dev/null || true
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
 rm -f /usr/sbin/policy-rc.d /usr/sbin/policy-rc.d.tpaccel
-[ "$what" = test ] && fetch_reference
+case $what in unit | test) fetch_reference ;; esac
 exit 0

@@ -348,9 +348,9 @@ static Schedule schedule_rounds(double seconds, unsigned rate)
 {
         uint64_t now = now_usec(), period = USEC_PER_SEC / rate;
 
-        return (Schedule){.first_usec = now + period,
-                          .period_usec = period,
-                          .end_usec = now + (uint64_t) (seconds * USEC_PER_SEC)};
+        return (Schedule) {.first_usec = now + period,
+                           .period_usec = period,
+                           .end_usec = now + (uint64_t) (seconds * USEC_PER_SEC)};
 }
 
 /* One round of a reference sender, stamped with time_usec right before it goes out. */
@@ -393,8 +393,8 @@ static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *t
 
 static struct timespec timespec_from_usec(uint64_t usec)
 {
-        return (struct timespec){.tv_sec = usec / USEC_PER_SEC,
-                                 .tv_nsec = usec % USEC_PER_SEC * NSEC_PER_USEC};
+        return (struct timespec) {.tv_sec = usec / USEC_PER_SEC,
+                                  .tv_nsec = usec % USEC_PER_SEC * NSEC_PER_USEC};
 }
 
 /* stream-ref: the sender's ends of the socket pairs (fds) and the readers' (peers). */

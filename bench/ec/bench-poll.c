@@ -87,6 +87,7 @@ static int bench_virtual(unsigned rate, unsigned seconds)
         printf("poll_port_ops_per_sample_%uhz: %.2f ops\n", rate, (double) ops / (double) n);
         printf("poll_cpu_per_sample_%uhz: %.2f us\n", rate, (double) cpu / (double) n / 1000.0);
         printf("poll_failed_ticks_%uhz: %llu ticks\n", rate, (unsigned long long) failed);
+        printf("poll_ticks_without_new_readout_%uhz: %llu ticks\n", rate, (unsigned long long) missed);
         device_close(&d);
         return 0;
 }

@@ -31,7 +31,7 @@ static int parse_expect(Labels *l, const char *e)
                 ShockLabel *s = &l->shocks[l->n_shocks];
                 const char *rest = e + used;
 
-                *s = (ShockLabel){.at_ms = a, .impact_ms = NAN};
+                *s = (ShockLabel) {.at_ms = a, .impact_ms = NAN};
                 snprintf(s->kind, sizeof(s->kind), "%s", kind);
                 s->drop = strcmp(kind, "drop") == 0;
                 s->flat_drop = strcmp(kind, "flat-drop") == 0;
@@ -60,7 +60,7 @@ static int parse_expect(Labels *l, const char *e)
                 int o = motion_orientation_from_string(to);
                 if (o < 0)
                         return o;
-                l->flips[l->n_flips++] = (FlipLabel){.to = o, .at_ms = a};
+                l->flips[l->n_flips++] = (FlipLabel) {.to = o, .at_ms = a};
                 return 0;
         }
         return -EINVAL;
@@ -79,7 +79,7 @@ int labels_load(const char *path, Labels *ret, char **ret_error)
                 return r;
         }
 
-        *ret = (Labels){};
+        *ret = (Labels) {};
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
         snprintf(ret->name, sizeof(ret->name), "%.*s", (int) strcspn(base, "."), base);

@@ -108,7 +108,7 @@ static int run_motion(const char *path, bool direct, Outcome *out, char **ret_er
                                motion_orientation_to_string(ev.orientation), ev.shock_active ? " shock" : "",
                                (ev.mask & MOTION_EVENT_SHOCK) ? " ONSET" : "");
                 if ((ev.mask & MOTION_EVENT_SHOCK) && out->n_shocks < EVAL_MAX_EVENTS)
-                        out->shocks[out->n_shocks++] = (Detection){
+                        out->shocks[out->n_shocks++] = (Detection) {
                                 .ms = ms,
                                 .readout = out->n_readouts - 1,
                                 .reason = ev.shock_reason,
@@ -138,7 +138,7 @@ static void score_shocks(const Labels *l, const Outcome *o, const double *onsets
                          const unsigned *readout_idx, unsigned n, Score *s)
 {
         bool used[EVAL_MAX_EVENTS] = {};
-        *s = (Score){.worst_latency = -1, .pass = true};
+        *s = (Score) {.worst_latency = -1, .pass = true};
 
         for (unsigned e = 0; e < l->n_shocks; e++) {
                 const ShockLabel *x = &l->shocks[e];

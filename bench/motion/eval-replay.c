@@ -146,7 +146,7 @@ static int next_direct(Replay *r, MotionSample *s)
         }
         const Row *a = &r->rows[r->pos], *b = r->pos + 1 < r->n_rows ? a + 1 : a;
         double u = b->ms > a->ms ? (ms - a->ms) / (b->ms - a->ms) : 0;
-        *s = (MotionSample){
+        *s = (MotionSample) {
                 .time_usec = r->tick * POLL_PERIOD_USEC,
                 .x = (int) lround(a->x + u * (b->x - a->x)),
                 .y = (int) lround(a->y + u * (b->y - a->y)),
@@ -229,7 +229,7 @@ static int next_pipeline(Replay *r, MotionSample *s, char **ret_error)
                 r->data_ms = replay_trace_ms(r, prefetched ? requested_usec : ro.time_ns / NSEC_PER_USEC);
         if (!st->valid)
                 return next_pipeline(r, s, ret_error); /* nothing read yet: no sample to give */
-        *s = (MotionSample){
+        *s = (MotionSample) {
                 .time_usec = k == 0 ? ro.time_ns / NSEC_PER_USEC : port_now_ns(r->port) / NSEC_PER_USEC,
                 .x = st->x,
                 .y = st->y,

@@ -130,7 +130,7 @@ static AccelClient *client_new(TpaccelAccelerometer *proxy, AccelSignals signals
 
         client->proxy = proxy;
         for (size_t i = 0; i < G_N_ELEMENTS(signal_members); i++)
-                client->subscriptions[i] = (Subscription){
+                client->subscriptions[i] = (Subscription) {
                         .client = client,
                         .member = signal_members[i].member,
                         .type = signal_type(signal_members[i].member),

@@ -215,7 +215,7 @@ guint ctl_watch_output_closed(GSourceFunc on_closed, gpointer userdata)
         if (fstat(STDOUT_FILENO, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
                 return 0;
         w = g_new(OutputWatch, 1);
-        *w = (OutputWatch){.on_closed = on_closed, .userdata = userdata};
+        *w = (OutputWatch) {.on_closed = on_closed, .userdata = userdata};
         /* No event asked for: poll() reports POLLERR on a pipe's write end once the reader closed it. */
         return g_unix_fd_add_full(G_PRIORITY_DEFAULT, STDOUT_FILENO, G_IO_ERR, on_output_error, w, g_free);
 }

@@ -56,7 +56,7 @@ void ctl_polkit_agent_open(Ctl *ctl, const char *action)
         ctl->polkit_agent_ran = TRUE;
 
         /* pkttyagent writes to (or closes) the pipe once it is registered with polkit. */
-        ready = (struct pollfd){.fd = fds[0], .events = POLLIN};
+        ready = (struct pollfd) {.fd = fds[0], .events = POLLIN};
         while (poll(&ready, 1, AGENT_READY_TIMEOUT_MS) < 0 && errno == EINTR)
                 ;
         close(fds[0]);

@@ -4,7 +4,7 @@
 void sample_history_init(SampleHistory *h, size_t capacity, guint64 span_usec)
 {
         g_assert(capacity > 0);
-        *h = (SampleHistory){
+        *h = (SampleHistory) {
                 .samples = g_new0(HistorySample, capacity),
                 .capacity = capacity,
                 .span_usec = span_usec,
@@ -37,7 +37,7 @@ void sample_history_push(SampleHistory *h, guint64 time_usec, int x, int y)
                 h->start = (h->start + 1) % h->capacity;
                 h->count--;
         }
-        h->samples[(h->start + h->count) % h->capacity] = (HistorySample){time_usec, x, y};
+        h->samples[(h->start + h->count) % h->capacity] = (HistorySample) {time_usec, x, y};
         h->count++;
 
         while (h->count > 1 && time_usec - sample_history_get(h, 0)->time_usec > h->span_usec) {

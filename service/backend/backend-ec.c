@@ -260,7 +260,7 @@ int backend_ec_new(PortIO *port, const char *name, unsigned axis_code, Backend *
         if (!e)
                 return -ENOMEM;
 
-        *e = (BackendEc){
+        *e = (BackendEc) {
                 .backend =
                         {
                                 .ops = &backend_ec_ops,

@@ -143,7 +143,7 @@ static int read_now(BackendKernel *k, HdapsReadout *ret)
         (void) calibration_readout(s, x, y);
 
         if (ret)
-                *ret = (HdapsReadout){
+                *ret = (HdapsReadout) {
                         .time_ns = now,
                         .x = x,
                         .y = y,
@@ -466,7 +466,7 @@ int backend_kernel_new(const char *sysroot, Backend **ret)
                 kernel_attrs_close(fds);
                 return -ENOMEM;
         }
-        *k = (BackendKernel){
+        *k = (BackendKernel) {
                 .backend =
                         {
                                 .ops = &backend_kernel_ops,

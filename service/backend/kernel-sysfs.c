@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hdaps-models.h"
@@ -168,8 +169,12 @@ int kernel_attr_write_uint(int fd, unsigned value)
                 return -errno;
         if (n != len)
                 return -EIO;
-        /* A fake tree in tests is a regular file; sysfs ignores the truncation. */
-        (void) ftruncate(fd, len);
+        /* A fake tree in tests is a regular file, cut to what was written; a sysfs attribute is not. */
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISREG(st.st_mode) && ftruncate(fd, len) < 0)
+                return -errno;
         return 0;
 }
 

@@ -181,7 +181,7 @@ static int ec_queue_push(BusFace *f, sd_bus_message *call, const EcRow *args, ui
         req = calloc(1, sizeof(*req));
         if (!req)
                 return -ENOMEM;
-        *req = (EcRequest){
+        *req = (EcRequest) {
                 .call = sd_bus_message_ref(call),
                 .args = *args,
                 .data_mask = data_mask,

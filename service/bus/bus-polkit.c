@@ -143,7 +143,7 @@ static RefusalLog *refusal_log(PolkitPending *p, uid_t uid)
                 if (!l->used || (oldest->used && refusal_log_last_usec(l) < refusal_log_last_usec(oldest)))
                         oldest = l;
         }
-        *oldest = (RefusalLog){.used = true, .uid = uid};
+        *oldest = (RefusalLog) {.used = true, .uid = uid};
         return oldest;
 }
 
@@ -216,7 +216,7 @@ static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, u
                 s = pending_free_slot(p); /* there is one: total < POLKIT_PENDING_MAX slots */
                 if (!s)
                         return -ENOBUFS;
-                *s = (PendingSlot){.sender = strdup(sender), .uid = uid};
+                *s = (PendingSlot) {.sender = strdup(sender), .uid = uid};
                 if (!s->sender)
                         return -ENOMEM;
         }
@@ -418,7 +418,7 @@ static int ask_polkit(BusFace *f, sd_bus_message *call, const char *action, sd_b
                 pending_release(f->polkit_pending, sender, privileged);
                 return -ENOMEM;
         }
-        *q = (AuthQuery){
+        *q = (AuthQuery) {
                 .registry = f->polkit_pending,
                 .call = sd_bus_message_ref(call),
                 .action = action,

@@ -22,6 +22,12 @@
 #define LIGHT_LEVEL_UNIT     "lux"
 #define COMPASS_HEADING_NONE (-1.0) /* iio-sensor-proxy: -1 when unknown */
 
+/* A claimer's unique name and uid. */
+typedef struct ClaimerUid {
+        char *name;
+        uid_t uid;
+} ClaimerUid;
+
 struct SensorProxy {
         Context *context;
         /* A connection of its own: the bus applies a policy for net.hadess.SensorProxy (iio-sensor-
@@ -33,10 +39,7 @@ struct SensorProxy {
         sd_bus_track *claims; /* accelerometer claimers; NULL when there are none */
         /* The uid of each claimer seen, for the per-user bound; an entry whose name the track no longer
          * holds is stale and dropped when looked at. At most SENSOR_PROXY_CLAIMERS_MAX live ones. */
-        struct {
-                char *name;
-                uid_t uid;
-        } * claimer_uids;
+        ClaimerUid *claimer_uids;
         size_t n_claimer_uids;
         sd_bus_message **pending; /* ClaimAccelerometer calls waiting for a readout */
         size_t n_pending;
@@ -180,7 +183,7 @@ static size_t claimers_of_uid(SensorProxy *p, uid_t uid)
 /* Remembers the uid of a new claimer (for the per-user bound). */
 static int remember_claimer_uid(SensorProxy *p, const char *name, uid_t uid)
 {
-        typeof(p->claimer_uids) a = reallocarray(p->claimer_uids, p->n_claimer_uids + 1, sizeof(*a));
+        ClaimerUid *a = reallocarray(p->claimer_uids, p->n_claimer_uids + 1, sizeof(*a));
 
         if (!a)
                 return -ENOMEM;

@@ -104,7 +104,7 @@ static ReleaseLog *release_log(BusStreams *t, uid_t uid)
                 if (!l->used || (oldest->used && l->limit.last_usec < oldest->limit.last_usec))
                         oldest = l;
         }
-        *oldest = (ReleaseLog){.used = true, .uid = uid};
+        *oldest = (ReleaseLog) {.used = true, .uid = uid};
         return oldest;
 }
 
@@ -447,7 +447,7 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
         if (!a)
                 return log_error_errno(-ENOMEM, "Failed to record a Sample subscription: %m");
         t->subscribers = a;
-        a[t->n_subscribers] = (SampleSubscriber){
+        a[t->n_subscribers] = (SampleSubscriber) {
                 .name = strdup(sender),
                 .uid = uid,
                 .reserved = reserved,

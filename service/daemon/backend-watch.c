@@ -48,7 +48,7 @@ int backend_watch_start(Context *c, const BackendOptions *o, uint64_t interval_u
         w = calloc(1, sizeof(*w));
         if (!w)
                 return log_error_errno(-ENOMEM, "Failed to watch for the kernel hdaps driver: %m");
-        *w = (BackendWatch){
+        *w = (BackendWatch) {
                 .context = c,
                 .options = *o,
                 .interval_usec = interval_usec,

@@ -19,7 +19,7 @@ void config_error_done(ConfigError *e)
         if (!e)
                 return;
         free(e->message);
-        *e = (ConfigError){};
+        *e = (ConfigError) {};
 }
 
 /* Sets *e (may be NULL) and returns r. message is taken. */
@@ -28,7 +28,7 @@ static int refuse(ConfigError *e, ConfigPart part, const char *setting, int r, c
         assert(r < 0);
         if (e) {
                 free(e->message);
-                *e = (ConfigError){.part = part, .setting = setting, .error = r, .message = message};
+                *e = (ConfigError) {.part = part, .setting = setting, .error = r, .message = message};
         } else
                 free(message);
         return r;
@@ -394,7 +394,7 @@ int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, Ch
         changed = config_changes(&c->config, next);
         StateConfig old = c->config;
         c->config = *next;
-        *next = (StateConfig){};
+        *next = (StateConfig) {};
         if (mode == CONFIG_APPLY_OWN && changed != 0)
                 save_own(c);
         if ((changed & CHANGE_MASK(CHANGE_REST_POSITION)) && c->motion)
@@ -424,10 +424,10 @@ undo:
         after_ec_config(c, &applied);
 fail:
         state_config_done(next);
-        *next = (StateConfig){};
+        *next = (StateConfig) {};
         if (ret_error) {
                 *ret_error = error;
-                error = (ConfigError){};
+                error = (ConfigError) {};
         }
         if (ret_changed)
                 *ret_changed = 0;

@@ -60,7 +60,7 @@ static uint64_t poll_period_usec(const Context *c)
 
 void poller_init(Poller *p, Context *c)
 {
-        *p = (Poller){.context = c};
+        *p = (Poller) {.context = c};
 }
 
 void poller_done(Poller *p)

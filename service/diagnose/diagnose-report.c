@@ -324,7 +324,7 @@ static void report_problems(Diagnosis *d, Report *rep)
         ReportProblem problems[DIAGNOSE_PROBLEMS_MAX];
 
         for (unsigned i = 0; i < d->n_problems; i++)
-                problems[i] = (ReportProblem){d->problems[i].what, d->problems[i].next};
+                problems[i] = (ReportProblem) {d->problems[i].what, d->problems[i].next};
         report_problem_list(rep, problems, d->n_problems);
 }
 

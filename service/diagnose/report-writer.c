@@ -46,7 +46,7 @@ static void section_end(Report *rep)
 
 int report_start(Report *rep, bool json, const char *version, const char *date)
 {
-        *rep = (Report){.json = json, .first = true};
+        *rep = (Report) {.json = json, .first = true};
         rep->f = open_memstream(&rep->buf, &rep->size);
         if (!rep->f)
                 return -ENOMEM;

@@ -48,7 +48,7 @@ int system_checks_read(const char *sysroot, SystemChecks *ret)
         _cleanup_free_ char *line = NULL;
         bool oom = false;
 
-        *ret = (SystemChecks){};
+        *ret = (SystemChecks) {};
         sysroot = sysroot ?: SYSROOT_DEFAULT;
 
         if (ec_dmi_read(sysroot, &ret->dmi) < 0)

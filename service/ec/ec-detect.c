@@ -70,7 +70,7 @@ static bool dmi_oem_strings_contain(const char *root, const char *needle)
 
 int ec_dmi_read(const char *sysroot, EcDmi *ret)
 {
-        *ret = (EcDmi){
+        *ret = (EcDmi) {
                 .board_vendor = read_line(sysroot, "sys/class/dmi/id/board_vendor"),
                 .product_version = read_line(sysroot, "sys/class/dmi/id/product_version"),
                 .product_name = read_line(sysroot, "sys/class/dmi/id/product_name"),
@@ -84,7 +84,7 @@ void ec_dmi_done(EcDmi *d)
         free(d->board_vendor);
         free(d->product_version);
         free(d->product_name);
-        *d = (EcDmi){};
+        *d = (EcDmi) {};
 }
 
 /* Models without the OEM string that the 2006 patch series' thinkpad_ec whitelists (board vendor, product

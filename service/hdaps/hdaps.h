@@ -28,7 +28,7 @@ typedef struct HdapsConfig {
 } HdapsConfig;
 
 #define HDAPS_CONFIG_DEFAULT                                                                                \
-        ((HdapsConfig){                                                                                     \
+        ((HdapsConfig) {                                                                                    \
                 .sampling_rate = HDAPS_DEFAULT_SAMPLING_RATE,                                               \
                 .oversampling_ratio = HDAPS_DEFAULT_OVERSAMPLING_RATIO,                                     \
                 .filter_order = HDAPS_DEFAULT_FILTER_ORDER,                                                 \

@@ -35,7 +35,7 @@ typedef struct CapSets {
 
 static int caps_get(CapSets *ret)
 {
-        *ret = (CapSets){.header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0}};
+        *ret = (CapSets) {.header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0}};
         if (syscall(SYS_capget, &ret->header, ret->data) < 0)
                 return -errno;
         return 0;
@@ -208,7 +208,7 @@ int privileges_drop(const char *user, const char *state_dir, const char *runtime
         if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
                 return log_error_errno(-errno, "Cannot clear the ambient capabilities: %m");
 
-        caps = (CapSets){.header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0}};
+        caps = (CapSets) {.header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0}};
         if (syscall(SYS_capset, &caps.header, caps.data) < 0)
                 return log_error_errno(-errno, "Cannot drop the capabilities: %m");
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)

@@ -120,7 +120,7 @@ void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret)
         bool activity = s->keyboard || s->mouse;
         double x = s->x - s->rest_x, y = s->y - s->rest_y;
 
-        *ret = (MotionEvents){};
+        *ret = (MotionEvents) {};
 
         ShockResult shock = {};
         if (s->rate_hz == 0 || s->rate_hz >= MOTION_SHOCK_MIN_RATE_HZ)

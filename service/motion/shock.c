@@ -197,7 +197,7 @@ static void expire_hold(ShockDetector *s, uint64_t time_usec, ShockResult *ret)
 void shock_feed(ShockDetector *s, uint64_t time_usec, double gx, double gy, bool new_data, bool activity,
                 ShockResult *ret)
 {
-        *ret = (ShockResult){};
+        *ret = (ShockResult) {};
 
         if (activity) {
                 s->activity_usec = time_usec;

@@ -536,8 +536,8 @@ int port_open_sim(const SimOptions *o, PortIO **ret, char **ret_error)
         memcpy(s->faults, o->faults, o->n_faults * sizeof(SimFault));
         s->n_faults = o->n_faults;
 
-        s->motion = (SimMotion){.trace = TAKE_PTR(trace), .loop = o->trace_loop, .seed = seed};
-        s->firmware = (SimFirmware){
+        s->motion = (SimMotion) {.trace = TAKE_PTR(trace), .loop = o->trace_loop, .seed = seed};
+        s->firmware = (SimFirmware) {
                 .mode = o->mode ? o->mode : SIM_DEFAULT_MODE,
                 .check_t61 = o->check_t61,
                 .temperature = o->temperature ? o->temperature : SIM_DEFAULT_TEMPERATURE,
@@ -555,7 +555,7 @@ void ec_sim_get_status(PortIO *p, EcSimStatus *ret)
         const SimAccel *a = &s->firmware.accel;
 
         sync_to(s, sim_now(s)); /* time-driven transitions only; no access cost */
-        *ret = (EcSimStatus){
+        *ret = (EcSimStatus) {
                 .str3 = str3_of(s),
                 .idle = s->phase == PHASE_IDLE,
                 .powered = a->powered,

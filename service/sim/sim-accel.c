@@ -21,7 +21,7 @@ static void restart_sampling(SimAccel *a, uint64_t now_ns)
 
 void sim_accel_init(SimAccel *a, const SimMotion *motion, uint64_t now_ns)
 {
-        *a = (SimAccel){
+        *a = (SimAccel) {
                 .motion = motion,
                 .start_ns = now_ns,
                 .powered = true,
@@ -76,7 +76,7 @@ static SimReadout filtered(const SimAccel *a)
                 sx += a->raw_x[j];
                 sy += a->raw_y[j];
         }
-        return (SimReadout){.x = to_s16(sx / n), .y = to_s16(sy / n)};
+        return (SimReadout) {.x = to_s16(sx / n), .y = to_s16(sy / n)};
 }
 
 static void take_sample(SimAccel *a, uint64_t t_ns)
@@ -178,7 +178,7 @@ void sim_accel_set_fake_data(SimAccel *a, bool on)
 
 void sim_accel_pop(SimAccel *a, uint64_t now_ns, SimReadoutReply *ret)
 {
-        *ret = (SimReadoutReply){};
+        *ret = (SimReadoutReply) {};
         sim_accel_advance(a, now_ns);
 
         while (ret->n < ELEMENTSOF(ret->readout) && a->queue_len > 0) {

@@ -49,7 +49,7 @@ static size_t split_fields(const char *line, size_t len, Field *fields, size_t m
                 if (i < len && line[i] != ',')
                         continue;
                 if (n < max)
-                        fields[n] = (Field){.s = line + start, .len = i - start};
+                        fields[n] = (Field) {.s = line + start, .len = i - start};
                 n++;
                 start = i + 1;
         }

@@ -30,7 +30,7 @@ void state_config_init(StateConfig *c)
 {
         assert(c);
 
-        *c = (StateConfig){
+        *c = (StateConfig) {
                 .sampling_rate = HDAPS_DEFAULT_SAMPLING_RATE,
                 .oversampling_ratio = HDAPS_DEFAULT_OVERSAMPLING_RATIO,
                 .filter_order = HDAPS_DEFAULT_FILTER_ORDER,
@@ -111,7 +111,7 @@ static int parse_u64(Parser *p, const StateKey *k, const char *v, uint64_t *ret)
 
 static int parse_unsigned(Parser *p, const StateKey *k, char *v, StateConfig *c)
 {
-        uint64_t u;
+        uint64_t u = 0; /* GCC 16 at -O3 cannot see that parse_error() is negative */
         int r = parse_u64(p, k, v, &u);
         if (r < 0)
                 return r;
@@ -121,8 +121,8 @@ static int parse_unsigned(Parser *p, const StateKey *k, char *v, StateConfig *c)
 
 static int parse_bool(Parser *p, const StateKey *k, char *v, StateConfig *c)
 {
-        uint64_t u;
-        int r = parse_u64(p, k, v, &u); /* "0" or "1" (range 0..1) */
+        uint64_t u = 0; /* as in parse_unsigned(); "0" or "1" (range 0..1) */
+        int r = parse_u64(p, k, v, &u);
         if (r < 0)
                 return r;
         *KEY_FIELD(c, k, bool) = u;
@@ -171,7 +171,7 @@ static int parse_count(Parser *p, const StateKey *k, char **v, int *ret)
 static int parse_rest(Parser *p, const StateKey *k, char *v, StateConfig *c)
 {
         char *s = v, x[STR_EXCERPT_SIZE];
-        int rx, ry, r;
+        int rx = 0, ry = 0, r; /* as in parse_unsigned() */
 
         r = parse_count(p, k, &s, &rx);
         if (r < 0)

@@ -87,9 +87,9 @@ static void test_choice_reasons_say_what_to_do(void)
         BackendFacts f = {.kernel_driver = KERNEL_DRIVER_MAINLINE, .ports_owner = "hdaps"};
 
         check_choice(&f, 0, BACKEND_KERNEL, "unload and blacklist the module for the EC features");
-        f = (BackendFacts){.ports_owner = "kernel module tp_smapi", .dmi_allows_probe = true};
+        f = (BackendFacts) {.ports_owner = "kernel module tp_smapi", .dmi_allows_probe = true};
         check_choice(&f, -ENODEV, 0, "load the hdaps module for the kernel backend");
-        f = (BackendFacts){.dmi_reason = DMI_NO_REASON};
+        f = (BackendFacts) {.dmi_reason = DMI_NO_REASON};
         check_choice(&f, -ENODEV, 0, "no kernel hdaps driver is loaded");
 }
 
@@ -311,6 +311,7 @@ int main(void)
         test_invert_mapping();
         test_ports_owner_ignores_bridge_windows();
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
-        (void) system(cmd);
+        if (system(cmd) != 0)
+                fprintf(stderr, "could not remove %s\n", tmp_root);
         return test_summary();
 }

@@ -148,7 +148,7 @@ static char *random_string(void)
 
         if (chance(50))
                 return strdup(chance(50) ? PICK(fixed) : PICK(properties));
-        n = chance(90) ? rnd_below(40) : (size_t) PICK(((const unsigned[]){32, 33, 255, 4096, 100000}));
+        n = chance(90) ? rnd_below(40) : (size_t) PICK(((const unsigned[]) {32, 33, 255, 4096, 100000}));
         s = malloc(n + 1);
         if (!s)
                 return NULL;
@@ -194,7 +194,7 @@ static double random_double(void)
         case 1:
                 return chance(50) ? INFINITY : -INFINITY;
         case 2:
-                memcpy(&d, &(uint64_t){rnd()}, sizeof(d)); /* any bit pattern, NaN payloads included */
+                memcpy(&d, &(uint64_t) {rnd()}, sizeof(d)); /* any bit pattern, NaN payloads included */
                 return d;
         default:
                 return PICK(boundary);
@@ -284,7 +284,7 @@ static int append_args(sd_bus_message *m, const char *sig)
                 /* ReadRow: argument mask (bit 0: the command byte), row, data mask */
                 r = sd_bus_message_append(
                         m, "q",
-                        (uint16_t) (chance(70) ? PICK(((const uint16_t[]){0x0001, 0x0003, 0x8001, 0xffff}))
+                        (uint16_t) (chance(70) ? PICK(((const uint16_t[]) {0x0001, 0x0003, 0x8001, 0xffff}))
                                                : rnd()));
                 if (r >= 0)
                         r = append_row(m);
@@ -472,7 +472,7 @@ static int send_random_call(sd_bus *bus, int worker)
         call = calloc(1, sizeof(*call));
         if (!call)
                 return -ENOMEM;
-        *call = (Call){
+        *call = (Call) {
                 .worker = worker,
                 .is_set = strcmp(meth->member, "Set") == 0,
                 .is_stream = strcmp(meth->member, "AcquireStream") == 0,
@@ -811,7 +811,7 @@ static void check_daemon(const char *address, pid_t pid, const char *state_file)
         }
         if (file.sampling_rate != rate || file.oversampling_ratio != ratio || file.filter_order != order ||
             file.invert != invert || file.tilt_step != tilt || file.shock_sensitivity != sens ||
-            !strv_equal(file.protected_disks ?: (char *[]){NULL}, disks ?: (char *[]){NULL}))
+            !strv_equal(file.protected_disks ?: (char *[]) {NULL}, disks ?: (char *[]) {NULL}))
                 finding("the properties disagree with the state file: file has %u, %u, %u, %d, %.17g, "
                         "%.17g, %zu disk(s)",
                         file.sampling_rate, file.oversampling_ratio, file.filter_order, file.invert,

@@ -160,7 +160,7 @@ static RigEvent *record(Rig *r, RigEventKind kind)
                 r->allocated = n;
         }
         RigEvent *e = &r->events[r->n_events++];
-        *e = (RigEvent){
+        *e = (RigEvent) {
                 .kind = kind,
                 .usec = now_usec(),
                 .hardware_state = r->c->poller.hardware_state,
@@ -347,7 +347,7 @@ Rig *rig_new(const RigOptions *o)
                 rig_sim_fault(r, SIM_FAULT_PENDING, true);
         if (b && o->warm_up_at_start)
                 rig_sim_fault(r, SIM_FAULT_WARM_UP, true);
-        r->backend_options = (BackendOptions){.kind = BACKEND_KERNEL, .sysroot = r->dir};
+        r->backend_options = (BackendOptions) {.kind = BACKEND_KERNEL, .sysroot = r->dir};
         ContextOptions co = {
                 .state_dir = r->state_dir,
                 .sysfs_root = r->sysfs_root,

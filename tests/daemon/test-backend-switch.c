@@ -22,7 +22,7 @@ static bool switch_reported(const Rig *r)
 
 TEST(backend_goes_and_comes_back)
 {
-        Rig *r = rig_new(&(RigOptions){.state = "filter_order=6\n"});
+        Rig *r = rig_new(&(RigOptions) {.state = "filter_order=6\n"});
         Context *c = r->c;
 
         rig_claim(r, 10, ":1.5");
@@ -65,7 +65,7 @@ TEST(backend_goes_and_comes_back)
 
 TEST(a_backend_that_fails_to_initialize_is_no_accelerometer)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         Context *c = r->c;
 
         rig_claim(r, 10, ":1.5");
@@ -94,7 +94,7 @@ static bool no_accelerometer(Rig *r)
 TEST(the_watch_follows_the_kernel_driver)
 {
         /* --backend=kernel before the driver is loaded: no accelerometer, a claim waits. */
-        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true, .kernel_watch = true});
+        Rig *r = rig_new(&(RigOptions) {.no_accelerometer = true, .kernel_watch = true});
         Context *c = r->c;
 
         CHECK(c->backend_watch != NULL);

@@ -359,7 +359,7 @@ TEST(setter_and_reload_apply_alike)
 
 TEST(unsaved_change_changes_nothing)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         _cleanup_(state_config_done) StateConfig next = {};
         _cleanup_(config_error_done) ConfigError error = {};
         char path[256];
@@ -391,7 +391,7 @@ TEST(unsaved_change_changes_nothing)
 
 TEST(refused_part_undoes_the_others)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true});
+        Rig *r = rig_new(&(RigOptions) {.disks = true});
         _cleanup_(state_config_done) StateConfig next = {};
         _cleanup_(config_error_done) ConfigError error = {};
 
@@ -445,7 +445,7 @@ TEST(refused_part_undoes_the_others)
  * every change, and refuse none: another setting changes, the first readouts calibrate. */
 TEST(input_devices_that_cannot_be_made_refuse_no_other_change)
 {
-        Rig *r = rig_new(&(RigOptions){.state = "input_devices=1\n"});
+        Rig *r = rig_new(&(RigOptions) {.state = "input_devices=1\n"});
         _cleanup_(state_config_done) StateConfig next = {};
 
         CHECK(r->c->config.input_devices);

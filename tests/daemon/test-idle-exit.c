@@ -12,7 +12,7 @@ static bool exited(Rig *r)
 
 TEST(exits_when_idle_without_accelerometer)
 {
-        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true, .exit_idle_sec = 30});
+        Rig *r = rig_new(&(RigOptions) {.no_accelerometer = true, .exit_idle_sec = 30});
         uint64_t t0 = rig_now_usec() - USEC_PER_MSEC; /* rig_new() ran a millisecond */
 
         CHECK(!r->c->has_accelerometer);
@@ -29,7 +29,7 @@ TEST(exits_when_idle_without_accelerometer)
 
 TEST(a_call_starts_the_idle_time_again)
 {
-        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true, .exit_idle_sec = 30});
+        Rig *r = rig_new(&(RigOptions) {.no_accelerometer = true, .exit_idle_sec = 30});
         uint64_t t_call;
 
         rig_advance_ms(r, 20 * 1000);
@@ -45,7 +45,7 @@ TEST(a_call_starts_the_idle_time_again)
 
 TEST(a_claim_keeps_it_running)
 {
-        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true, .exit_idle_sec = 30});
+        Rig *r = rig_new(&(RigOptions) {.no_accelerometer = true, .exit_idle_sec = 30});
 
         rig_claim(r, 10, ":1.5"); /* a claim waiting for an accelerometer */
         rig_advance_ms(r, 120 * 1000);
@@ -61,7 +61,7 @@ TEST(a_claim_keeps_it_running)
 
 TEST(never_with_an_accelerometer)
 {
-        Rig *r = rig_new(&(RigOptions){.exit_idle_sec = 30});
+        Rig *r = rig_new(&(RigOptions) {.exit_idle_sec = 30});
 
         rig_advance_ms(r, 300 * 1000);
         CHECK(!r->exited);
@@ -70,7 +70,7 @@ TEST(never_with_an_accelerometer)
 
 TEST(never_when_disabled)
 {
-        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true});
+        Rig *r = rig_new(&(RigOptions) {.no_accelerometer = true});
 
         CHECK(r->c->idle_exit == NULL);
         rig_advance_ms(r, 300 * 1000);

@@ -25,7 +25,7 @@ static bool contains(const char *s, const char *what)
 
 TEST(nothing_demanded_nothing_polls)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         Poller *p = &r->c->poller;
 
         CHECK(r->c->has_accelerometer);
@@ -40,7 +40,7 @@ TEST(nothing_demanded_nothing_polls)
 
 TEST(a_claim_polls_at_its_rate)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         Poller *p = &r->c->poller;
 
         rig_forget(r);
@@ -91,7 +91,7 @@ TEST(a_claim_polls_at_its_rate)
 
 TEST(the_highest_demand_wins)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true});
+        Rig *r = rig_new(&(RigOptions) {.disks = true});
         Poller *p = &r->c->poller;
 
         rig_claim(r, 5, ":1.5");
@@ -111,7 +111,7 @@ TEST(the_highest_demand_wins)
 
         /* Armed disk protection polls at the full rate, whatever the claims. */
         rig_forget(r);
-        CHECK_EQ(rig_protect(r, (char *[]){(char *) "sda", NULL}), 0);
+        CHECK_EQ(rig_protect(r, (char *[]) {(char *) "sda", NULL}), 0);
         CHECK(p->demand & DEMAND_PROTECTION);
         CHECK_EQ(p->poll_rate, RATE_DEFAULT);
         CHECK(contains(p->poll_rate_reason, "disk protection is armed"));
@@ -142,7 +142,7 @@ static bool hardware_ok(Rig *r)
 
 TEST(hard_errors_stop_polling_and_reinit_backs_off)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         Poller *p = &r->c->poller;
 
         rig_claim(r, POLLER_RATE_FULL, ":1.5");
@@ -219,7 +219,7 @@ TEST(hard_errors_stop_polling_and_reinit_backs_off)
 
 TEST(a_single_hard_error_does_not_stop_polling)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         Poller *p = &r->c->poller;
 
         rig_claim(r, POLLER_RATE_FULL, ":1.5");
@@ -243,7 +243,7 @@ TEST(a_single_hard_error_does_not_stop_polling)
  * (hdaps_poll(), HDAPS_CONFIG_RETRY_INTERVAL_MS after init), both follow at once and are reported. */
 TEST(a_pending_configuration_taken_at_a_retry_is_reported)
 {
-        Rig *r = rig_new(&(RigOptions){.state = "oversampling_ratio=2\n", .pending_at_start = true});
+        Rig *r = rig_new(&(RigOptions) {.state = "oversampling_ratio=2\n", .pending_at_start = true});
         Context *c = r->c;
 
         CHECK(c->has_accelerometer);
@@ -274,7 +274,7 @@ TEST(a_pending_configuration_taken_at_a_retry_is_reported)
  * says so instead of "retrying", reported once. */
 TEST(a_pending_configuration_refused_at_every_retry_is_reported)
 {
-        Rig *r = rig_new(&(RigOptions){.state = "oversampling_ratio=2\n", .pending_at_start = true});
+        Rig *r = rig_new(&(RigOptions) {.state = "oversampling_ratio=2\n", .pending_at_start = true});
         Context *c = r->c;
 
         rig_claim(r, RATE_DEFAULT, ":1.5");

@@ -34,7 +34,7 @@ static void states(const Rig *r, const char *want[], size_t n)
 
 TEST(arming_polls_without_a_claim_and_off_stops_it)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true});
+        Rig *r = rig_new(&(RigOptions) {.disks = true});
         Context *c = r->c;
         char buf[32];
 
@@ -65,7 +65,7 @@ TEST(arming_polls_without_a_claim_and_off_stops_it)
 
         /* A disk that cannot be protected changes nothing. */
         rig_forget(r);
-        CHECK(rig_protect(r, (char *[]){(char *) "sdz", NULL}) < 0);
+        CHECK(rig_protect(r, (char *[]) {(char *) "sdz", NULL}) < 0);
         CHECK_STREQ(protection_state(c), "off");
         CHECK_EQ(rig_changed(r), 0);
         rig_free(r);
@@ -73,7 +73,7 @@ TEST(arming_polls_without_a_claim_and_off_stops_it)
 
 TEST(a_state_file_arms_at_start)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true, .state = "protected_disks=sda\n"});
+        Rig *r = rig_new(&(RigOptions) {.disks = true, .state = "protected_disks=sda\n"});
 
         CHECK_STREQ(protection_state(r->c), "armed");
         CHECK(r->c->poller.polling);
@@ -83,7 +83,7 @@ TEST(a_state_file_arms_at_start)
 
 TEST(a_drop_parks_rearms_and_unparks)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true, .trace = "drop-30cm.csv"});
+        Rig *r = rig_new(&(RigOptions) {.disks = true, .trace = "drop-30cm.csv"});
         Context *c = r->c;
         char buf[32];
 
@@ -139,13 +139,13 @@ TEST(a_drop_parks_rearms_and_unparks)
         CHECK_EQ(rig_change_count(r, CHANGE_PARK_COUNT), 1);            /* re-arms are not new parks */
         CHECK_EQ(rig_change_count(r, CHANGE_PARKED), 2);
         CHECK_EQ(disk_protect_park_count(c->disk_protect), 1);
-        states(r, (const char *[]){"parked", "armed"}, 2);
+        states(r, (const char *[]) {"parked", "armed"}, 2);
         rig_free(r);
 }
 
 TEST(pause_stops_polling_and_ends_by_itself)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true});
+        Rig *r = rig_new(&(RigOptions) {.disks = true});
         Context *c = r->c;
 
         CHECK_EQ(rig_protect(r, SDA), 0);
@@ -170,7 +170,7 @@ TEST(pause_stops_polling_and_ends_by_itself)
         const RigEvent *end = rig_change_nth(r, CHANGE_PAUSED_UNTIL, 1);
         CHECK(end && end->usec >= t0 + 30 * USEC_PER_SEC &&
               end->usec <= t0 + 30 * USEC_PER_SEC + 100 * USEC_PER_MSEC);
-        states(r, (const char *[]){"paused", "armed"}, 2);
+        states(r, (const char *[]) {"paused", "armed"}, 2);
 
         /* Pause(0) resumes at once. */
         rig_forget(r);
@@ -178,7 +178,7 @@ TEST(pause_stops_polling_and_ends_by_itself)
         CHECK_EQ(protection_pause(c, 0), 0);
         CHECK_STREQ(protection_state(c), "armed");
         CHECK(c->poller.polling);
-        states(r, (const char *[]){"paused", "armed"}, 2);
+        states(r, (const char *[]) {"paused", "armed"}, 2);
         rig_advance_ms(r, 61 * 1000);
         CHECK_EQ(rig_change_count(r, CHANGE_PAUSED_UNTIL), 2); /* the old timer is gone */
         rig_free(r);
@@ -186,7 +186,7 @@ TEST(pause_stops_polling_and_ends_by_itself)
 
 TEST(no_park_while_paused_and_pause_unparks)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true, .trace = "drop-30cm.csv"});
+        Rig *r = rig_new(&(RigOptions) {.disks = true, .trace = "drop-30cm.csv"});
         Context *c = r->c;
         char buf[32];
 
@@ -203,7 +203,7 @@ TEST(no_park_while_paused_and_pause_unparks)
         rig_free(r);
 
         /* Pause() during a park unparks at once, and nothing re-arms it. */
-        r = rig_new(&(RigOptions){.disks = true, .trace = "drop-30cm.csv"});
+        r = rig_new(&(RigOptions) {.disks = true, .trace = "drop-30cm.csv"});
         c = r->c;
         CHECK_EQ(rig_protect(r, SDA), 0);
         CHECK(rig_advance_until(r, heads_parked, DROP_AT_MS + 2000) >= 0);
@@ -221,7 +221,7 @@ TEST(no_park_while_paused_and_pause_unparks)
 
 TEST(shutdown_unparks)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true, .trace = "drop-30cm.csv"});
+        Rig *r = rig_new(&(RigOptions) {.disks = true, .trace = "drop-30cm.csv"});
         char buf[32];
 
         CHECK_EQ(rig_protect(r, SDA), 0);

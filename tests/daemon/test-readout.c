@@ -22,7 +22,7 @@
 
 static Rig *replay(const char *trace, const char *state, uint64_t ms)
 {
-        Rig *r = rig_new(&(RigOptions){.trace = trace, .state = state});
+        Rig *r = rig_new(&(RigOptions) {.trace = trace, .state = state});
         rig_claim(r, POLLER_RATE_FULL, ":1.5");
         rig_advance_ms(r, ms);
         return r;
@@ -38,7 +38,7 @@ static uint64_t since_t0_ms(const Rig *r, const RigEvent *e)
  * reason (a static string), NULL unless there was exactly one. */
 static const char *drop_at_phase(unsigned phase)
 {
-        Rig *r = rig_new(&(RigOptions){.trace = "drop-30cm.csv"});
+        Rig *r = rig_new(&(RigOptions) {.trace = "drop-30cm.csv"});
         const MotionState *ms = motion_get_state(r->c->motion);
         const char *reason = NULL;
 
@@ -280,7 +280,7 @@ TEST(rest_raises_no_tilt_beyond_the_first)
  * file; the readouts a claim brings later keep it. */
 TEST(the_rest_position_read_at_start_is_persisted)
 {
-        Rig *r = rig_new(&(RigOptions){.trace = "rest.csv"});
+        Rig *r = rig_new(&(RigOptions) {.trace = "rest.csv"});
         Context *c = r->c;
         char path[256], text[4096] = "";
 
@@ -345,7 +345,7 @@ static void check_level_rest_and_roll(Rig *r)
  * start), not from whatever readout a client asks for first, later. Nothing claims, nothing polls. */
 TEST(the_rest_position_is_read_at_start_not_at_the_first_readout_asked_for)
 {
-        Rig *r = rig_new(&(RigOptions){.trace_text = LEVEL_THEN_ROLL_30});
+        Rig *r = rig_new(&(RigOptions) {.trace_text = LEVEL_THEN_ROLL_30});
 
         check_level_rest_and_roll(r);
         rig_free(r);
@@ -354,7 +354,7 @@ TEST(the_rest_position_is_read_at_start_not_at_the_first_readout_asked_for)
 /* Likewise when a backend comes (the kernel driver's coming and going) and no rest position was taken. */
 TEST(a_new_backend_without_rest_position_reads_it_at_initialization)
 {
-        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true, .trace_text = LEVEL_THEN_ROLL_30});
+        Rig *r = rig_new(&(RigOptions) {.no_accelerometer = true, .trace_text = LEVEL_THEN_ROLL_30});
         char path[128];
 
         CHECK(!r->c->config.has_rest);
@@ -370,7 +370,7 @@ TEST(a_new_backend_without_rest_position_reads_it_at_initialization)
  * calibration stays armed, and the first readout later takes the rest position, as before. */
 TEST(without_a_readout_at_initialization_the_first_readout_takes_the_rest_position)
 {
-        Rig *r = rig_new(&(RigOptions){.trace_text = LEVEL_THEN_ROLL_30, .warm_up_at_start = true});
+        Rig *r = rig_new(&(RigOptions) {.trace_text = LEVEL_THEN_ROLL_30, .warm_up_at_start = true});
         Context *c = r->c;
 
         CHECK(c->has_accelerometer);

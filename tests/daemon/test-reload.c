@@ -19,7 +19,7 @@ static const ChangeMask CONFIG_BITS =
 
 TEST(reload_applies_and_reports_what_changed)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         Context *c = r->c;
 
         rig_claim(r, POLLER_RATE_FULL, ":1.5");
@@ -90,7 +90,7 @@ TEST(reload_applies_and_reports_what_changed)
 
 TEST(reload_arms_and_disarms_protection)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true});
+        Rig *r = rig_new(&(RigOptions) {.disks = true});
         Context *c = r->c;
 
         rig_write_state(r, "protected_disks=sda\n");
@@ -122,7 +122,7 @@ TEST(reload_arms_and_disarms_protection)
 
 TEST(reload_without_accelerometer_keeps_device_settings)
 {
-        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true});
+        Rig *r = rig_new(&(RigOptions) {.no_accelerometer = true});
         Context *c = r->c;
 
         rig_write_state(r, "sampling_rate=25\ntilt_step=3.5\n");

@@ -12,7 +12,7 @@ static bool heads_parked(Rig *r)
 
 TEST(sleep_stops_polling_and_resume_starts_it_again)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         Context *c = r->c;
 
         rig_claim(r, 10, ":1.5");
@@ -56,11 +56,11 @@ TEST(sleep_stops_polling_and_resume_starts_it_again)
 
 TEST(sleep_unparks_and_resume_rearms_protection)
 {
-        Rig *r = rig_new(&(RigOptions){.disks = true, .trace = "drop-30cm.csv"});
+        Rig *r = rig_new(&(RigOptions) {.disks = true, .trace = "drop-30cm.csv"});
         Context *c = r->c;
         char buf[32];
 
-        CHECK_EQ(rig_protect(r, (char *[]){(char *) "sda", NULL}), 0);
+        CHECK_EQ(rig_protect(r, (char *[]) {(char *) "sda", NULL}), 0);
         CHECK(rig_advance_until(r, heads_parked, 7000) >= 0);
         rig_forget(r);
         suspend_enter(c);
@@ -76,7 +76,7 @@ TEST(sleep_unparks_and_resume_rearms_protection)
 
 TEST(resume_without_demand_does_not_poll)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         Context *c = r->c;
 
         suspend_enter(c);
@@ -92,7 +92,7 @@ TEST(resume_without_demand_does_not_poll)
 
 TEST(stopped_hardware_works_again_after_resume)
 {
-        Rig *r = rig_new(&(RigOptions){});
+        Rig *r = rig_new(&(RigOptions) {});
         Context *c = r->c;
 
         rig_claim(r, POLLER_RATE_FULL, ":1.5");

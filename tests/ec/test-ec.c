@@ -43,7 +43,7 @@ TEST(test_request_writes_masked_registers_and_default_twr15)
         EcRow args = {.mask = 0x000B, .val = {0x10, 0xFA, 0x00, 0x02, 0x77}};
         EcRow data = {.mask = 0x0002};
         /* idle, MWMF after TWR0, SWMF after TWR15, then data ready for the read. */
-        mock_port_script(m, 5, (uint8_t[]){IDLE, MWMF, SWMF, READY, IDLE});
+        mock_port_script(m, 5, (uint8_t[]) {IDLE, MWMF, SWMF, READY, IDLE});
         m->twr[1] = 0x42;
         m->twr[15] = 0x00;
 
@@ -69,7 +69,7 @@ TEST(test_pending_reply_is_ended_and_retried)
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
         EcRow data = {.mask = 0};
         /* A stale reply pending (OBF3B): the transport reads TWR15 to end it, then retries. */
-        mock_port_script(m, 6, (uint8_t[]){READY, IDLE, MWMF, SWMF, READY, IDLE});
+        mock_port_script(m, 6, (uint8_t[]) {READY, IDLE, MWMF, SWMF, READY, IDLE});
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), 0);
         CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 2); /* the stale ending + the real read */
@@ -82,7 +82,7 @@ TEST(test_arg0_rejected_is_eio)
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
         EcRow data = {.mask = 0};
         /* What Ivy Bridge and later report: STR3 does not go to MWMF after TWR0. */
-        mock_port_script(m, 2, (uint8_t[]){IDLE, IDLE});
+        mock_port_script(m, 2, (uint8_t[]) {IDLE, IDLE});
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EIO);
         CHECK_EQ(ec_last_str3(ec), 0x00);
@@ -94,7 +94,7 @@ TEST(test_silent_ec_gives_up_within_budget_and_leaves_it_alone)
         MockPort *m;
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
         EcRow data = {.mask = 0};
-        mock_port_script(m, 3, (uint8_t[]){IDLE, MWMF, BUSY});
+        mock_port_script(m, 3, (uint8_t[]) {IDLE, MWMF, BUSY});
         uint64_t t0 = m->now_ns;
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EIO);
@@ -111,7 +111,7 @@ TEST(test_bad_initial_status_is_eio_without_touching_the_ec)
         MockPort *m;
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
         EcRow data = {.mask = 0};
-        mock_port_script(m, 1, (uint8_t[]){BUSY});
+        mock_port_script(m, 1, (uint8_t[]) {BUSY});
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EIO);
         /* One STR3 read, nothing else: no TWR0 write, no TWR15 read. */
@@ -131,7 +131,7 @@ TEST(test_read_busy_set_is_exactly_the_seeds)
                 MockPort *m;
                 _cleanup_(ec_freep) Ec *ec = new_ec(&m);
                 EcRow data = {.mask = 0};
-                mock_port_script(m, 4, (uint8_t[]){IDLE, MWMF, SWMF, cases[i].str3});
+                mock_port_script(m, 4, (uint8_t[]) {IDLE, MWMF, SWMF, cases[i].str3});
                 CHECK_EQ(ec_read_row(ec, &row_0x11, &data), cases[i].expect);
                 /* A read that never started leaves the EC alone: no TWR0 or TWR15 read. */
                 CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR0), 0);
@@ -146,7 +146,7 @@ TEST(test_bad_end_status_is_eio)
         MockPort *m;
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
         EcRow data = {.mask = 0};
-        mock_port_script(m, 3, (uint8_t[]){IDLE, MWMF, 0x40 /* OBF3B without SWMF */});
+        mock_port_script(m, 3, (uint8_t[]) {IDLE, MWMF, 0x40 /* OBF3B without SWMF */});
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EIO);
         CHECK_EQ(ec_last_str3(ec), 0x40);
@@ -158,7 +158,7 @@ TEST(test_busy_ec_returns_ebusy_and_is_left_alone)
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
         EcRow data = {.mask = 0};
         /* Request accepted (SWMF), but the reply never becomes ready. */
-        mock_port_script(m, 3, (uint8_t[]){IDLE, MWMF, SWMF});
+        mock_port_script(m, 3, (uint8_t[]) {IDLE, MWMF, SWMF});
 
         CHECK_EQ(ec_read_row(ec, &row_0x11, &data), -EBUSY);
         CHECK_EQ(mock_port_count(m, false, EC_PORT_TWR15), 0); /* no abort: the 2006 patch series has none */
@@ -173,7 +173,7 @@ TEST(test_prefetch_then_try_read)
 
         CHECK_EQ(ec_try_read_row(ec, &row_0x11, &data), -ENODATA);
 
-        mock_port_script(m, 5, (uint8_t[]){IDLE, MWMF, SWMF, READY, IDLE});
+        mock_port_script(m, 5, (uint8_t[]) {IDLE, MWMF, SWMF, READY, IDLE});
         CHECK_EQ(ec_prefetch_row(ec, &row_0x11), 0);
         /* A different row is not the prefetched one. */
         EcRow other = {.mask = EC_ROW_MASK_ARG0, .val = {0x13}};
@@ -197,7 +197,7 @@ TEST(test_try_read_not_ready_keeps_prefetch)
         MockPort *m;
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
         EcRow data = {.mask = 0};
-        mock_port_script(m, 6, (uint8_t[]){IDLE, MWMF, SWMF, SWMF, READY, IDLE});
+        mock_port_script(m, 6, (uint8_t[]) {IDLE, MWMF, SWMF, SWMF, READY, IDLE});
 
         CHECK_EQ(ec_prefetch_row(ec, &row_0x11), 0);
         CHECK_EQ(ec_try_read_row(ec, &row_0x11, &data), -EBUSY);
@@ -209,7 +209,7 @@ TEST(test_prefetch_expires_after_100ms)
         MockPort *m;
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
         EcRow data = {.mask = 0};
-        mock_port_script(m, 3, (uint8_t[]){IDLE, MWMF, SWMF});
+        mock_port_script(m, 3, (uint8_t[]) {IDLE, MWMF, SWMF});
 
         CHECK_EQ(ec_prefetch_row(ec, &row_0x11), 0);
         m->now_ns += EC_PREFETCH_VALID_NS;
@@ -221,7 +221,7 @@ TEST(test_invalidate_forgets_prefetch)
         MockPort *m;
         _cleanup_(ec_freep) Ec *ec = new_ec(&m);
         EcRow data = {.mask = 0};
-        mock_port_script(m, 3, (uint8_t[]){IDLE, MWMF, SWMF});
+        mock_port_script(m, 3, (uint8_t[]) {IDLE, MWMF, SWMF});
 
         CHECK_EQ(ec_prefetch_row(ec, &row_0x11), 0);
         ec_invalidate(ec);

@@ -58,7 +58,7 @@ static void golden_load(const char *name, Golden *g)
         char header[64];
         const char *p, *end;
 
-        *g = (Golden){};
+        *g = (Golden) {};
         snprintf(header, sizeof(header), "```golden %s\n", name);
         p = strstr(protocol_text, header);
         if (!p) {
@@ -84,12 +84,12 @@ static void golden_load(const char *name, Golden *g)
                 if (g->n >= GOLDEN_MAX)
                         abort();
                 if (strcmp(dir, "delay") == 0 && sscanf(line, "%*s %llu", &ns) == 1)
-                        g->access[g->n++] = (MockAccess){.delay_ns = ns};
+                        g->access[g->n++] = (MockAccess) {.delay_ns = ns};
                 else if ((strcmp(dir, "in") == 0 || strcmp(dir, "out") == 0) &&
                          sscanf(line, "%*s %x %x", &port, &value) == 2) {
                         bool in = strcmp(dir, "in") == 0;
                         g->is_read[g->n] = in;
-                        g->access[g->n++] = (MockAccess){.write = !in, .port = port, .value = value};
+                        g->access[g->n++] = (MockAccess) {.write = !in, .port = port, .value = value};
                         if (in)
                                 g->in_values[g->n_in++] = value;
                 } else {

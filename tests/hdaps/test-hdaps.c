@@ -346,7 +346,7 @@ static uint64_t five_ticks_with_fault(SimFaultKind kind)
         uint64_t injected;
         Rig rig;
 
-        rig_open(&rig, 0, (const SimFault[]){{kind, 1}}, 1);
+        rig_open(&rig, 0, (const SimFault[]) {{kind, 1}}, 1);
         CHECK_EQ(rig_start(&rig, &c), 0);
         for (int i = 0; i < 5; i++)
                 CHECK_EQ(poll_next(&rig, &ro), 0);
@@ -379,7 +379,7 @@ TEST(test_seeds_behaviour_is_survived)
         rig_open(&rig, 0, NULL, 0);
         CHECK_EQ(rig_start(&rig, &c), 0);
         CHECK_EQ(poll_next(&rig, &ro), 0);
-        ec_sim_set_faults(rig.port, (const SimFault[]){{SIM_FAULT_NO_READOUT, 1}}, 1);
+        ec_sim_set_faults(rig.port, (const SimFault[]) {{SIM_FAULT_NO_READOUT, 1}}, 1);
         CHECK_EQ(poll_next(&rig, &ro), 0); /* prefetched before the fault */
         for (int i = 0; i < 3; i++)
                 CHECK_EQ(poll_next(&rig, &ro), -EBUSY);
@@ -394,7 +394,7 @@ TEST(test_seeds_behaviour_is_survived)
 
         /* About 1 s without readouts after power-on ("~1sec delay on load"): init does not wait for it
          * (it only prefetches), the ticks say busy, then readouts come. */
-        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_WARM_UP, 1}}, 1);
+        rig_open(&rig, 0, (const SimFault[]) {{SIM_FAULT_WARM_UP, 1}}, 1);
         CHECK_EQ(hdaps_init(rig.d, &c), 0);
         unsigned busy = 0, ok = 0;
         for (int i = 0; i < 75; i++) {
@@ -412,7 +412,7 @@ TEST(test_seeds_behaviour_is_survived)
         rig_open(&rig, 0, NULL, 0);
         CHECK_EQ(rig_start(&rig, &c), 0);
         CHECK_EQ(hdaps_get_state(rig.d)->mode, 1);
-        ec_sim_set_faults(rig.port, (const SimFault[]){{SIM_FAULT_MODE_CHANGE, 1}}, 1);
+        ec_sim_set_faults(rig.port, (const SimFault[]) {{SIM_FAULT_MODE_CHANGE, 1}}, 1);
         CHECK_EQ(hdaps_power_off(rig.d, NULL), 0);
         CHECK_EQ(rig_start(&rig, &c), 0);
         CHECK_EQ(hdaps_get_state(rig.d)->mode, 5);
@@ -564,7 +564,7 @@ TEST(test_pending_configuration_degrades)
         Rig rig;
 
         c.oversampling_ratio = 2; /* EC rate 100: not what the EC runs after boot */
-        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
+        rig_open(&rig, 0, (const SimFault[]) {{SIM_FAULT_PENDING, 1}}, 1);
         CHECK_EQ(hdaps_init(rig.d, &c), 0);
         CHECK(hdaps_config_degraded(rig.d));
         CHECK(hdaps_config_refused(rig.d));
@@ -593,7 +593,7 @@ TEST(test_pending_configuration_degrades)
         /* Shutdown while the EC keeps the change pending: the power-off (0x14 0) works, only stopping EC
          * sampling (0x10 0 1) is refused, and the caller learns which. */
         bool off = false;
-        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
+        rig_open(&rig, 0, (const SimFault[]) {{SIM_FAULT_PENDING, 1}}, 1);
         CHECK_EQ(hdaps_init(rig.d, &c), 0);
         CHECK_EQ(hdaps_power_off(rig.d, &off), -EBUSY);
         CHECK(off);
@@ -601,7 +601,7 @@ TEST(test_pending_configuration_degrades)
         rig_close(&rig);
 
         /* The EC takes it at a retry: the device then runs the configuration asked for. */
-        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
+        rig_open(&rig, 0, (const SimFault[]) {{SIM_FAULT_PENDING, 1}}, 1);
         CHECK_EQ(hdaps_init(rig.d, &c), 0);
         CHECK(hdaps_config_degraded(rig.d));
         ec_sim_set_faults(rig.port, NULL, 0);
@@ -614,7 +614,7 @@ TEST(test_pending_configuration_degrades)
 
         /* The EC already runs what was asked: nothing to degrade. */
         c = HDAPS_CONFIG_DEFAULT;
-        rig_open(&rig, 0, (const SimFault[]){{SIM_FAULT_PENDING, 1}}, 1);
+        rig_open(&rig, 0, (const SimFault[]) {{SIM_FAULT_PENDING, 1}}, 1);
         if (status(&rig).ec_rate == c.sampling_rate * c.oversampling_ratio) {
                 CHECK_EQ(hdaps_init(rig.d, &c), 0);
                 CHECK(!hdaps_config_degraded(rig.d));

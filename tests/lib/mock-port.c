@@ -9,7 +9,7 @@ static void log_access(MockPort *m, bool write, uint16_t port, uint8_t value)
         if (port < EC_PORT_BASE || port >= EC_PORT_BASE + EC_PORT_COUNT)
                 m->outside_row++;
         if (m->n_log < MOCK_LOG_MAX)
-                m->log[m->n_log++] = (MockAccess){write, port, value};
+                m->log[m->n_log++] = (MockAccess) {write, port, value};
         m->now_ns += 1000; /* an LPC access takes about a microsecond */
 }
 
@@ -40,7 +40,7 @@ static void mock_delay_ns(PortIO *p, uint64_t ns)
 
         m->now_ns += ns;
         if (m->replay && m->n_log < MOCK_LOG_MAX)
-                m->log[m->n_log++] = (MockAccess){.delay_ns = ns};
+                m->log[m->n_log++] = (MockAccess) {.delay_ns = ns};
 }
 
 static uint64_t mock_now_ns(PortIO *p)

@@ -27,7 +27,7 @@ TEST(test_records_and_forwards)
         CHECK_EQ(port_log_open(path, &log), 0);
         twr[1] = 0x5a;
         memcpy(m->twr, twr, sizeof(twr));
-        mock_port_script(m, 1, (const uint8_t[]){0x50});
+        mock_port_script(m, 1, (const uint8_t[]) {0x50});
 
         CHECK_EQ(port_log_wrap(&m->base, log, &port), 0);
         CHECK(port_innermost(port) == &m->base);

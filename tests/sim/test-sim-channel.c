@@ -296,27 +296,27 @@ TEST(test_bad_options)
         CHECK(p == NULL);
         free(error);
 
-        o = (SimOptions){.n_faults = 1, .faults = {{SIM_FAULT_BUSY, 1.5}}};
+        o = (SimOptions) {.n_faults = 1, .faults = {{SIM_FAULT_BUSY, 1.5}}};
         CHECK_EQ(port_open_sim(&o, &p, &error), -EINVAL);
         CHECK_STREQ(error, "fault 0 (busy): probability 1.5 is not between 0 and 1");
         free(error);
 
-        o = (SimOptions){.n_faults = SIM_FAULTS_MAX + 1};
+        o = (SimOptions) {.n_faults = SIM_FAULTS_MAX + 1};
         CHECK_EQ(port_open_sim(&o, &p, &error), -EINVAL);
         CHECK_STREQ(error, "too many faults: 17 (at most 16)");
         free(error);
 
-        o = (SimOptions){.reply_latency_ns = 2 * NSEC_PER_SEC};
+        o = (SimOptions) {.reply_latency_ns = 2 * NSEC_PER_SEC};
         CHECK_EQ(port_open_sim(&o, &p, &error), -EINVAL);
         CHECK_STREQ(error, "reply latency 2000000000 ns is too long (at most 1000000000 ns)");
         free(error);
 
-        o = (SimOptions){.trace_path = "/nonexistent/trace.csv"};
+        o = (SimOptions) {.trace_path = "/nonexistent/trace.csv"};
         CHECK_EQ(port_open_sim(&o, &p, &error), -ENOENT);
         CHECK_STREQ(error, "/nonexistent/trace.csv: No such file or directory");
         free(error);
 
-        o = (SimOptions){.trace_loop = true};
+        o = (SimOptions) {.trace_loop = true};
         CHECK_EQ(port_open_sim(&o, &p, &error), -EINVAL);
         CHECK_STREQ(error, "trace_loop is set but there is no trace file");
         free(error);

@@ -136,7 +136,7 @@ TEST(test_silent)
         CHECK_EQ(sim_status(p).faults_injected, 1); /* the second request never reached TWR15 */
 
         /* A TWR15 read also ends a silent transaction at once. */
-        ec_sim_set_faults(p, (const SimFault[]){{SIM_FAULT_SILENT, 1}}, 1);
+        ec_sim_set_faults(p, (const SimFault[]) {{SIM_FAULT_SILENT, 1}}, 1);
         CHECK_EQ(host_request(p, args), -EIO);
         (void) port_inb(p, EC_PORT_TWR15);
         CHECK(sim_status(p).idle);
@@ -309,7 +309,7 @@ TEST(test_no_readout_and_warm_up)
         CHECK_EQ(out[EC_READOUT_IDX_READOUTS], 2);
 
         /* warm-up: for 1 s after power-on, READOUTS 0, then readouts again. */
-        ec_sim_set_faults(p, (const SimFault[]){{SIM_FAULT_WARM_UP, 1}}, 1);
+        ec_sim_set_faults(p, (const SimFault[]) {{SIM_FAULT_WARM_UP, 1}}, 1);
         CHECK_EQ(host_power(p, 0), 0);
         CHECK_EQ(host_power(p, 1), 0);
         ec_sim_advance_ns(p, 500 * NSEC_PER_MSEC);
@@ -332,7 +332,7 @@ TEST(test_mode_change)
 
         CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
         CHECK_EQ(out[EC_MODE_IDX_LATCH], 1);
-        ec_sim_set_faults(p, (const SimFault[]){{SIM_FAULT_MODE_CHANGE, 1}}, 1);
+        ec_sim_set_faults(p, (const SimFault[]) {{SIM_FAULT_MODE_CHANGE, 1}}, 1);
         CHECK_EQ(host_row(p, EC_CMD_ACCEL_MODE, NULL, out), 0);
         CHECK_EQ(out[EC_MODE_IDX_LATCH], 5);
         CHECK_EQ(out[EC_IDX_RETVAL], 0);
@@ -391,7 +391,7 @@ TEST(test_time_window)
 
         char *error = NULL;
         PortIO *q = NULL;
-        o.faults[0] = (SimFault){SIM_FAULT_BUSY, 1, 3, 2};
+        o.faults[0] = (SimFault) {SIM_FAULT_BUSY, 1, 3, 2};
         CHECK_EQ(port_open_sim(&o, &q, &error), -EINVAL);
         CHECK_STREQ(error, "fault 0 (busy): time window 3-2 s is not a window");
         free(error);

@@ -78,8 +78,8 @@ void shim_outb(uint8_t value, uint16_t port);
 /* linux/delay.h: the emulator's clock. */
 void shim_delay_ns(uint64_t ns);
 #define ndelay(n) shim_delay_ns((uint64_t) (n))
-#define udelay(n) shim_delay_ns((uint64_t) (n) *1000u)
-#define msleep(n) shim_delay_ns((uint64_t) (n) *1000000u)
+#define udelay(n) shim_delay_ns(1000u * (uint64_t) (n))
+#define msleep(n) shim_delay_ns(1000000u * (uint64_t) (n))
 
 /* linux/jiffies.h: Debian's HZ, read from the emulator's clock. */
 #define HZ              250
@@ -137,10 +137,11 @@ struct dmi_system_id {
         struct dmi_strmatch matches[4];
         void *driver_data;
 };
-#define DMI_MATCH(a, b)                                                                                     \
-        {                                                                                                   \
-                .slot = a, .substr = b                                                                      \
-        }
+/* clang-format 14 lays a macro that is one braced initializer out as a block, 19 and 21 on one line:
+ * this line is left as it is. */
+// clang-format off
+#define DMI_MATCH(a, b) {.slot = a, .substr = b}
+// clang-format on
 struct dmi_device {
         int type;
         const char *name;
