@@ -175,7 +175,7 @@ TEST(no_shock_below_the_minimum_rate)
         /* lift-and-carry.csv: lifted at 2 s, carried, put down at 7 s. At the tray's 4 Hz claim the
          * lift and the put-down raised "drift" shocks once, although the detector is made for 50 Hz
          * readouts (docs/MOTION.md, "Minimum rate"); the tilt is followed all the same. */
-        Rig *r = rig_new(&(RigOptions){.trace = "lift-and-carry.csv"});
+        Rig *r = rig_new(&(RigOptions) {.trace = "lift-and-carry.csv"});
         rig_claim(r, 4, ":1.5");
         rig_advance_ms(r, 10000);
 

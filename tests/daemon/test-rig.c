@@ -39,9 +39,9 @@ static bool exited(Rig *r)
 
 static void drop_protected(Run *run, bool step)
 {
-        Rig *r = rig_new(&(RigOptions){.trace = "drop-30cm.csv", .disks = true, .step_every_ms = step});
+        Rig *r = rig_new(&(RigOptions) {.trace = "drop-30cm.csv", .disks = true, .step_every_ms = step});
         run->r = r;
-        CHECK_EQ(rig_protect(r, (char *[]){(char *) "sda", NULL}), 0);
+        CHECK_EQ(rig_protect(r, (char *[]) {(char *) "sda", NULL}), 0);
         rig_advance_ms(r, 1000);
         rig_claim(r, 10, ":1.5"); /* protection's full rate wins over a 10 Hz claim */
         run->until[0] = rig_advance_until(r, heads_parked, 8000);
@@ -54,7 +54,7 @@ static void drop_protected(Run *run, bool step)
 
 static void hard_errors(Run *run, bool step)
 {
-        Rig *r = rig_new(&(RigOptions){.step_every_ms = step});
+        Rig *r = rig_new(&(RigOptions) {.step_every_ms = step});
         run->r = r;
         rig_claim(r, 25, ":1.5");
         rig_advance_ms(r, 333);
@@ -68,7 +68,8 @@ static void hard_errors(Run *run, bool step)
 
 static void idle_exit(Run *run, bool step)
 {
-        Rig *r = rig_new(&(RigOptions){.no_accelerometer = true, .exit_idle_sec = 5, .step_every_ms = step});
+        Rig *r =
+                rig_new(&(RigOptions) {.no_accelerometer = true, .exit_idle_sec = 5, .step_every_ms = step});
         run->r = r;
         rig_claim(r, 10, ":1.5");
         rig_advance_ms(r, 7 * 1000);
