@@ -5,9 +5,10 @@
 set -euo pipefail
 what=${1:-test}
 
-build_pkgs=(meson ninja-build pkg-config gcc gettext polkitd libsystemd-dev libglib2.0-dev libgtk-3-dev libx11-dev
-            libayatana-appindicator3-dev libnotify-dev libjson-glib-dev dbus dbus-bin)
-test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkexec xvfb xauth
+# What scripts/demo.sh needs on a fresh machine: the build without tests, dbus-run-session and dbus-send.
+build_pkgs=(meson ninja-build pkg-config gcc gettext libsystemd-dev libglib2.0-dev libgtk-3-dev libx11-dev
+            libayatana-appindicator3-dev libnotify-dev libjson-glib-dev dbus-daemon dbus-bin)
+test_pkgs=(dbus dbus-test-runner python3-dbusmock python3-gi polkitd pkexec xvfb xauth
            x11-apps imagemagick libnotify-bin umockdev libumockdev-dev libevdev-dev clang
            libclang-rt-14-dev valgrind hdapsd iio-sensor-proxy systemd libxml2-utils tmux
            gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4
