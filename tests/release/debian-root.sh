@@ -117,10 +117,18 @@ run() {
         if [ -n "$apt_cache" ]; then
                 apt_cache=$cache/$rel/apt
                 mkdir -p "$apt_cache/partial"
+                # One run at a time on the cache (apt in a second one would stop at the first's lock);
+                # fd 8, which the command does not inherit.
+                exec 8>"$cache/$rel/apt.lock"
+                flock -n 8 || {
+                        echo "debian-root: waiting for another run that uses $apt_cache" >&2
+                        flock 8
+                }
         fi
         local status=0
         # A private mount namespace: every mount below goes with it, whatever way the command ends.
-        unshare --mount --propagation private -- bash -s "$mode" "$base" "$tmp" "$apt_cache" "$@" <<'INNER' || status=$?
+        unshare --mount --propagation private -- bash -s "$mode" "$base" "$tmp" "$apt_cache" "$@" 8>&- \
+                <<'INNER' || status=$?
 set -euo pipefail
 mode=$1 base=$2 tmp=$3 apt_cache=$4
 shift 4
