@@ -36,7 +36,18 @@ fail() {
         exit 1
 }
 
-# The processes whose root is the demo's root (stat of /proc/PID/root: its device and inode).
+# The demo's root: the device and inode of /proc/PID/root of a process of its group in the chroot.
+find_root() {
+        local p id host
+        host=$(stat -L -c %d:%i /proc/self/root/)
+        for p in $(pgrep -g "$pid"); do
+                id=$(stat -L -c %d:%i "/proc/$p/root/" 2>/dev/null) || continue
+                [ "$id" != "$host" ] && root_id=$id && return 0
+        done
+        return 1
+}
+
+# The processes in the demo's root.
 root_processes() {
         local p
         for p in /proc/[0-9]*; do
@@ -45,13 +56,20 @@ root_processes() {
         return 0
 }
 
+# After a failure: the processes in the root first, so that debian-root.sh removes its overlay and ends.
 cleanup() {
+        local t=$SECONDS
         if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+                if [ -n "$root_id" ] || find_root; then
+                        # shellcheck disable=SC2046 # one pid a word
+                        kill -KILL $(root_processes) 2>/dev/null
+                        while kill -0 "$pid" 2>/dev/null && [ $((SECONDS - t)) -lt $CLEANUP_LIMIT_SEC ]; do
+                                sleep 1
+                        done
+                fi
                 kill -KILL -- "-$pid" 2>/dev/null
                 wait "$pid" 2>/dev/null
         fi
-        # shellcheck disable=SC2046 # one pid a word
-        [ -z "$root_id" ] || kill -KILL $(root_processes) 2>/dev/null
         rm -f "$out"
 }
 trap cleanup EXIT
@@ -80,11 +98,8 @@ while [ "$(live_events)" -lt $LIVE_EVENTS ]; do
         sleep 1
 done
 live_sec=$((SECONDS - start))
-# The root the monitor runs in: nothing may be left in it at the end.
-for p in $(pgrep -g "$pid" -x tpaccelctl); do
-        root_id=$(stat -L -c %d:%i "/proc/$p/root/" 2>/dev/null) && break
-done
-[ -n "$root_id" ] || fail "the monitor (tpaccelctl) is not running in the demo's process group"
+# Nothing may be left in its root at the end.
+find_root || fail "no process of the demo's process group runs in a root of its own"
 
 kill -INT -- "-$pid"
 stopped=$SECONDS
