@@ -8,7 +8,7 @@
 # process group, as Ctrl-C in a terminal sends it, and the demo must end cleanly: the monitor releases
 # its claim, no process is left in the root, and the exit status is 0.
 #   tests/release/test-demo-fresh.sh RELEASE      (bookworm, trixie or sid)
-# Needs root (chroot, mounts) and Debian's archive (apt-get in the root). Exits 77 (skipped) without root.
+# Needs root (chroot, mounts) and Debian's archive (apt-get in the root); exits 77 (skipped) without root.
 set -uo pipefail
 
 top_srcdir=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -77,13 +77,15 @@ trap cleanup EXIT
 live_events() { grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}  (tilt|orientation|shock) ' "$out"; }
 
 # The README's first command: its first sh block's first line, without the comment.
-cmd=$(awk '/^```sh$/ { block = 1; next } block { print; exit }' "$top_srcdir/README.md" | sed 's/[[:space:]]*#.*//')
+cmd=$(awk '/^```sh$/ { block = 1; next } block { print; exit }' "$top_srcdir/README.md" |
+        sed 's/[[:space:]]*#.*//')
 [ -n "$cmd" ] || fail "README.md has no sh block"
 echo "demo-fresh: $rel: running the README's first command '$cmd' in a fresh minimal root"
 
 start=$SECONDS
 # Its own session and process group, as a terminal gives a command line.
-setsid "$top_srcdir/tests/release/debian-root.sh" run --fresh --apt-cache "$rel" "$cmd" >"$out" 2>&1 </dev/null &
+setsid "$top_srcdir/tests/release/debian-root.sh" run --fresh --apt-cache "$rel" "$cmd" \
+        >"$out" 2>&1 </dev/null &
 pid=$!
 [ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ] || fail "setsid did not make the demo a process group"
 
