@@ -47,13 +47,10 @@ find_root() {
         return 1
 }
 
-# The processes in the demo's root.
+# The processes in the demo's root (one stat for all: some end while it runs).
 root_processes() {
-        local p
-        for p in /proc/[0-9]*; do
-                [ "$(stat -L -c %d:%i "$p/root/" 2>/dev/null)" = "$root_id" ] && echo "${p#/proc/}"
-        done
-        return 0
+        { stat -L -c '%d:%i %n' /proc/[0-9]*/root/ 2>/dev/null || true; } |
+                awk -v id="$root_id" '$1 == id { split($2, p, "/"); print p[3] }'
 }
 
 # After a failure: the processes in the root first, so that debian-root.sh removes its overlay and ends.
