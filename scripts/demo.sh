@@ -6,13 +6,35 @@
 # starts the tray there too (uninstalled: icons from data/icons), so the panel shows it lean and the
 # desktop's notification daemon shows its bubbles.
 #   scripts/demo.sh [--tray] [--trace=FILE] [--samples] [more tpacceld options]
-# Installs what is missing (apt-get, as root), configures and builds into ./build first.
+# Installs what is missing (apt-get, as root: scripts/deps.sh build, nothing the tests need), configures
+# and builds into ./build-demo first, without the tests (-Dtests=false; `build` stays the developers'
+# test build, docs/TESTING.md). A step that fails shows its output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+builddir=build-demo
+
+# Runs a build step quietly; when it fails, shows what it printed and names the step.
+quiet() {
+        local out
+        out=$("$@" 2>&1) && return 0
+        printf '%s\n' "$out" >&2
+        echo "scripts/demo.sh: '$*' failed (its output is above)" >&2
+        exit 1
+}
+
+# Whether the session bus has a tpacceld (NameHasOwner: nothing is activated by asking).
+has_tpacceld() {
+        dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+                org.freedesktop.DBus.NameHasOwner string:org.thinkpad.Accelerometer 2>/dev/null |
+                grep -q 'boolean true'
+}
+export -f has_tpacceld
+
 bash scripts/deps.sh build
-[ -f build/build.ninja ] || meson setup build >/dev/null
-ninja -C build >/dev/null
+# A configuration that failed half-way is made again from scratch.
+[ -f "$builddir/build.ninja" ] || { rm -rf "$builddir" && quiet meson setup -Dtests=false "$builddir"; }
+quiet ninja -C "$builddir"
 
 daemon_args=() monitor_args=() trace=(--trace=scripts/demo-tour.csv --trace-loop) tray=0
 for a in "$@"; do
@@ -34,13 +56,13 @@ if [ "$tray" = 1 ]; then
                 echo "scripts/demo.sh: --tray needs a desktop session (its session bus and display)" >&2
                 exit 2
         fi
-        if busctl --user status org.thinkpad.Accelerometer >/dev/null 2>&1; then
+        if has_tpacceld; then
                 echo "scripts/demo.sh: a tpacceld already serves this session bus" >&2
                 exit 1
         fi
         bus=()
 fi
-export TPACCEL_DEMO_TRAY=$tray
+export TPACCEL_DEMO_TRAY=$tray BUILDDIR=$builddir
 
 # Ctrl-C is for the monitor only (it handles SIGINT itself): the bus and the shells ignore it, so that
 # the monitor can still release its claim before everything is stopped.
@@ -48,19 +70,19 @@ trap '' INT
 exec "${bus[@]}" bash -c '
         # In a session of its own: Ctrl-C stops the monitor, which releases its claim on a daemon
         # still running, and then the daemon (EXIT trap).
-        setsid build/service/tpacceld --session --backend=sim --state-dir="$0" "${@:2:$1}" &
+        setsid "$BUILDDIR"/service/tpacceld --session --backend=sim --state-dir="$0" "${@:2:$1}" &
         daemon=$! tray=
         trap "kill \$tray $daemon 2>/dev/null; wait $daemon 2>/dev/null; rm -rf \"$0\"" EXIT
         for _ in $(seq 50); do
-                busctl --user status org.thinkpad.Accelerometer >/dev/null 2>&1 && break
+                has_tpacceld && break
                 sleep 0.1
         done
         if [ "$TPACCEL_DEMO_TRAY" = 1 ]; then
-                setsid build/client/tpaccel-tray --session 2>/dev/null &
+                setsid "$BUILDDIR"/client/tpaccel-tray --session 2>/dev/null &
                 tray=$!
         fi
-        build/client/tpaccelctl --session status
+        "$BUILDDIR"/client/tpaccelctl --session status
         echo
         echo "tpaccel demo: live events from the emulated EC; press Ctrl-C to stop."
-        build/client/tpaccelctl --session monitor "${@:$(($1 + 2))}"
+        "$BUILDDIR"/client/tpaccelctl --session monitor "${@:$(($1 + 2))}"
 ' "$state" "${#daemon_args[@]}" "${daemon_args[@]}" "${monitor_args[@]}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing (apt-get, as root), builds with -Werror, runs every meson test
-# tier (meson test --setup full: unit, dbus, system, soak) and, beside it, the hardening half
+# tier (meson test --setup full: unit, dbus, system, soak, release) and, beside it, the hardening half
 # (scripts/test-hardening.sh): the fuzz targets for a bounded time, then the unit and D-Bus tests again
 # under AddressSanitizer + UBSan. Ends by checking that no process the tests started is still running
 # (scripts/check-leftovers.py) and prints one closing line for all of it:
@@ -49,7 +49,7 @@ if [ -z "${TPACCEL_QUICK:-}" ] && grep -qx "OK hardening-build" "$results"; then
 fi
 
 status=0
-echo "== meson test --setup full: unit, dbus, system, soak"
+echo "== meson test --setup full: unit, dbus, system, soak, release"
 meson test -C "$build" --setup full --print-errorlogs --num-processes 2 --timeout-multiplier 3 || status=1
 
 if [ -n "$hardening_pid" ]; then

@@ -6,7 +6,7 @@
 #
 #   tests/release/debian-root.sh path RELEASE
 #       makes the pristine root if missing; prints its path
-#   tests/release/debian-root.sh run [--fresh|--kept] [--src DIR] RELEASE COMMAND...
+#   tests/release/debian-root.sh run [--fresh|--kept] [--src DIR] [--apt-cache] RELEASE COMMAND...
 #       runs COMMAND (through bash -c) as root in a chroot of RELEASE's root, with /proc, /sys, /dev
 #       and a tmpfs on /run and /tmp, the machine's resolv.conf and apt proxy settings, and
 #       a copy of the source tree DIR (its tracked files as they are in the work tree, default: this
@@ -14,7 +14,9 @@
 #       pristine root, so nothing installed survives the command (a fresh machine each time).
 #       --kept: RELEASE's kept root (/var/cache/tpaccel/roots/RELEASE/kept, a copy of the pristine one
 #       made on first use), where what COMMAND installs stays for the next run (the release matrix
-#       keeps its build dependencies between CI runs on the same machine). Exits with COMMAND's status.
+#       keeps its build dependencies between CI runs on the same machine). --apt-cache: the root's
+#       /var/cache/apt/archives is /var/cache/tpaccel/roots/RELEASE/apt (kept), so that the .debs apt
+#       downloads are downloaded once; everything else stays fresh. Exits with COMMAND's status.
 #   tests/release/debian-root.sh boot-dir RELEASE
 #       prints the kept root's path (made if missing), for systemd-nspawn --directory
 #
@@ -89,18 +91,19 @@ copy_tree() {
 }
 
 run() {
-        local mode=fresh src=$top_srcdir
+        local mode=fresh src=$top_srcdir apt_cache=
         while [ $# -gt 0 ]; do
                 case $1 in
                 --fresh) mode=fresh ;;
                 --kept) mode=kept ;;
                 --src) src=$2; shift ;;
                 --src=*) src=${1#--src=} ;;
+                --apt-cache) apt_cache=1 ;;
                 *) break ;;
                 esac
                 shift
         done
-        [ $# -ge 2 ] || die "usage: debian-root.sh run [--fresh|--kept] [--src DIR] RELEASE COMMAND..."
+        [ $# -ge 2 ] || die "usage: debian-root.sh run [--fresh|--kept] [--src DIR] [--apt-cache] RELEASE COMMAND..."
         local rel=$1
         shift
         check_release "$rel"
@@ -111,12 +114,24 @@ run() {
         tmp=$(mktemp -d /var/tmp/tpaccel-root.XXXXXX)
         mkdir -p "$tmp/upper" "$tmp/work" "$tmp/root" "$tmp/src"
         copy_tree "$src" "$tmp/src"
+        if [ -n "$apt_cache" ]; then
+                apt_cache=$cache/$rel/apt
+                mkdir -p "$apt_cache/partial"
+                # One run at a time on the cache (apt in a second one would stop at the first's lock);
+                # fd 8, which the command does not inherit.
+                exec 8>"$cache/$rel/apt.lock"
+                flock -n 8 || {
+                        echo "debian-root: waiting for another run that uses $apt_cache" >&2
+                        flock 8
+                }
+        fi
         local status=0
         # A private mount namespace: every mount below goes with it, whatever way the command ends.
-        unshare --mount --propagation private -- bash -s "$mode" "$base" "$tmp" "$@" <<'INNER' || status=$?
+        unshare --mount --propagation private -- bash -s "$mode" "$base" "$tmp" "$apt_cache" "$@" 8>&- \
+                <<'INNER' || status=$?
 set -euo pipefail
-mode=$1 base=$2 tmp=$3
-shift 3
+mode=$1 base=$2 tmp=$3 apt_cache=$4
+shift 4
 root=$tmp/root
 if [ "$mode" = kept ]; then
         mount --bind "$base" "$root"
@@ -130,6 +145,7 @@ mount -t tmpfs tmpfs "$root/run"
 mount -t tmpfs tmpfs "$root/tmp"
 mkdir -p "$root/run/lock" "$root/src"
 mount --bind "$tmp/src" "$root/src"
+[ -z "$apt_cache" ] || mount --bind "$apt_cache" "$root/var/cache/apt/archives"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 for f in /etc/apt/apt.conf.d/*proxy*; do [ -e "$f" ] && cp "$f" "$root/etc/apt/apt.conf.d/"; done
 exec chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
