@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Install what tpaccel needs to build, run and test on Debian 12, skipping what is present.
+# Install what tpaccel needs to build, run and test on Debian 12, 13 or unstable, skipping what is
+# present. Packages are named by what is needed, never by one release's version (the default clang's
+# runtime is libclang-rt-dev, whichever clang that is).
 # Usage: scripts/deps.sh [build|test|screenshots]   (build: compile + demo; test: everything the test
 # suite uses; screenshots: also the panels and notification daemons of docs/screenshots/make-*.sh)
 set -euo pipefail
@@ -7,9 +9,12 @@ what=${1:-test}
 
 build_pkgs=(meson ninja-build pkg-config gcc gettext polkitd libsystemd-dev libglib2.0-dev libgtk-3-dev libx11-dev
             libayatana-appindicator3-dev libnotify-dev libjson-glib-dev dbus dbus-bin)
+# polkit's ITS rules (polkit.its), which translate the polkit actions (po/check-policy.py checks them): in
+# libpolkit-gobject-1-dev since polkit 126 (Debian 13), in polkitd (above) before.
+build_pkgs+=(libpolkit-gobject-1-dev)
 test_pkgs=(dbus-daemon dbus-test-runner python3-dbusmock python3-gi polkitd pkexec xvfb xauth
            x11-apps imagemagick libnotify-bin umockdev libumockdev-dev libevdev-dev clang
-           libclang-rt-14-dev valgrind hdapsd iio-sensor-proxy systemd libxml2-utils tmux
+           libclang-rt-dev valgrind hdapsd iio-sensor-proxy systemd libxml2-utils tmux
            gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4
            libseccomp-dev)
 # tests/checks/check-format.sh: the C layout.
@@ -23,25 +28,35 @@ test_pkgs+=(python3-dbus)
 test_pkgs+=(debhelper dpkg-dev fakeroot lintian git)
 # tests/package/test-systemd.sh: boots the installed packages under systemd as PID 1 (systemd-nspawn).
 test_pkgs+=(systemd-container)
+# tests/release: the Debian roots of the release matrix and the fresh-machine tests.
+test_pkgs+=(debootstrap)
+# tests/lib/locales.py: the German tests run under de_DE.UTF-8, compiled from the locale sources.
+test_pkgs+=(locales)
 
 # docs/screenshots: the tray in real panel hosts and notification daemons (no test uses them).
 screenshot_pkgs=(xfce4-panel xfce4-sntray-plugin xfce4-notifyd xfconf dunst trayer xfwm4 xdotool imagemagick
                  xvfb tmux gnome-shell gnome-shell-extension-appindicator dconf-cli)
 
-# tests/reference: tp_smapi 0.43's source, the reference driver the emulator is held to. Only downloaded
-# and unpacked at test time (dpkg-deb -x), never installed: installing would make dkms build a module.
+# tests/reference: the source of Debian's tp-smapi-dkms (tp_smapi 0.43 or later), the reference driver the
+# emulator is held to; tests/reference/held-versions lists the upstream versions the test holds to. Only
+# downloaded and unpacked at test time (dpkg-deb -x), never installed: installing would make dkms build a
+# module. The release's own version is downloaded unless one the test holds to is already here.
 reference_dir=/var/cache/tpaccel
+held_versions=$(cd "$(dirname "$0")/.." && grep -v '^#' tests/reference/held-versions)
 fetch_reference() {
-        ls "$reference_dir"/tp-smapi-dkms_0.43-*_all.deb >/dev/null 2>&1 && return 0
+        local v
+        for v in $held_versions; do
+                ls "$reference_dir"/tp-smapi-dkms_"$v"-*_all.deb >/dev/null 2>&1 && return 0
+        done
         if [ "$(id -u)" -ne 0 ]; then
-                echo "tpaccel: $reference_dir has no tp-smapi-dkms 0.43: tests/reference will try" \
-                     "'apt-get download' itself (or set TP_SMAPI_DEB)" >&2
+                echo "tpaccel: $reference_dir has no tp-smapi-dkms of a version tests/reference holds to" \
+                     "($held_versions): tests/reference will try 'apt-get download' itself (or set TP_SMAPI_DEB)" >&2
                 return 0
         fi
         mkdir -p "$reference_dir"
-        (cd "$reference_dir" && apt-get download -qq tp-smapi-dkms=0.43-3) || {
-                apt-get update -qq && (cd "$reference_dir" && apt-get download -qq tp-smapi-dkms=0.43-3)
-        }
+        (cd "$reference_dir" && apt-get download -qq tp-smapi-dkms) || {
+                apt-get update -qq && (cd "$reference_dir" && apt-get download -qq tp-smapi-dkms)
+        } || { echo "tpaccel: apt-get download tp-smapi-dkms failed (tests/reference needs it)" >&2; return 1; }
 }
 
 case $what in
@@ -71,11 +86,16 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "tpaccel: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# hdapsd and iio-sensor-proxy pull in services; a policy-rc.d keeps them from starting here. One that is
+# already there (a chroot's) is left as it is; ours is removed on every way out, a failed apt-get too.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+        trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+        trap 'exit 130' INT
+        trap 'exit 143' TERM
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+        chmod 755 /usr/sbin/policy-rc.d
+fi
 apt-get update -qq
-# hdapsd and iio-sensor-proxy pull in services; policy-rc.d keeps them from starting here.
-printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d.tpaccel
-install -m755 /usr/sbin/policy-rc.d.tpaccel /usr/sbin/policy-rc.d 2>/dev/null || true
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
-rm -f /usr/sbin/policy-rc.d /usr/sbin/policy-rc.d.tpaccel
 [ "$what" = test ] && fetch_reference
 exit 0
