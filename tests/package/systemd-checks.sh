@@ -302,7 +302,7 @@ systemctl daemon-reload
 apt-get purge -y -q tpaccel tpaccel-tray >/tmp/purge.log 2>&1 || { cat /tmp/purge.log; fail "apt-get purge"; }
 [ "$(prop ActiveState $UNIT)" = inactive ] || fail "$UNIT still $(prop ActiveState $UNIT) after purge"
 [ "$(prop LoadState $UNIT)" = not-found ] || fail "$UNIT still $(prop LoadState $UNIT) after purge"
-for path in /var/lib/tpaccel /run/tpaccel $TPACCELD /usr/bin/tpaccelctl /lib/systemd/system/hdapsd@.service.d/tpaccel.conf \
+for path in /var/lib/tpaccel /run/tpaccel $TPACCELD /usr/bin/tpaccelctl /usr/lib/systemd/system/hdapsd@.service.d/tpaccel.conf \
         /usr/share/dbus-1/system.d/org.thinkpad.Accelerometer.conf; do
         [ ! -e "$path" ] || fail "purge left $path"
 done
