@@ -46,7 +46,7 @@ held_versions=$(cd "$(dirname "$0")/.." && grep -v '^#' tests/reference/held-ver
 fetch_reference() {
         local v
         for v in $held_versions; do
-                ls "$reference_dir"/tp-smapi-dkms_"$v"-*_all.deb >/dev/null 2>&1 && return 0
+                ls "$reference_dir"/tp-smapi-dkms_"$v"-*.deb >/dev/null 2>&1 && return 0
         done
         if [ "$(id -u)" -ne 0 ]; then
                 echo "tpaccel: $reference_dir has no tp-smapi-dkms of a version tests/reference holds to" \

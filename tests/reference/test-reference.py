@@ -13,7 +13,7 @@ and that the negative control's stray access is reported. It prints the table th
 The versions it holds to are listed in tests/reference/held-versions (0.43, bookworm's; each later one
 once the test passed on it): another version fails the test, naming it, until it is checked and added.
 Where the package comes from, first found: $TP_SMAPI_DEB (a .deb), $TP_SMAPI_SRC (an unpacked
-tp_smapi-VERSION directory), /var/cache/tpaccel/tp-smapi-dkms_VERSION-*_all.deb (scripts/deps.sh test puts
+tp_smapi-VERSION directory), /var/cache/tpaccel/tp-smapi-dkms_VERSION-*.deb (scripts/deps.sh test puts
 the release's there), /usr/src/tp_smapi-VERSION (the package installed), an earlier download in the build
 directory, and last `apt-get download tp-smapi-dkms` (the release's version) into the build directory. If
 none works the test fails and says so.
@@ -90,17 +90,17 @@ def find_reference_locked(scratch):
             raise RuntimeError(f'TP_SMAPI_SRC={src} lacks one of {", ".join(SOURCES)}')
         return src, held(os.path.basename(os.path.normpath(src)).rsplit('-', 1)[-1], src), src
     for version in HELD_VERSIONS:
-        for deb in sorted(glob.glob(f'/var/cache/tpaccel/tp-smapi-dkms_{version}-*_all.deb')) + \
-                sorted(glob.glob(os.path.join(WORKDIR, f'tp-smapi-dkms_{version}-*_all.deb'))):
+        for deb in sorted(glob.glob(f'/var/cache/tpaccel/tp-smapi-dkms_{version}-*.deb')) + \
+                sorted(glob.glob(os.path.join(WORKDIR, f'tp-smapi-dkms_{version}-*.deb'))):
             return *unpack(deb, scratch), deb
         installed = f'/usr/src/tp_smapi-{version}'
         if has_sources(installed):
             return installed, version, installed
-    tried.append(f'/var/cache/tpaccel/tp-smapi-dkms_VERSION-*_all.deb, {WORKDIR} and /usr/src/tp_smapi-VERSION '
+    tried.append(f'/var/cache/tpaccel/tp-smapi-dkms_VERSION-*.deb, {WORKDIR} and /usr/src/tp_smapi-VERSION '
                  f'for VERSION {", ".join(HELD_VERSIONS)}')
-    before = set(glob.glob(os.path.join(WORKDIR, 'tp-smapi-dkms_*_all.deb')))
+    before = set(glob.glob(os.path.join(WORKDIR, 'tp-smapi-dkms_*.deb')))
     r = subprocess.run(['apt-get', 'download', 'tp-smapi-dkms'], cwd=WORKDIR, capture_output=True, text=True)
-    debs = sorted(set(glob.glob(os.path.join(WORKDIR, 'tp-smapi-dkms_*_all.deb'))) - before)
+    debs = sorted(set(glob.glob(os.path.join(WORKDIR, 'tp-smapi-dkms_*.deb'))) - before)
     if r.returncode == 0 and debs:
         return *unpack(debs[0], scratch), debs[0] + ' (apt-get download)'
     tried.append(f'apt-get download tp-smapi-dkms: {r.stderr.strip() or r.returncode}')
