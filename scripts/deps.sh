@@ -25,11 +25,12 @@ test_pkgs+=(stress-ng)
 # user most likely has; tests/client/test_readme.py runs it as written.
 test_pkgs+=(python3-dbus)
 # tests/package: builds the Debian packages from git archive HEAD and checks them with lintian.
-test_pkgs+=(debhelper dpkg-dev fakeroot lintian git)
+test_pkgs+=(build-essential debhelper dpkg-dev fakeroot lintian git)
 # tests/package/test-systemd.sh: boots the installed packages under systemd as PID 1 (systemd-nspawn).
 test_pkgs+=(systemd-container)
-# tests/release: the Debian roots of the release matrix and the fresh-machine tests.
-test_pkgs+=(debootstrap)
+# tests/release: the Debian roots of the release matrix and the fresh-machine tests; ccache, because a
+# fresh clone's files are all newer than the build kept in a release's root (meson uses it by itself).
+test_pkgs+=(debootstrap ccache)
 # tests/lib/locales.py: the German tests run under de_DE.UTF-8, compiled from the locale sources.
 test_pkgs+=(locales)
 

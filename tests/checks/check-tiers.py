@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Every meson test is in exactly one tier: one of the suites unit, dbus, system, soak (tests/meson.build
-says what each is). A test in none would run in the default setup whatever it needs (root, minutes);
+"""Every meson test is in exactly one tier: one of the suites unit, dbus, system, soak, release
+(tests/meson.build says what each is). A test in none would run in the default setup whatever it needs
+(root, minutes);
 a test in two would run twice in scripts/test.sh's sanitizer half. Benchmarks are in no tier.
 Usage: check-tiers.py BUILDDIR"""
 
@@ -9,7 +10,7 @@ import json
 import subprocess
 import sys
 
-TIERS = ('unit', 'dbus', 'system', 'soak')
+TIERS = ('unit', 'dbus', 'system', 'soak', 'release')
 
 tests = json.loads(subprocess.run(['meson', 'introspect', '--tests', sys.argv[1]], check=True,
                                   capture_output=True, text=True).stdout)
