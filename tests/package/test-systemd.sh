@@ -27,8 +27,9 @@
 #   test-systemd.sh --root DIR --debs DIR
 # boots the Debian root DIR (its own systemd, dbus-daemon and polkitd, read-only, writes in the overlay)
 # instead of this machine's, and installs the .debs in DIR (built in that root) instead of building them.
-# A policy-rc.d in the root (the roots of tests/release/debian-root.sh have one) is made inaccessible in
-# the container: it would keep the packages' scripts from stopping tpacceld.
+# A policy-rc.d in the root (the roots of tests/release/debian-root.sh have one, which refuses every
+# action) is replaced in the container by one that allows all, as on a machine without one: it would keep
+# the packages' scripts from stopping tpacceld.
 #
 # Needs root and systemd-container. Exits 77 (skipped) without root.
 set -uo pipefail
@@ -142,6 +143,9 @@ cp "$here/systemd-checks.sh" "$here/sandbox-probe.py" "$here/../lib/shell-helper
 chmod -R a+rX "$tmp/in"
 echo "packages ready after $((SECONDS - started)) s: $(cd "$tmp/in/debs" && echo *.deb)"
 
+printf '#!/bin/sh\nexit 0\n' >"$tmp/policy-rc.d" # every action allowed (invoke-rc.d's exit 0)
+chmod 755 "$tmp/policy-rc.d"
+
 cat >"$tmp/tpaccel-systemd-test.service" <<'EOF'
 [Unit]
 Description=tpaccel's test-systemd.sh: the checks inside the container
@@ -168,7 +172,7 @@ boot() {
         mount --bind "$sysroot" /run/root
         mount -o remount,bind,ro /run/root
         local hide=()
-        [ ! -e /run/root/usr/sbin/policy-rc.d ] || hide=(--inaccessible=/usr/sbin/policy-rc.d)
+        [ ! -e /run/root/usr/sbin/policy-rc.d ] || hide=(--bind-ro="$tmp/policy-rc.d:/usr/sbin/policy-rc.d")
         for root in $cgroup_roots; do
                 mkdir "$root/$cgroup_name"
                 echo $$ >"$root/$cgroup_name/cgroup.procs"
