@@ -16,7 +16,7 @@ DROPIN = os.path.join(TOP_BUILDDIR, "data", "hdapsd-tpaccel.conf")
 TPACCELD_UNIT = os.path.join(TOP_BUILDDIR, "data", "tpacceld.service")
 TPACCELD = os.path.join(TOP_BUILDDIR, "service", "tpacceld")
 CHECK = os.path.join(TOP_SRCDIR, "data", "tpaccel-hdapsd-check")
-HDAPSD_UNITS = "/lib/systemd/system"  # Debian's hdapsd package
+HDAPSD_UNITS = "/usr/lib/systemd/system"  # Debian's hdapsd package (/lib is a link to usr/lib)
 RAW_PHYS = "hdaps/input1"
 
 

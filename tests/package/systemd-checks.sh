@@ -328,7 +328,7 @@ wait $caller 2>/dev/null
 [ -z "$(tpacceld_pids)" ] || fail "$TPACCELD still runs after purge (pid $(tpacceld_pids), $UNIT $(prop ActiveState $UNIT))"
 [ "$(prop ActiveState $UNIT)" = inactive ] || fail "$UNIT still $(prop ActiveState $UNIT) after purge"
 [ "$(prop LoadState $UNIT)" = not-found ] || fail "$UNIT still $(prop LoadState $UNIT) after purge"
-for path in /var/lib/tpaccel /run/tpaccel $TPACCELD /usr/bin/tpaccelctl /lib/systemd/system/hdapsd@.service.d/tpaccel.conf \
+for path in /var/lib/tpaccel /run/tpaccel $TPACCELD /usr/bin/tpaccelctl /usr/lib/systemd/system/hdapsd@.service.d/tpaccel.conf \
         /usr/share/dbus-1/system.d/org.thinkpad.Accelerometer.conf; do
         [ ! -e "$path" ] || fail "purge left $path"
 done

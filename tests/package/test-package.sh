@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The Debian package, as a user gets it: build tpaccel and tpaccel-tray with dpkg-buildpackage from a
 # clean copy of the committed tree (git archive HEAD), require lintian to be clean, install both with
-# apt-get, and use them exactly as installed: the real system bus (the installed configuration), the
+# apt-get, check that the installed polkit actions carry every language's messages, and use them exactly
+# as installed: the real system bus (the installed configuration), the
 # real polkitd, tpacceld started by D-Bus activation from the installed activation file as the
 # installed user tpaccel. Then purge, and check that every file the packages installed is gone.
 #
@@ -138,17 +139,9 @@ debs=("$tmp"/src/tpaccel_*.deb "$tmp"/src/tpaccel-tray_*.deb)
 [ -f "${debs[0]}" ] && [ -f "${debs[1]}" ] || fail "the build made no tpaccel and tpaccel-tray packages"
 ls -1 "$tmp"/src/*.deb
 
-step "lintian: no errors, no warnings"
-changes=$(ls "$tmp"/src/tpaccel_*.changes)
-lintian --fail-on error,warning -I "$changes" 2>&1 | grep -v '^running with root privileges'
-[ "${PIPESTATUS[0]}" -eq 0 ] || fail "lintian reports errors or warnings (above)"
-# Every override carries its reason: a comment line right above it.
-for f in "$tmp"/src/tpaccel/debian/*lintian-overrides; do
-        [ -e "$f" ] || continue
-        awk -v f="$f" '!/^#/ && NF && prev !~ /^#/ { print f ": override without a reason: " $0; bad = 1 }
-                       { prev = $0 } END { exit bad }' "$f" ||
-                fail "lintian override without a reason comment"
-done
+step "lintian: no errors, no warnings (tests/package/check-lintian.sh)"
+bash "$top_srcdir/tests/package/check-lintian.sh" "$(ls "$tmp"/src/tpaccel_*.changes)" "$tmp/src/tpaccel" ||
+        fail "lintian: see above"
 
 # --- Install -----------------------------------------------------------------------------------------
 step "apt-get install ./tpaccel_*.deb ./tpaccel-tray_*.deb"
@@ -161,6 +154,12 @@ installed=1
         >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt-get install failed"; }
 dpkg -L tpaccel tpaccel-tray | grep -vx -e '/\.' -e '' | sort -u >"$tmp/installed-paths"
 diff -u "$tmp/deb-paths" "$tmp/installed-paths" || fail "dpkg -L differs from the packages' contents"
+
+step "the installed polkit actions in each language of po/LINGUAS (po/check-policy.py)"
+for lang in $(grep -v '^#' "$top_srcdir/po/LINGUAS"); do
+        python3 "$top_srcdir/po/check-policy.py" /usr/share/polkit-1/actions/org.thinkpad.accelerometer.policy \
+                "$top_srcdir" "$lang" || fail "the installed polkit actions lack the $lang messages (above)"
+done
 
 getent passwd tpaccel >"$tmp/user" || fail "the package did not create the tpaccel user (sysusers)"
 tpaccel_uid=$(cut -d: -f3 "$tmp/user")

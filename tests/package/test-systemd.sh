@@ -23,11 +23,28 @@
 # removed from the unit; the test must then fail ("AmbientCapabilities=: the unit's process starts
 # without CAP_SYS_RAWIO").
 #
+# Another release (the release matrix, tests/release/test-release.sh):
+#   test-systemd.sh --root DIR --debs DIR
+# boots the Debian root DIR (its own systemd, dbus-daemon and polkitd, read-only, writes in the overlay)
+# instead of this machine's, and installs the .debs in DIR (built in that root) instead of building them.
+# A policy-rc.d in the root (the roots of tests/release/debian-root.sh have one, which refuses every
+# action) is replaced in the container by one that allows all, as on a machine without one: it would keep
+# the packages' scripts from stopping tpacceld.
+#
 # Needs root and systemd-container. Exits 77 (skipped) without root.
 set -uo pipefail
 
 top_srcdir=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 here=$top_srcdir/tests/package
+sysroot=/ debs_dir=
+while [ $# -gt 0 ]; do
+        case $1 in
+        --root) sysroot=${2:?--root needs a directory}; shift ;;
+        --debs) debs_dir=${2:?--debs needs a directory}; shift ;;
+        *) echo "systemd: unknown argument '$1' (usage: test-systemd.sh [--root DIR --debs DIR])" >&2; exit 2 ;;
+        esac
+        shift
+done
 BOOT_LIMIT_SEC=420 # the container's whole life, checks included (about 100 s of it are waits)
 cgroup_name=tpaccel-systemd-test.$$
 # The cgroup hierarchies nspawn writes to: hybrid (this machine: cgroup2 at unified/, name=systemd v1) or
@@ -88,6 +105,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
+if [ "$sysroot" != / ]; then
+        [ -x "$sysroot/usr/lib/systemd/systemd" ] || fail "$sysroot has no systemd to boot (/usr/lib/systemd/systemd)"
+        [ -n "$debs_dir" ] || fail "--root needs --debs: the packages built in that root"
+fi
+
 # The preinst makes the user before the bus policy is unpacked: with the line of the shipped sysusers file.
 grep -v '^#' "$top_srcdir/data/tpaccel.sysusers" | grep . >"$tmp/sysusers" || fail "data/tpaccel.sysusers has no user"
 while read -r line; do
@@ -95,24 +117,34 @@ while read -r line; do
                 fail "debian/tpaccel.preinst does not make the user data/tpaccel.sysusers makes: $line"
 done <"$tmp/sysusers"
 
-# --- Build from a clean copy of the committed tree ---------------------------------------------------
-step "build: git archive HEAD, dpkg-buildpackage -us -uc -b"
-mkdir -p "$tmp/src/tpaccel" "$tmp/in/debs" "$tmp/out"
-git -C "$top_srcdir" archive --format=tar HEAD | tar -x -C "$tmp/src/tpaccel" ||
-        fail "git archive HEAD of $top_srcdir failed (the test builds the committed tree)"
-if [ "${TPACCEL_TEST_UNIT_WITHOUT_CAP:-0}" = 1 ]; then
-        echo "negative control: AmbientCapabilities= removed from the unit"
-        sed -i '/^AmbientCapabilities=/d' "$tmp/src/tpaccel/data/tpacceld.service.in"
+mkdir -p "$tmp/in/debs" "$tmp/out"
+if [ -n "$debs_dir" ]; then
+        step "the packages of $debs_dir"
+        cp "$debs_dir"/tpaccel_*.deb "$debs_dir"/tpaccel-tray_*.deb "$tmp/in/debs/" ||
+                fail "$debs_dir has no tpaccel and tpaccel-tray packages"
+else
+        # --- Build from a clean copy of the committed tree -----------------------------------------------
+        step "build: git archive HEAD, dpkg-buildpackage -us -uc -b"
+        mkdir -p "$tmp/src/tpaccel"
+        git -C "$top_srcdir" archive --format=tar HEAD | tar -x -C "$tmp/src/tpaccel" ||
+                fail "git archive HEAD of $top_srcdir failed (the test builds the committed tree)"
+        if [ "${TPACCEL_TEST_UNIT_WITHOUT_CAP:-0}" = 1 ]; then
+                echo "negative control: AmbientCapabilities= removed from the unit"
+                sed -i '/^AmbientCapabilities=/d' "$tmp/src/tpaccel/data/tpacceld.service.in"
+        fi
+        if ! (cd "$tmp/src/tpaccel" && nice dpkg-buildpackage -us -uc -b -j2) >"$tmp/build.log" 2>&1; then
+                tail -n 60 "$tmp/build.log" >&2
+                fail "dpkg-buildpackage failed (log above)"
+        fi
+        cp "$tmp"/src/tpaccel_*.deb "$tmp"/src/tpaccel-tray_*.deb "$tmp/in/debs/" ||
+                fail "the build made no tpaccel and tpaccel-tray packages"
 fi
-if ! (cd "$tmp/src/tpaccel" && nice dpkg-buildpackage -us -uc -b -j2) >"$tmp/build.log" 2>&1; then
-        tail -n 60 "$tmp/build.log" >&2
-        fail "dpkg-buildpackage failed (log above)"
-fi
-cp "$tmp"/src/tpaccel_*.deb "$tmp"/src/tpaccel-tray_*.deb "$tmp/in/debs/" ||
-        fail "the build made no tpaccel and tpaccel-tray packages"
 cp "$here/systemd-checks.sh" "$here/sandbox-probe.py" "$here/../lib/shell-helpers.sh" "$tmp/in/"
 chmod -R a+rX "$tmp/in"
-echo "built in $((SECONDS - started)) s: $(cd "$tmp/in/debs" && echo *.deb)"
+echo "packages ready after $((SECONDS - started)) s: $(cd "$tmp/in/debs" && echo *.deb)"
+
+printf '#!/bin/sh\nexit 0\n' >"$tmp/policy-rc.d" # every action allowed (invoke-rc.d's exit 0)
+chmod 755 "$tmp/policy-rc.d"
 
 cat >"$tmp/tpaccel-systemd-test.service" <<'EOF'
 [Unit]
@@ -131,38 +163,40 @@ TimeoutStartSec=360
 EOF
 
 # --- Boot --------------------------------------------------------------------------------------------
-# Inside a private mount namespace: a tmpfs over /run (nspawn's own files), a read-only bind of / as the
-# container's root; the inner shell moves itself, and so nspawn, into cgroups of its own first.
+# Inside a private mount namespace: a tmpfs over /run (nspawn's own files), a read-only bind of the root
+# (/ or --root) as the container's; the inner shell moves itself, and so nspawn, into cgroups of its own first.
 boot() {
         set -e
         mount -t tmpfs -o mode=0755 tmpfs /run
         mkdir /run/root
-        mount --bind / /run/root
+        mount --bind "$sysroot" /run/root
         mount -o remount,bind,ro /run/root
+        local hide=()
+        [ ! -e /run/root/usr/sbin/policy-rc.d ] || hide=(--bind-ro="$tmp/policy-rc.d:/usr/sbin/policy-rc.d")
         for root in $cgroup_roots; do
                 mkdir "$root/$cgroup_name"
                 echo $$ >"$root/$cgroup_name/cgroup.procs"
         done
-        # The host's dpkg lock (fcntl, as apt and dpkg take it), held while the container reads the root:
+        # The root's dpkg lock (fcntl, as apt and dpkg take it), held while the container reads the root:
         # taken, then kept across exec by the same process, timeout, which passes a SIGTERM on to nspawn.
         exec env SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 python3 -c '
 import fcntl, os, sys
-for path in ("/var/lib/dpkg/lock-frontend", "/var/lib/dpkg/lock"):
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o640)
+for path in ("var/lib/dpkg/lock-frontend", "var/lib/dpkg/lock"):
+    fd = os.open(os.path.join(os.environ["sysroot"], path), os.O_RDWR | os.O_CREAT, 0o640)
     fcntl.lockf(fd, fcntl.LOCK_EX)
     os.set_inheritable(fd, True)
 os.execvp(sys.argv[1], sys.argv[1:])' \
                 timeout -k 20 $BOOT_LIMIT_SEC systemd-nspawn --quiet --directory=/run/root --volatile=overlay \
                 --boot --register=no --keep-unit --system-call-filter=bpf --capability=CAP_SYS_RAWIO \
-                --private-network --console=pipe \
+                --private-network --console=pipe "${hide[@]}" \
                 --bind-ro="$tmp/in:/tpaccel-test" --bind="$tmp/out:/tpaccel-out" \
                 --bind-ro="$tmp/tpaccel-systemd-test.service:/etc/systemd/system/tpaccel-systemd-test.service" \
                 systemd.unit=basic.target systemd.wants=tpaccel-systemd-test.service systemd.show_status=0
 }
-step "boot: systemd-nspawn --boot on a read-only bind of / (--volatile=overlay), checks inside"
+step "boot: systemd-nspawn --boot on a read-only bind of $sysroot (--volatile=overlay), checks inside"
 booted=$SECONDS
 export -f boot
-export tmp cgroup_name cgroup_roots BOOT_LIMIT_SEC
+export tmp cgroup_name cgroup_roots BOOT_LIMIT_SEC sysroot
 unshare --mount --propagation private bash -c boot >"$tmp/nspawn.log" 2>&1 </dev/null &
 boot_pid=$!
 wait $boot_pid

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The reference driver as the emulator's oracle.
 
-tp_smapi 0.43's thinkpad_ec.c and hdaps.c, unmodified, are unpacked from Debian's tp-smapi-dkms package
+tp_smapi's thinkpad_ec.c and hdaps.c, unmodified, are unpacked from Debian's tp-smapi-dkms package
 (never installed: dkms must not build a module here), compiled into a shared object against tpaccel's
 kernel shim (tests/reference/shim/) and run by reference-runner next to tpaccel's own transport and
 device layer, each on an emulator with the same seed, on virtual time. The runner asserts, per
@@ -10,10 +10,13 @@ scenario: no strict-mode violation, equal readouts on the ticks where both got o
 init and exit accesses (or only the differences it names, with the reference lines that explain them),
 and that the negative control's stray access is reported. It prints the table this test shows.
 
+The versions it holds to are listed in tests/reference/held-versions (0.43, bookworm's; each later one
+once the test passed on it): another version fails the test, naming it, until it is checked and added.
 Where the package comes from, first found: $TP_SMAPI_DEB (a .deb), $TP_SMAPI_SRC (an unpacked
-tp_smapi-0.43 directory), /var/cache/tpaccel/tp-smapi-dkms_*.deb (scripts/deps.sh test puts it there),
-/usr/src/tp_smapi-0.43 (the package installed), an earlier download in the build directory, and last
-`apt-get download tp-smapi-dkms` into the build directory. If none works the test fails and says so.
+tp_smapi-VERSION directory), /var/cache/tpaccel/tp-smapi-dkms_VERSION-*.deb (scripts/deps.sh test puts
+the release's there), /usr/src/tp_smapi-VERSION (the package installed), an earlier download in the build
+directory, and last `apt-get download tp-smapi-dkms` (the release's version) into the build directory. If
+none works the test fails and says so.
 """
 import fcntl
 import glob
@@ -29,19 +32,38 @@ RUNNER = os.environ.get('REFERENCE_RUNNER', '')
 SHIM = os.environ.get('REFERENCE_SHIM', '')
 WORKDIR = os.environ.get('REFERENCE_WORKDIR', '')
 CC = shlex.split(os.environ.get('CC', 'cc'))
-VERSION = '0.43'
+HELD_VERSIONS = [line.strip() for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                             'held-versions'))
+                 if line.strip() and not line.startswith('#')]
 SOURCES = ('thinkpad_ec.c', 'hdaps.c', 'thinkpad_ec.h')
 
 FAULT_SCENARIOS = ('end-status', 'busy', 'silent', 'bad-status', 'retval', 'pending', 'absent', 'zero-step',
                    'swmf-after-read', 'no-readout', 'warm-up', 'mode-change')
 
 
+def deb_version(deb):
+    """The upstream version of a tp-smapi-dkms .deb (0.44 of 0.44-1.2)."""
+    version = subprocess.run(['dpkg-deb', '-f', deb, 'Version'], check=True, capture_output=True,
+                             text=True).stdout.strip()
+    return version.split(':')[-1].rsplit('-', 1)[0]
+
+
+def held(version, origin):
+    if version not in HELD_VERSIONS:
+        raise RuntimeError(f'{origin} is tp_smapi {version}; the reference test holds to '
+                           f'{", ".join(HELD_VERSIONS)} (tests/reference/held-versions): run it on {version}, '
+                           'and add the version there once it passes')
+    return version
+
+
 def unpack(deb, scratch):
-    """dpkg-deb -x into this run's scratch directory: files only, no maintainer scripts, no dkms."""
+    """dpkg-deb -x into this run's scratch directory: files only, no maintainer scripts, no dkms.
+    Returns (source directory, version)."""
+    version = held(deb_version(deb), deb)
     target = os.path.join(scratch, 'root')
     os.makedirs(target, exist_ok=True)
     subprocess.run(['dpkg-deb', '-x', deb, target], check=True)
-    return os.path.join(target, 'usr', 'src', 'tp_smapi-' + VERSION)
+    return os.path.join(target, 'usr', 'src', 'tp_smapi-' + version), version
 
 
 def has_sources(d):
@@ -49,8 +71,8 @@ def has_sources(d):
 
 
 def find_reference(scratch):
-    """Returns (source directory, where it came from) or raises with every place tried. Meson runs the
-    methods in parallel: a lock on the work directory serializes the download."""
+    """Returns (source directory, version, where it came from) or raises with every place tried. Meson runs
+    the methods in parallel: a lock on the work directory serializes the download."""
     os.makedirs(WORKDIR, exist_ok=True)
     with open(os.path.join(WORKDIR, '.lock'), 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -61,33 +83,34 @@ def find_reference_locked(scratch):
     tried = []
     deb = os.environ.get('TP_SMAPI_DEB')
     if deb:
-        return unpack(deb, scratch), deb
+        return *unpack(deb, scratch), deb
     src = os.environ.get('TP_SMAPI_SRC')
     if src:
-        if has_sources(src):
-            return src, src
-        raise RuntimeError(f'TP_SMAPI_SRC={src} lacks one of {", ".join(SOURCES)}')
-    for deb in sorted(glob.glob(f'/var/cache/tpaccel/tp-smapi-dkms_{VERSION}-*_all.deb')) + \
-            sorted(glob.glob(os.path.join(WORKDIR, f'tp-smapi-dkms_{VERSION}-*_all.deb'))):
-        return unpack(deb, scratch), deb
-    tried.append(f'/var/cache/tpaccel/tp-smapi-dkms_{VERSION}-*_all.deb and {WORKDIR}')
-    installed = f'/usr/src/tp_smapi-{VERSION}'
-    if has_sources(installed):
-        return installed, installed
-    tried.append(installed)
-    r = subprocess.run(['apt-get', 'download', f'tp-smapi-dkms={VERSION}-3'], cwd=WORKDIR,
-                       capture_output=True, text=True)
-    debs = sorted(glob.glob(os.path.join(WORKDIR, f'tp-smapi-dkms_{VERSION}-*_all.deb')))
+        if not has_sources(src):
+            raise RuntimeError(f'TP_SMAPI_SRC={src} lacks one of {", ".join(SOURCES)}')
+        return src, held(os.path.basename(os.path.normpath(src)).rsplit('-', 1)[-1], src), src
+    for version in HELD_VERSIONS:
+        for deb in sorted(glob.glob(f'/var/cache/tpaccel/tp-smapi-dkms_{version}-*.deb')) + \
+                sorted(glob.glob(os.path.join(WORKDIR, f'tp-smapi-dkms_{version}-*.deb'))):
+            return *unpack(deb, scratch), deb
+        installed = f'/usr/src/tp_smapi-{version}'
+        if has_sources(installed):
+            return installed, version, installed
+    tried.append(f'/var/cache/tpaccel/tp-smapi-dkms_VERSION-*.deb, {WORKDIR} and /usr/src/tp_smapi-VERSION '
+                 f'for VERSION {", ".join(HELD_VERSIONS)}')
+    before = set(glob.glob(os.path.join(WORKDIR, 'tp-smapi-dkms_*.deb')))
+    r = subprocess.run(['apt-get', 'download', 'tp-smapi-dkms'], cwd=WORKDIR, capture_output=True, text=True)
+    debs = sorted(set(glob.glob(os.path.join(WORKDIR, 'tp-smapi-dkms_*.deb'))) - before)
     if r.returncode == 0 and debs:
-        return unpack(debs[0], scratch), debs[0] + ' (apt-get download)'
-    tried.append(f'apt-get download tp-smapi-dkms={VERSION}-3: {r.stderr.strip() or r.returncode}')
-    raise RuntimeError('tp_smapi 0.43 source not found; run `scripts/deps.sh test` as root, or set '
-                       'TP_SMAPI_DEB to tp-smapi-dkms_0.43-3_all.deb. Tried: ' + '; '.join(tried))
+        return *unpack(debs[0], scratch), debs[0] + ' (apt-get download)'
+    tried.append(f'apt-get download tp-smapi-dkms: {r.stderr.strip() or r.returncode}')
+    raise RuntimeError('no tp_smapi source found; run `scripts/deps.sh test` as root, or set TP_SMAPI_DEB to '
+                       'a tp-smapi-dkms .deb. Tried: ' + '; '.join(tried))
 
 
 def build_reference(scratch):
     """Compiles the reference, unmodified, against the shim into one shared object in scratch."""
-    src, origin = find_reference(scratch)
+    src, version, origin = find_reference(scratch)
     so = os.path.join(scratch, 'tp_smapi-reference.so')
     # The wrappers #include the reference files; the shim's linux/ and asm/ headers come first. Warnings
     # are the reference's own business: -w, no -Werror.
@@ -95,7 +118,7 @@ def build_reference(scratch):
                 '-I', os.path.join(SHIM, 'shim'), '-I', src,
                 os.path.join(SHIM, 'ref-thinkpad-ec.c'), os.path.join(SHIM, 'ref-hdaps.c'), '-o', so]
     subprocess.run(cmd, check=True)
-    return so, origin
+    return so, version, origin
 
 
 class ReferenceDriverTest(unittest.TestCase):
@@ -108,11 +131,11 @@ class ReferenceDriverTest(unittest.TestCase):
         os.makedirs(WORKDIR, exist_ok=True)
         cls.scratch = tempfile.mkdtemp(prefix='run-', dir=WORKDIR)
         try:
-            cls.so, origin = build_reference(cls.scratch)
+            cls.so, version, origin = build_reference(cls.scratch)
         except BaseException:
             shutil.rmtree(cls.scratch, ignore_errors=True)
             raise
-        print(f'\nreference: tp_smapi {VERSION} from {origin}', file=sys.stderr)
+        print(f'\nreference: tp_smapi {version} from {origin}', file=sys.stderr)
 
     @classmethod
     def tearDownClass(cls):
