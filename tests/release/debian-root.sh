@@ -40,8 +40,22 @@ check_release() {
 }
 
 # The pristine root of $1, made once; a half-made one (no stamp) is made again.
+# Roots are made under a lock of their release (fd 7), so that two runs on a machine that has none yet
+# do not both make one; the second waits and then finds it done.
+lock_release() {
+        mkdir -p "$cache/$1"
+        exec 7>"$cache/$1/make.lock"
+        flock -n 7 || {
+                echo "debian-root: waiting for another run that is making the $1 root" >&2
+                flock 7
+        }
+}
+
 pristine() {
         local rel=$1 dir=$cache/$1/pristine
+        if [ ! -f "$cache/$rel/pristine.done" ]; then
+                lock_release "$rel"
+        fi
         if [ ! -f "$cache/$rel/pristine.done" ]; then
                 command -v debootstrap >/dev/null || die "debootstrap is missing (scripts/deps.sh test installs it)"
                 rm -rf "$dir"
@@ -70,6 +84,7 @@ apt_clean() { rm -rf "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/*_
 kept() {
         local rel=$1 src
         src=$(pristine "$rel")
+        [ -f "$cache/$rel/kept.done" ] || lock_release "$rel"
         if [ ! -f "$cache/$rel/kept.done" ]; then
                 rm -rf "$cache/$rel/kept"
                 cp -a "$src" "$cache/$rel/kept"
