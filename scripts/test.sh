@@ -5,6 +5,7 @@
 # under AddressSanitizer + UBSan. Ends by checking that no process the tests started is still running
 # (scripts/check-leftovers.py) and prints one closing line for all of it:
 #   tests: N passed, N failed, N skipped
+# after the name of each test that failed or was skipped.
 #   scripts/test.sh                     everything
 #   TPACCEL_QUICK=1 scripts/test.sh     only the main build's tiers, no sanitizers, no fuzzing
 # While working on the code, `meson test -C build` (unit + dbus, a few minutes) is the loop.
@@ -69,22 +70,29 @@ fi
 # One closing line for everything: the meson tests of both builds, the fuzz targets, the other checks.
 /usr/bin/python3 - "$results" "$build" build-asan <<'PY'
 import glob, json, os, sys
-passed = failed = skipped = 0
+passed = 0
+failed, skipped = [], []
 for line in open(sys.argv[1]):
     if line.startswith('OK '):
         passed += 1
     elif line.strip():
-        failed += 1
+        failed.append(line.split(None, 1)[-1].strip())
 for d in sys.argv[2:]:
-    for log in glob.glob(os.path.join(d, "meson-logs", "testlog*.json")):
+    for log in sorted(glob.glob(os.path.join(d, "meson-logs", "testlog*.json"))):
         for line in open(log):
-            r = json.loads(line).get("result")
+            t = json.loads(line)
+            r = t.get("result")
             if r in ("OK", "EXPECTEDFAIL"):
                 passed += 1
             elif r == "SKIP":
-                skipped += 1
+                skipped.append(f"{d}: {t.get('name')}")
             else:
-                failed += 1
-print(f"tests: {passed} passed, {failed} failed, {skipped} skipped")
+                failed.append(f"{d}: {t.get('name')} ({r})")
+# The names last, where a CI log's tail shows them.
+for name in skipped:
+    print(f"skipped: {name}")
+for name in failed:
+    print(f"FAILED: {name}")
+print(f"tests: {passed} passed, {len(failed)} failed, {len(skipped)} skipped")
 PY
 exit $status
