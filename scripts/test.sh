@@ -5,7 +5,7 @@
 # under AddressSanitizer + UBSan. Ends by checking that no process the tests started is still running
 # (scripts/check-leftovers.py) and prints one closing line for all of it:
 #   tests: N passed, N failed, N skipped
-# after the name of each test that failed or was skipped.
+# after the name of each test that failed (with the end of its output) or was skipped.
 #   scripts/test.sh                     everything
 #   TPACCEL_QUICK=1 scripts/test.sh     only the main build's tiers, no sanitizers, no fuzzing
 # While working on the code, `meson test -C build` (unit + dbus, a few minutes) is the loop.
@@ -87,7 +87,8 @@ for d in sys.argv[2:]:
             elif r == "SKIP":
                 skipped.append(f"{d}: {t.get('name')}")
             else:
-                failed.append(f"{d}: {t.get('name')} ({r})")
+                tail = (t.get("stdout") or "").rstrip().splitlines()[-12:]
+                failed.append(f"{d}: {t.get('name')} ({r})" + "".join(f"\n    | {l}" for l in tail))
 # The names last, where a CI log's tail shows them.
 for name in skipped:
     print(f"skipped: {name}")
