@@ -36,6 +36,13 @@ test_pkgs+=(systemd-container)
 test_pkgs+=(debootstrap ccache)
 # tests/lib/locales.py: the German tests run under de_DE.UTF-8, compiled from the locale sources.
 test_pkgs+=(locales)
+# The tray on Wayland (tests/client): sway headless with waybar as the tray host and mako as the
+# notification daemon, grim for screenshots; GNOME Shell's Wayland session with its AppIndicator extension;
+# dunst, a real notification daemon under Xvfb.
+test_pkgs+=(sway waybar mako-notifier grim gnome-shell gnome-shell-extension-appindicator dconf-cli dunst)
+# The motion alarm (issue 35): the tray plays the freedesktop sound theme through libcanberra; the tests
+# check a real PulseAudio's null sink for the stream.
+test_pkgs+=(libcanberra-dev libcanberra-pulse sound-theme-freedesktop pulseaudio pulseaudio-utils)
 
 # docs/screenshots: the tray in real panel hosts and notification daemons (no test uses them).
 screenshot_pkgs=(xfce4-panel xfce4-sntray-plugin xfce4-notifyd xfconf dunst trayer xfwm4 xdotool imagemagick
