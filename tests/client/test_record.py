@@ -124,7 +124,10 @@ class RecordTest(ClientTestCase):
         header, seen_columns, rows = read_trace(out_path)
         self.assertTrue(seen_columns, "no column line")
         self.assertRegex("\n".join(header), r"# rate 200 Hz")
-        self.assertGreaterEqual(len(rows), 360, f"{len(rows)} rows in 2 s at 200 Hz")
+        # Decimated to the Sample signal's 50 a second, 2 s would be about 100 rows 20 ms apart. The rows
+        # are the readouts themselves, 5 ms apart; how many of the 400 the daemon made in time is the
+        # machine's load, not the recorder's behaviour, so the count is only held well above decimation.
+        self.assertGreater(len(rows), 200, f"{len(rows)} rows in 2 s at 200 Hz")
         self.assertLessEqual(len(rows), 420, f"{len(rows)} rows in 2 s at 200 Hz")
         steps = sorted(b[0] - a[0] for a, b in zip(rows, rows[1:]))
         self.assertAlmostEqual(steps[len(steps) // 2], 5.0, delta=0.5, msg="median time step")
