@@ -325,6 +325,10 @@ int main(int argc, char *argv[])
                 options_help(program_invocation_short_name);
                 return EXIT_SUCCESS;
         }
+        if (o.sim_fault_help) {
+                options_sim_fault_help();
+                return EXIT_SUCCESS;
+        }
         if (o.version) {
                 printf("tpacceld %s\n", PACKAGE_VERSION);
                 return EXIT_SUCCESS;
