@@ -35,6 +35,10 @@ Fails when:
    tpacceld(8)'s STATE FILE section a key of service/state/state-file.c, docs/DBUS.md a member
    (method, property, signal; deprecated ones aside) of data/*.xml, or HACKING.md's layer table differs
    from LAYERS in tests/checks/check-layers.py.
+7. a list of names misses or adds to the table that owns it: the fault kinds of service/sim/sim-fault.c's
+   table in tpacceld(8)'s --sim-fault and in docs/EMULATOR.md (the parse error as printed, a table row
+   per kind); the keys of client/common/accel-props.c's table (settable: with a setter) in tpaccelctl(1)'s
+   KEYS and in client/tpaccelctl.bash-completion, with client/ctl/tpaccelctl.c's commands and options.
 
 PENDING lists stale references in files other work is changing at the time this check was written; each
 entry is (file, reference) and is reported, not failed on, while it is there; an entry no longer found
@@ -316,6 +320,78 @@ def check_tables(root, problems):
                         + ', '.join(differ))
 
 
+def words_list(text):
+    return ' '.join(text.split())
+
+
+def check_fault_kinds(root, problems):
+    table = re.search(r'sim_fault_kind_table\[\w*\] = \{(.*?)\};', read(root, 'service/sim/sim-fault.c'), re.S)
+    kinds = re.findall(r'\[SIM_FAULT_\w+\]\s*=\s*"([a-z-]+)"', table.group(1))
+    listed = ', '.join(kinds)
+    option = re.search(r'^\.BI --sim-fault=.*?\n(.*?)(?=^\.TP|^\.SH)', unescape(read(root, 'service/main/tpacceld.8')),
+                       re.M | re.S)
+    if not option or listed not in words_list(option.group(1)):
+        problems.append(f'service/main/tpacceld.8: --sim-fault does not list the fault kinds as the table has '
+                        f'them ({listed}; service/sim/sim-fault.c)')
+    emulator = read(root, 'docs/EMULATOR.md')
+    if f"unknown fault kind 'x' (expected {listed})" not in words_list(emulator):
+        problems.append(f"docs/EMULATOR.md: the error \"unknown fault kind 'x' (expected ...)\" does not list "
+                        f'the fault kinds as the table has them ({listed}; service/sim/sim-fault.c)')
+    rows = re.findall(r'^\| `([a-z-]+)` \|', emulator, re.M)
+    for kind in kinds:
+        if kind not in rows:
+            problems.append(f'docs/EMULATOR.md: no table row for the fault kind {kind} (service/sim/sim-fault.c)')
+    for kind in rows:
+        if kind not in kinds:
+            problems.append(f'docs/EMULATOR.md: a table row for {kind}, which is no fault kind '
+                            '(service/sim/sim-fault.c)')
+
+
+def bash_words(completion, name):
+    m = re.search(r'^\s*local %s="([^"]*)"' % name, completion, re.M)
+    return m.group(1).split() if m else []
+
+
+def check_ctl_keys(root, problems):
+    props = read(root, 'client/common/accel-props.c')
+    table = re.search(r'AccelProperty properties\[\] = \{(.*?)^\};', props, re.M | re.S).group(1)
+    rows = re.findall(r'\{"([a-z-]+)",\s*"\w+",\s*N_\("[^"]*"\),\s*(?:NULL|"[^"]*"),\s*(NULL|"\w+")', table)
+    settable = [key for key, setter in rows if setter != 'NULL']
+    readonly = [key for key, setter in rows if setter == 'NULL']
+    source = 'client/common/accel-props.c'
+
+    completion_file = 'client/tpaccelctl.bash-completion'
+    completion = read(root, completion_file)
+    for name, keys in (('settable', settable), ('readonly', readonly)):
+        words = bash_words(completion, name)
+        for key in keys:
+            if key not in words:
+                problems.append(f'{completion_file}: ${name} misses the key {key} ({source})')
+        for word in words:
+            if word not in keys:
+                problems.append(f'{completion_file}: ${name} has {word}, which is no {name} key ({source})')
+    ctl = read(root, 'client/ctl/tpaccelctl.c')
+    for cmd in re.findall(r'^\s*\{"([a-z-]+)",\s*ctl_\w+,', ctl, re.M) + ['help']:
+        if cmd not in bash_words(completion, 'commands'):
+            problems.append(f'{completion_file}: $commands misses {cmd} (client/ctl/tpaccelctl.c)')
+    for opt, arg in re.findall(r'\{"([a-z][a-z-]*)",\s*(no|required)_argument', ctl):
+        if f'--{opt}' + ('=' if arg == 'required' else '') not in bash_words(completion, 'options'):
+            problems.append(f'{completion_file}: $options misses --{opt} (client/ctl/tpaccelctl.c)')
+
+    keys = unescape(section(read(root, 'client/tpaccelctl.1'), 'KEYS'))
+    settable_part, _, readonly_part = keys.partition('\n.PP\n')
+    documented = re.findall(r'^\.B ([a-z-]+)$', settable_part, re.M)
+    for key in settable:
+        if key not in documented:
+            problems.append(f'client/tpaccelctl.1: KEYS misses the settable key {key} ({source})')
+    for key in documented:
+        if key not in settable:
+            problems.append(f'client/tpaccelctl.1: KEYS lists {key} as settable, which it is not ({source})')
+    for key in readonly:
+        if not re.search(r'(?<![\w-])%s(?![\w-])' % re.escape(key), readonly_part):
+            problems.append(f'client/tpaccelctl.1: KEYS misses the read-only key {key} ({source})')
+
+
 def main():
     default = os.path.join(os.path.dirname(__file__), '..', '..')
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else default)
@@ -323,6 +399,8 @@ def main():
     problems, pending_seen = [], set()
     check_references(root, files, problems, pending_seen)
     check_tables(root, problems)
+    check_fault_kinds(root, problems)
+    check_ctl_keys(root, problems)
     for rel, ref in sorted(PENDING - pending_seen):
         problems.append(f'{rel}: the pending entry {ref} is gone: remove it from PENDING')
     for p in problems:
