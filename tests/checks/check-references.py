@@ -324,6 +324,16 @@ def words_list(text):
     return ' '.join(text.split())
 
 
+def compare_names(problems, where, listed, owned, what, owner):
+    """A list of names (listed) against the table that owns them (owned): one missing, one extra."""
+    for name in owned:
+        if name not in listed:
+            problems.append(f'{where}: no {what} {name} ({owner})')
+    for name in listed:
+        if name not in owned:
+            problems.append(f'{where}: {name} is no {what} ({owner})')
+
+
 def check_fault_kinds(root, problems):
     table = re.search(r'sim_fault_kind_table\[\w*\] = \{(.*?)\};', read(root, 'service/sim/sim-fault.c'), re.S)
     kinds = re.findall(r'\[SIM_FAULT_\w+\]\s*=\s*"([a-z-]+)"', table.group(1))
@@ -337,14 +347,8 @@ def check_fault_kinds(root, problems):
     if f"unknown fault kind 'x' (expected {listed})" not in words_list(emulator):
         problems.append(f"docs/EMULATOR.md: the error \"unknown fault kind 'x' (expected ...)\" does not list "
                         f'the fault kinds as the table has them ({listed}; service/sim/sim-fault.c)')
-    rows = re.findall(r'^\| `([a-z-]+)` \|', emulator, re.M)
-    for kind in kinds:
-        if kind not in rows:
-            problems.append(f'docs/EMULATOR.md: no table row for the fault kind {kind} (service/sim/sim-fault.c)')
-    for kind in rows:
-        if kind not in kinds:
-            problems.append(f'docs/EMULATOR.md: a table row for {kind}, which is no fault kind '
-                            '(service/sim/sim-fault.c)')
+    compare_names(problems, 'docs/EMULATOR.md, the rows of the fault tables', re.findall(r'^\| `([a-z-]+)` \|', emulator, re.M),
+                  kinds, 'fault kind', 'service/sim/sim-fault.c')
 
 
 def bash_words(completion, name):
@@ -363,13 +367,8 @@ def check_ctl_keys(root, problems):
     completion_file = 'client/tpaccelctl.bash-completion'
     completion = read(root, completion_file)
     for name, keys in (('settable', settable), ('readonly', readonly)):
-        words = bash_words(completion, name)
-        for key in keys:
-            if key not in words:
-                problems.append(f'{completion_file}: ${name} misses the key {key} ({source})')
-        for word in words:
-            if word not in keys:
-                problems.append(f'{completion_file}: ${name} has {word}, which is no {name} key ({source})')
+        compare_names(problems, f'{completion_file}, ${name}', bash_words(completion, name), keys,
+                      f'{name} key', source)
     ctl = read(root, 'client/ctl/tpaccelctl.c')
     for cmd in re.findall(r'^\s*\{"([a-z-]+)",\s*ctl_\w+,', ctl, re.M) + ['help']:
         if cmd not in bash_words(completion, 'commands'):
@@ -380,13 +379,8 @@ def check_ctl_keys(root, problems):
 
     keys = unescape(section(read(root, 'client/tpaccelctl.1'), 'KEYS'))
     settable_part, _, readonly_part = keys.partition('\n.PP\n')
-    documented = re.findall(r'^\.B ([a-z-]+)$', settable_part, re.M)
-    for key in settable:
-        if key not in documented:
-            problems.append(f'client/tpaccelctl.1: KEYS misses the settable key {key} ({source})')
-    for key in documented:
-        if key not in settable:
-            problems.append(f'client/tpaccelctl.1: KEYS lists {key} as settable, which it is not ({source})')
+    compare_names(problems, 'client/tpaccelctl.1, KEYS', re.findall(r'^\.B ([a-z-]+)$', settable_part, re.M),
+                  settable, 'settable key', source)
     for key in readonly:
         if not re.search(r'(?<![\w-])%s(?![\w-])' % re.escape(key), readonly_part):
             problems.append(f'client/tpaccelctl.1: KEYS misses the read-only key {key} ({source})')
