@@ -38,7 +38,8 @@ Fails when:
 7. a list of names misses or adds to the table that owns it: the fault kinds of service/sim/sim-fault.c's
    table in tpacceld(8)'s --sim-fault and in docs/EMULATOR.md (the parse error as printed, a table row
    per kind); the keys of client/common/accel-props.c's table (settable: with a setter) in tpaccelctl(1)'s
-   KEYS and in client/tpaccelctl.bash-completion, with client/ctl/tpaccelctl.c's commands and options.
+   KEYS and in client/tpaccelctl.bash-completion, with client/ctl/tpaccelctl.c's commands and options;
+   the properties of data/org.thinkpad.Accelerometer.xml in the bus fuzzer's (tests/busfuzz/busfuzz.c).
 
 PENDING lists stale references in files other work is changing at the time this check was written; each
 entry is (file, reference) and is reported, not failed on, while it is there; an entry no longer found
@@ -386,6 +387,15 @@ def check_ctl_keys(root, problems):
             problems.append(f'client/tpaccelctl.1: KEYS misses the read-only key {key} ({source})')
 
 
+def check_fuzzed_properties(root, problems):
+    xml = ET.fromstring(read(root, 'data/org.thinkpad.Accelerometer.xml'))
+    fuzz = read(root, 'tests/busfuzz/busfuzz.c')
+    listed = re.findall(r'"(\w*)"', re.search(r'char \*const properties\[\] = \{(.*?)\};', fuzz, re.S).group(1))
+    compare_names(problems, 'tests/busfuzz/busfuzz.c, properties[]',
+                  [n for n in listed if n not in ('', 'NoSuchProperty')], [p.get('name') for p in xml.iter('property')],
+                  'property', 'data/org.thinkpad.Accelerometer.xml')
+
+
 def main():
     default = os.path.join(os.path.dirname(__file__), '..', '..')
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else default)
@@ -395,6 +405,7 @@ def main():
     check_tables(root, problems)
     check_fault_kinds(root, problems)
     check_ctl_keys(root, problems)
+    check_fuzzed_properties(root, problems)
     for rel, ref in sorted(PENDING - pending_seen):
         problems.append(f'{rel}: the pending entry {ref} is gone: remove it from PENDING')
     for p in problems:
