@@ -338,6 +338,9 @@ def compare_names(problems, where, listed, owned, what, owner):
 def check_fault_kinds(root, problems):
     table = re.search(r'sim_fault_kind_table\[\w*\] = \{(.*?)\};', read(root, 'service/sim/sim-fault.c'), re.S)
     kinds = re.findall(r'\[SIM_FAULT_\w+\]\s*=\s*"([a-z-]+)"', table.group(1))
+    if not kinds or len(kinds) != table.group(1).count('[SIM_FAULT_'):
+        problems.append('service/sim/sim-fault.c: the fault kind table is not read as this check expects: '
+                        'update check_fault_kinds()')
     listed = ', '.join(kinds)
     option = re.search(r'^\.BI --sim-fault=.*?\n(.*?)(?=^\.TP|^\.SH)', unescape(read(root, 'service/main/tpacceld.8')),
                        re.M | re.S)
@@ -361,6 +364,9 @@ def check_ctl_keys(root, problems):
     props = read(root, 'client/common/accel-props.c')
     table = re.search(r'AccelProperty properties\[\] = \{(.*?)^\};', props, re.M | re.S).group(1)
     rows = re.findall(r'\{"([a-z-]+)",\s*"\w+",\s*N_\("[^"]*"\),\s*(?:NULL|"[^"]*"),\s*(NULL|"\w+")', table)
+    if not rows or len(rows) != len(re.findall(r'^\s*\{"', table, re.M)):
+        problems.append('client/common/accel-props.c: the key table is not read as this check expects: '
+                        'update check_ctl_keys()')
     settable = [key for key, setter in rows if setter != 'NULL']
     readonly = [key for key, setter in rows if setter == 'NULL']
     source = 'client/common/accel-props.c'
