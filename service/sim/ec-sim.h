@@ -78,10 +78,9 @@ typedef struct SimOptions {
  * always). Returns 0 or -EINVAL with *ret_error set to a message (free it; ret_error may be NULL).
  * s NULL or empty is refused like a bad specification; ret is not NULL (assert()ed). */
 int sim_fault_parse(const char *s, SimFault *ret, char **ret_error);
+/* The kind's name, from the one table of fault names (the parse errors, tpacceld --help and
+ * --sim-fault=help list it); NULL past the last kind. */
 const char *sim_fault_kind_to_string(SimFaultKind k);
-/* Every fault kind's name, in SimFaultKind's order, joined by separator: the one list that --help,
- * --sim-fault=help and the parse errors show. NULL on ENOMEM; free it. */
-char *sim_fault_kinds_join(const char *separator);
 
 /* Creates the emulator as a port backend. Loads the trace if set: a bad file gives -EINVAL with
  * *ret_error "FILE:LINE: reason". */

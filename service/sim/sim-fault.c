@@ -33,7 +33,8 @@ static const char *const sim_fault_kind_table[_SIM_FAULT_MAX] = {
 
 DEFINE_STRING_TABLE_LOOKUP_TO_STRING(sim_fault_kind, SimFaultKind, );
 
-char *sim_fault_kinds_join(const char *separator)
+/* Every kind's name in SimFaultKind's order, joined by separator; NULL on ENOMEM. */
+static char *sim_fault_kinds_join(const char *separator)
 {
         const char *kinds[_SIM_FAULT_MAX + 1] = {};
 
