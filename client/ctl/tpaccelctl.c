@@ -169,129 +169,186 @@ static gboolean is_negative_number(const char *arg)
         return arg[0] == '-' && (g_ascii_isdigit(arg[1]) || (arg[1] == '.' && g_ascii_isdigit(arg[2])));
 }
 
+/* What the options say beyond ctl: checked against the command once it is known. */
+typedef struct CommandLine {
+        gboolean help, bus_chosen, data_mask_given, seconds_given;
+        gboolean version_shown; /* --version answered: nothing more to do */
+} CommandLine;
+
+/* Negative numbers go through getopt masked as " -5", a non-option it keeps in order, and are restored
+ * after it. */
+typedef struct NegativeNumbers {
+        char **originals; /* the arguments as given, in the order of masks */
+        GPtrArray *masks; /* the masked copies in argv (owned) */
+} NegativeNumbers;
+
+static void negative_numbers_mask(NegativeNumbers *n, int argc, char *argv[])
+{
+        for (int i = 1; i < argc; i++)
+                if (is_negative_number(argv[i])) {
+                        n->originals[n->masks->len] = argv[i];
+                        argv[i] = g_strconcat(" ", argv[i], NULL);
+                        g_ptr_array_add(n->masks, argv[i]);
+                }
+}
+
+static void negative_numbers_restore(const NegativeNumbers *n, int first, int argc, char *argv[])
+{
+        for (int i = first; i < argc; i++)
+                for (guint m = 0; m < n->masks->len; m++)
+                        if (argv[i] == g_ptr_array_index(n->masks, m))
+                                argv[i] = n->originals[m];
+}
+
+/* One option c (getopt_long()'s answer, optarg its value) into ctl and cl. Returns EXIT_STATUS_OK, or a
+ * usage error, printed. */
+static ExitStatus parse_option(Ctl *ctl, CommandLine *cl, int c, char *argv[])
+{
+        switch (c) {
+        case 'h':
+                cl->help = TRUE;
+                break;
+        case ARG_VERSION:
+                printf("tpaccelctl %s\n", PACKAGE_VERSION);
+                cl->version_shown = TRUE;
+                break;
+        case ARG_SYSTEM:
+        case ARG_SESSION:
+        case ARG_ADDRESS:
+                if (cl->bus_chosen)
+                        return ctl_usage_error(_("choose one of --system, --session, --address"));
+                cl->bus_chosen = TRUE;
+                ctl->target = c == ARG_SYSTEM    ? BUS_TARGET_SYSTEM
+                              : c == ARG_SESSION ? BUS_TARGET_SESSION
+                                                 : BUS_TARGET_ADDRESS;
+                if (c == ARG_ADDRESS) {
+                        if (!g_dbus_is_supported_address(optarg, NULL))
+                                return ctl_usage_error(_("--address: \"%s\" is not a D-Bus address "
+                                                         "(like unix:path=/run/dbus/system_bus_socket)"),
+                                                       optarg);
+                        ctl->address = g_strdup(optarg);
+                }
+                break;
+        case ARG_JSON:
+                ctl->json = TRUE;
+                break;
+        case ARG_SAMPLES:
+                ctl->samples = TRUE;
+                break;
+        case ARG_DATA_MASK: {
+                guint64 mask;
+                const char *digits = g_str_has_prefix(optarg, "0x") ? optarg + 2 : optarg;
+                if (!g_ascii_string_to_unsigned(digits, 16, 0, G_MAXUINT16, &mask, NULL))
+                        return ctl_usage_error(_("--data-mask: \"%s\" is not a 16-bit hex mask"), optarg);
+                ctl->data_mask = (guint16) mask;
+                cl->data_mask_given = TRUE;
+                break;
+        }
+        case ARG_SECONDS: {
+                guint64 seconds;
+                if (!g_ascii_string_to_unsigned(optarg, 10, 1, G_MAXUINT32, &seconds, NULL))
+                        return ctl_usage_error(
+                                _("--seconds: \"%s\" is not a whole number of seconds (1 or more)"), optarg);
+                ctl->seconds = (guint) seconds;
+                cl->seconds_given = TRUE;
+                break;
+        }
+        case ARG_NO_ASK_PASSWORD:
+                ctl->ask_password = FALSE;
+                break;
+        case '?':
+                if (optopt)
+                        return ctl_usage_error(_("option -%c is not known"), optopt);
+                return ctl_usage_error(_("option \"%s\" is not known or misses its argument"),
+                                       argv[optind - 1]);
+        default:
+                g_assert_not_reached();
+        }
+        return EXIT_STATUS_OK;
+}
+
+/* Every option, up to the first argument (optind after). Returns EXIT_STATUS_OK (with
+ * cl->version_shown when --version has answered, at once, as the first thing it met that ends the
+ * run), or a usage error, printed. */
+static ExitStatus parse_options(Ctl *ctl, CommandLine *cl, int argc, char *argv[])
+{
+        int c;
+
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+                ExitStatus status = parse_option(ctl, cl, c, argv);
+                if (status != EXIT_STATUS_OK || cl->version_shown)
+                        return status;
+        }
+        return EXIT_STATUS_OK;
+}
+
+/* "tpaccelctl help [COMMAND]": the help, or a command's. */
+static ExitStatus run_help_command(char **args, int n_args)
+{
+        const Command *command = n_args > 0 ? command_find(args[0]) : NULL;
+
+        if (n_args > 0 && !command)
+                return ctl_usage_error(_("unknown command \"%s\""), args[0]);
+        print_help(command);
+        return EXIT_STATUS_OK;
+}
+
+/* An option given to a command it does not apply to is a usage error (printed). */
+static ExitStatus check_options_apply(const Ctl *ctl, const CommandLine *cl, const Command *command)
+{
+        if (ctl->json && !command->json)
+                return ctl_usage_error(_("--json does not apply to %s"), command->name);
+        if (ctl->samples && !command->samples)
+                return ctl_usage_error(_("--samples does not apply to %s"), command->name);
+        if (cl->data_mask_given && !command->data_mask)
+                return ctl_usage_error(_("--data-mask does not apply to %s"), command->name);
+        if (cl->seconds_given && !command->seconds)
+                return ctl_usage_error(_("--seconds does not apply to %s"), command->name);
+        return EXIT_STATUS_OK;
+}
+
 int main(int argc, char *argv[])
 {
         g_auto(Ctl)
                 ctl = {.target = BUS_TARGET_SYSTEM, .ask_password = TRUE, .data_mask = DEFAULT_DATA_MASK};
-        gboolean help = FALSE, bus_chosen = FALSE, data_mask_given = FALSE, seconds_given = FALSE;
-        const Command *command;
+        CommandLine cl = {};
         g_autofree char **originals = g_new0(char *, argc);
         g_autoptr(GPtrArray) masks = g_ptr_array_new_with_free_func(g_free);
-        int c;
+        NegativeNumbers negatives = {.originals = originals, .masks = masks};
+        const Command *command;
+        ExitStatus status;
 
         client_i18n_init();
         setvbuf(stdout, NULL, _IOLBF, 0);
         /* A reader that went away (| head) shows as EPIPE, which the output loops take as their end. */
         (void) signal(SIGPIPE, SIG_IGN);
-        opterr = 0;
 
-        /* Negative numbers go through getopt masked as " -5", a non-option it keeps in order, and are
-         * restored after it. */
-        for (int i = 1; i < argc; i++)
-                if (is_negative_number(argv[i])) {
-                        originals[masks->len] = argv[i];
-                        argv[i] = g_strconcat(" ", argv[i], NULL);
-                        g_ptr_array_add(masks, argv[i]);
-                }
-        while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
-                switch (c) {
-                case 'h':
-                        help = TRUE;
-                        break;
-                case ARG_VERSION:
-                        printf("tpaccelctl %s\n", PACKAGE_VERSION);
-                        return EXIT_STATUS_OK;
-                case ARG_SYSTEM:
-                case ARG_SESSION:
-                case ARG_ADDRESS:
-                        if (bus_chosen)
-                                return ctl_usage_error(_("choose one of --system, --session, --address"));
-                        bus_chosen = TRUE;
-                        ctl.target = c == ARG_SYSTEM    ? BUS_TARGET_SYSTEM
-                                     : c == ARG_SESSION ? BUS_TARGET_SESSION
-                                                        : BUS_TARGET_ADDRESS;
-                        if (c == ARG_ADDRESS) {
-                                if (!g_dbus_is_supported_address(optarg, NULL))
-                                        return ctl_usage_error(
-                                                _("--address: \"%s\" is not a D-Bus address "
-                                                  "(like unix:path=/run/dbus/system_bus_socket)"),
-                                                optarg);
-                                ctl.address = g_strdup(optarg);
-                        }
-                        break;
-                case ARG_JSON:
-                        ctl.json = TRUE;
-                        break;
-                case ARG_SAMPLES:
-                        ctl.samples = TRUE;
-                        break;
-                case ARG_DATA_MASK: {
-                        guint64 mask;
-                        const char *digits = g_str_has_prefix(optarg, "0x") ? optarg + 2 : optarg;
-                        if (!g_ascii_string_to_unsigned(digits, 16, 0, G_MAXUINT16, &mask, NULL))
-                                return ctl_usage_error(_("--data-mask: \"%s\" is not a 16-bit hex mask"),
-                                                       optarg);
-                        ctl.data_mask = (guint16) mask;
-                        data_mask_given = TRUE;
-                        break;
-                }
-                case ARG_SECONDS: {
-                        guint64 seconds;
-                        if (!g_ascii_string_to_unsigned(optarg, 10, 1, G_MAXUINT32, &seconds, NULL))
-                                return ctl_usage_error(
-                                        _("--seconds: \"%s\" is not a whole number of seconds (1 or more)"),
-                                        optarg);
-                        ctl.seconds = (guint) seconds;
-                        seconds_given = TRUE;
-                        break;
-                }
-                case ARG_NO_ASK_PASSWORD:
-                        ctl.ask_password = FALSE;
-                        break;
-                case '?':
-                        if (optopt)
-                                return ctl_usage_error(_("option -%c is not known"), optopt);
-                        return ctl_usage_error(_("option \"%s\" is not known or misses its argument"),
-                                               argv[optind - 1]);
-                default:
-                        g_assert_not_reached();
-                }
-        }
-        for (int i = optind; i < argc; i++)
-                for (guint m = 0; m < masks->len; m++)
-                        if (argv[i] == g_ptr_array_index(masks, m))
-                                argv[i] = originals[m];
+        negative_numbers_mask(&negatives, argc, argv);
+        status = parse_options(&ctl, &cl, argc, argv);
+        if (status != EXIT_STATUS_OK || cl.version_shown)
+                return status;
+        negative_numbers_restore(&negatives, optind, argc, argv);
         ctl.bus_description = accel_bus_describe(ctl.target, ctl.address);
 
         if (optind >= argc) {
-                if (help) {
+                if (cl.help) {
                         print_help(NULL);
                         return EXIT_STATUS_OK;
                 }
                 return ctl_usage_error(_("no command given"));
         }
-        if (g_str_equal(argv[optind], "help")) {
-                command = optind + 1 < argc ? command_find(argv[optind + 1]) : NULL;
-                if (optind + 1 < argc && !command)
-                        return ctl_usage_error(_("unknown command \"%s\""), argv[optind + 1]);
-                print_help(command);
-                return EXIT_STATUS_OK;
-        }
+        if (g_str_equal(argv[optind], "help"))
+                return run_help_command(argv + optind + 1, argc - optind - 1);
         command = command_find(argv[optind]);
         if (!command)
                 return ctl_usage_error(_("unknown command \"%s\""), argv[optind]);
-        if (help) {
+        if (cl.help) {
                 print_help(command);
                 return EXIT_STATUS_OK;
         }
-        if (ctl.json && !command->json)
-                return ctl_usage_error(_("--json does not apply to %s"), command->name);
-        if (ctl.samples && !command->samples)
-                return ctl_usage_error(_("--samples does not apply to %s"), command->name);
-        if (data_mask_given && !command->data_mask)
-                return ctl_usage_error(_("--data-mask does not apply to %s"), command->name);
-        if (seconds_given && !command->seconds)
-                return ctl_usage_error(_("--seconds does not apply to %s"), command->name);
-
+        status = check_options_apply(&ctl, &cl, command);
+        if (status != EXIT_STATUS_OK)
+                return status;
         return command->run(&ctl, argv + optind + 1, argc - optind - 1);
 }

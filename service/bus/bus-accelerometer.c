@@ -908,6 +908,11 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         SD_BUS_VTABLE_END,
 };
 
+const sd_bus_vtable *bus_accelerometer_vtable(void)
+{
+        return accelerometer_vtable;
+}
+
 int bus_accelerometer_register(BusFace *f)
 {
         int r;

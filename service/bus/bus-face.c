@@ -64,6 +64,15 @@ static const char *const change_aliases[_CHANGE_BIT_MAX] = {
         [CHANGE_EFFECTIVE_RATE_REASON] = "EffectiveRateReasonCode",
 };
 
+const char *bus_change_property(ChangeBit bit, const char **ret_alias)
+{
+        if ((unsigned) bit >= _CHANGE_BIT_MAX)
+                return NULL;
+        if (ret_alias)
+                *ret_alias = change_aliases[bit];
+        return change_properties[bit];
+}
+
 static void emit_properties_changed(BusFace *f, const char *const *properties)
 {
         int r;
@@ -83,6 +92,8 @@ void bus_emit_changes(BusFace *f, ChangeMask mask)
 
         for (unsigned bit = 0; bit < _CHANGE_BIT_MAX; bit++)
                 if (mask & CHANGE_MASK(bit)) {
+                        /* A missing row would end the list here (test-change-table.c). */
+                        assert(change_properties[bit]);
                         properties[n++] = change_properties[bit];
                         if (change_aliases[bit])
                                 properties[n++] = change_aliases[bit];

@@ -79,6 +79,10 @@ int bus_start(BusFace *f, const BusOptions *o, const ContextOptions *co);
  * way out of the daemon goes through it. */
 BusFace *bus_face_free(BusFace *f);
 DEFINE_TRIVIAL_CLEANUP_FUNC(BusFace *, bus_face_free);
+/* The property a change bit stands for, and in *ret_alias (if not NULL) the second property sent with
+ * it or NULL; NULL for a bit out of range. tests/bus/test-change-table.c checks the table against the
+ * vtable's EMITS_CHANGE properties. */
+const char *bus_change_property(ChangeBit bit, const char **ret_alias);
 /* Emits PropertiesChanged on the accelerometer object for the properties of mask (no-op without a bus). */
 void bus_emit_changes(BusFace *f, ChangeMask mask);
 /* Writes next to the state file for a setter before it applies a change: on failure sets error to

@@ -14,7 +14,8 @@
 
 typedef struct Context Context;
 
-/* One bit per observable property of the accelerometer, in the order of the D-Bus vtable. */
+/* One bit per observable property of the accelerometer, in the order of the D-Bus vtable (the unit test
+ * tests/bus/test-change-table.c checks the order and the table of names in service/bus/bus-face.c). */
 typedef enum ChangeBit {
         CHANGE_HAS_ACCELEROMETER,
         CHANGE_BACKEND,

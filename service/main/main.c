@@ -139,6 +139,166 @@ static int setup_signals(Context *c)
         return 0;
 }
 
+/* The port log (--port-log), the port log of one readout (diagnose.h), the EC lock and /dev/port below
+ * --sysroot, into bo: first of all, so that a bad path fails before any port access. Each is the
+ * caller's to free. Returns 0 or a negative errno (logged). */
+static int open_port_parts(const Options *o, PortLogFile *port_log, PortLog **port_capture,
+                           PortLock **ec_lock, char **devport_path, BackendOptions *bo)
+{
+        int r;
+
+        if (o->port_log) {
+                r = port_log_open(o->port_log, &port_log->log);
+                if (r < 0)
+                        return log_error_errno(r, "tpacceld: --port-log=%s: cannot create the file: %m",
+                                               o->port_log);
+                bo->port_log = port_log->log;
+        }
+        r = port_log_new_capture(port_capture);
+        if (r < 0)
+                return log_error_errno(r, "tpacceld: cannot set up: %m");
+        bo->port_capture = *port_capture;
+        r = ec_lock_new(o, ec_lock);
+        if (r < 0)
+                return log_error_errno(r, "tpacceld: cannot set up the EC lock: %m");
+        bo->ec_lock = *ec_lock;
+        bo->force = o->force;
+
+        if (o->sysroot) {
+                if (asprintf(devport_path, "%s/dev/port", o->sysroot) < 0) {
+                        log_error("tpacceld: out of memory");
+                        return -ENOMEM;
+                }
+                bo->devport_path = *devport_path;
+        }
+        return 0;
+}
+
+/* backend_open(). When it fails, another process driving the EC, a backend named on the command line
+ * or --dump end the daemon (a negative errno, logged) before anything else, the bus name included;
+ * otherwise the daemon serves HasAccelerometer=false (or diagnoses without a backend): 0 with *backend
+ * NULL. */
+static int open_backend(const Options *o, const BackendOptions *bo, const PortLogFile *port_log,
+                        Backend **backend, char **reason)
+{
+        int r;
+
+        r = backend_open(bo, backend, reason);
+        if (r < 0) {
+                if (!o->diagnose && (o->backend != BACKEND_AUTO || o->dump > 0 ||
+                                     (bo->ec_lock && port_lock_refused(bo->ec_lock)))) {
+                        log_error("tpacceld: %s", *reason ? *reason : strerror(-r));
+                        return r;
+                }
+                log_warning("%s; %s", *reason ? *reason : strerror(-r),
+                            o->diagnose ? "the diagnosis goes on without a backend"
+                                        : "serving HasAccelerometer=false");
+        } else
+                log_info("Backend %s: %s", backend_name(*backend), *reason);
+        if (bo->ec_lock && port_lock_held(bo->ec_lock))
+                log_debug("Holding the EC lock %s", port_lock_path(bo->ec_lock));
+        if (port_log->log && (!*backend || !backend_has_ports(*backend)))
+                log_notice("Port log %s stays empty: %s", o->port_log,
+                           *backend ? "the kernel backend makes no port access" : "no port backend is open");
+        return 0;
+}
+
+/* What must be opened while still privileged, for the service only (not --dump): the tablet-mode switch
+ * (root:input 0660; for the sensor proxy or the diagnosis) and /dev/uinput (root's: the hdaps input
+ * devices are made when SetInputDevices(true) asks), whose failure is kept in *input_devices_error.
+ * Returns 0 or a negative errno (logged). */
+static int open_privileged_devices(const Options *o, TabletMode **tablet_mode, InputDevices **input_devices,
+                                   int *input_devices_error)
+{
+        HdapsdSysfs *sysfs = NULL;
+        int r;
+
+        if ((o->sensor_proxy != SENSOR_PROXY_NO || o->diagnose) && o->dump == 0)
+                sensor_proxy_open_tablet_mode(o->input_dir, tablet_mode);
+
+        if (o->dump > 0 || o->diagnose)
+                return 0;
+        r = input_devices_open(NULL, input_devices);
+        if (r < 0) {
+                *input_devices_error = r;
+                log_debug_errno(r, "No hdaps input devices: %s cannot be opened: %m",
+                                INPUT_DEVICES_UINPUT_PATH);
+                return 0;
+        }
+        r = hdapsd_sysfs_for(o, &sysfs);
+        if (r < 0)
+                return log_error_errno(r, "tpacceld: cannot set up hdapsd's sysfs stand-in: %m");
+        input_devices_set_hdapsd_sysfs(*input_devices, sysfs);
+        return 0;
+}
+
+/* --dump=N: N readouts of backend as CSV on stdout. Returns the exit status. */
+static int run_dump(const Options *o, Backend *backend, const char *reason)
+{
+        _cleanup_free_ char *state_path = NULL;
+
+        if (o->state_dir && asprintf(&state_path, "%s/%s", o->state_dir, STATE_FILE_NAME) < 0) {
+                log_error("tpacceld: out of memory");
+                return EXIT_FAILURE;
+        }
+        return dump_readouts(backend, reason, state_path, o->dump, stdout) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* --diagnose: the report on stdout. Returns the exit status: 1 when the report names a problem. */
+static int run_diagnose(Context *c, const char *format)
+{
+        int r;
+
+        r = diagnose_standalone(c, format, stdout);
+        if (r < 0) {
+                log_error_errno(r, "tpacceld: cannot make the diagnosis report: %m");
+                return EXIT_FAILURE;
+        }
+        return r > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* The service: the bus face of c in *face (the caller frees it, before c), the signals, the event loop
+ * until a signal, the idle exit or the bus's end. Returns the exit status. */
+static int serve(const Options *o, Context *c, BusFace **face, const ContextOptions *co)
+{
+        BusOptions bus_options = {
+                .session = o->session,
+                .address = o->address,
+                .sensor_proxy = o->sensor_proxy,
+        };
+        int r;
+
+        r = bus_face_new(c, face);
+        if (r < 0)
+                return EXIT_FAILURE;
+        if (setup_signals(c) < 0)
+                return EXIT_FAILURE; /* every return from here on shuts down through bus_face_free() */
+        (void) sd_event_set_watchdog(c->event, true);
+
+        r = bus_start(*face, &bus_options, co);
+        if (r < 0)
+                return EXIT_FAILURE;
+
+        (void) sd_notify(false, "READY=1\nSTATUS=Serving org.thinkpad.Accelerometer");
+        r = sd_event_loop(c->event);
+        (void) sd_notify(false, "STOPPING=1");
+        if (r < 0)
+                log_error_errno(r, "Event loop failed: %m");
+        else if (r == 0)
+                log_info("Exiting (signal)");
+        else if (r == IDLE_EXIT_EVENT_CODE)
+                log_info("Exiting (idle: no accelerometer and no calls)");
+        else
+                log_error("Exiting (bus connection lost): every claim and stream is gone and disk "
+                          "protection is off until tpacceld starts again (the unit restarts it, "
+                          "Restart=on-failure)");
+
+        context_shutdown(c); /* normally done already by the exit handler */
+        return r == 0 || r == IDLE_EXIT_EVENT_CODE ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* The daemon's steps in order: the port's parts, the backend, the privileged devices, dropping
+ * privileges, then --dump, or the core and --diagnose, or the service. Returns the exit status. */
 static int run(const Options *o)
 {
         /* Declared first, so freed last: after the context, whose shutdown makes the last port access. */
@@ -169,103 +329,21 @@ static int run(const Options *o)
                 .backend_options = &bo,
                 .exit_idle_sec = o->exit_idle_sec,
         };
-        BusOptions bus_options = {
-                .session = o->session,
-                .address = o->address,
-                .sensor_proxy = o->sensor_proxy,
-        };
         int r;
 
         memcpy(sim_faults, o->sim_faults, sizeof(sim_faults));
 
-        /* First of all, so that a bad path fails before any port access. */
-        if (o->port_log) {
-                r = port_log_open(o->port_log, &port_log.log);
-                if (r < 0) {
-                        log_error_errno(r, "tpacceld: --port-log=%s: cannot create the file: %m",
-                                        o->port_log);
-                        return EXIT_FAILURE;
-                }
-                bo.port_log = port_log.log;
-        }
-        r = port_log_new_capture(&port_capture);
-        if (r < 0) {
-                log_error_errno(r, "tpacceld: cannot set up: %m");
+        if (open_port_parts(o, &port_log, &port_capture, &ec_lock, &devport_path, &bo) < 0 ||
+            open_backend(o, &bo, &port_log, &backend, &reason) < 0 ||
+            open_privileged_devices(o, &tablet_mode, &input_devices, &input_devices_error) < 0)
                 return EXIT_FAILURE;
-        }
-        bo.port_capture = port_capture;
-        r = ec_lock_new(o, &ec_lock);
-        if (r < 0) {
-                log_error_errno(r, "tpacceld: cannot set up the EC lock: %m");
-                return EXIT_FAILURE;
-        }
-        bo.ec_lock = ec_lock;
-        bo.force = o->force;
-
-        if (o->sysroot) {
-                if (asprintf(&devport_path, "%s/dev/port", o->sysroot) < 0) {
-                        log_error("tpacceld: out of memory");
-                        return EXIT_FAILURE;
-                }
-                bo.devport_path = devport_path;
-        }
-
-        r = backend_open(&bo, &backend, &reason);
-        if (r < 0) {
-                /* Another process drives the EC: refuse before anything else (the bus name included). */
-                if (!o->diagnose &&
-                    (o->backend != BACKEND_AUTO || o->dump > 0 || (ec_lock && port_lock_refused(ec_lock)))) {
-                        log_error("tpacceld: %s", reason ? reason : strerror(-r));
-                        return EXIT_FAILURE;
-                }
-                log_warning("%s; %s", reason ? reason : strerror(-r),
-                            o->diagnose ? "the diagnosis goes on without a backend"
-                                        : "serving HasAccelerometer=false");
-        } else
-                log_info("Backend %s: %s", backend_name(backend), reason);
-        if (ec_lock && port_lock_held(ec_lock))
-                log_debug("Holding the EC lock %s", port_lock_path(ec_lock));
-        if (port_log.log && (!backend || !backend_has_ports(backend)))
-                log_notice("Port log %s stays empty: %s", o->port_log,
-                           backend ? "the kernel backend makes no port access" : "no port backend is open");
-
-        /* Opened while still privileged: the input nodes are root:input 0660. */
-        if ((o->sensor_proxy != SENSOR_PROXY_NO || o->diagnose) && o->dump == 0)
-                sensor_proxy_open_tablet_mode(o->input_dir, &tablet_mode);
-
-        /* /dev/uinput is root's: opened now, the devices are made when SetInputDevices(true) asks. */
-        if (o->dump == 0 && !o->diagnose) {
-                r = input_devices_open(NULL, &input_devices);
-                if (r < 0) {
-                        input_devices_error = r;
-                        log_debug_errno(r, "No hdaps input devices: %s cannot be opened: %m",
-                                        INPUT_DEVICES_UINPUT_PATH);
-                } else {
-                        HdapsdSysfs *sysfs = NULL;
-
-                        r = hdapsd_sysfs_for(o, &sysfs);
-                        if (r < 0) {
-                                log_error_errno(r, "tpacceld: cannot set up hdapsd's sysfs stand-in: %m");
-                                return EXIT_FAILURE;
-                        }
-                        input_devices_set_hdapsd_sysfs(input_devices, sysfs);
-                }
-        }
 
         /* Port access is held now (ioperm grant or open /dev/port): nothing else needs privileges. */
         if (privileges_drop(o->user, o->state_dir, ec_lock ? port_lock_created_dir(ec_lock) : NULL) < 0)
                 return EXIT_FAILURE;
 
-        if (o->dump > 0) {
-                _cleanup_free_ char *state_path = NULL;
-
-                if (o->state_dir && asprintf(&state_path, "%s/%s", o->state_dir, STATE_FILE_NAME) < 0) {
-                        log_error("tpacceld: out of memory");
-                        return EXIT_FAILURE;
-                }
-                return dump_readouts(backend, reason, state_path, o->dump, stdout) < 0 ? EXIT_FAILURE
-                                                                                       : EXIT_SUCCESS;
-        }
+        if (o->dump > 0)
+                return run_dump(o, backend, reason);
 
         co.port_capture = port_capture;
         co.tablet_mode = TAKE_PTR(tablet_mode);
@@ -277,42 +355,9 @@ static int run(const Options *o)
                 return EXIT_FAILURE;
         }
 
-        if (o->diagnose) {
-                r = diagnose_standalone(c, o->diagnose, stdout);
-                if (r < 0) {
-                        log_error_errno(r, "tpacceld: cannot make the diagnosis report: %m");
-                        return EXIT_FAILURE;
-                }
-                return r > 0 ? EXIT_FAILURE : EXIT_SUCCESS; /* 1: the report names a problem */
-        }
-
-        r = bus_face_new(c, &face);
-        if (r < 0)
-                return EXIT_FAILURE;
-        if (setup_signals(c) < 0)
-                return EXIT_FAILURE; /* every return from here on shuts down through bus_face_free() */
-        (void) sd_event_set_watchdog(c->event, true);
-
-        r = bus_start(face, &bus_options, &co);
-        if (r < 0)
-                return EXIT_FAILURE;
-
-        (void) sd_notify(false, "READY=1\nSTATUS=Serving org.thinkpad.Accelerometer");
-        r = sd_event_loop(c->event);
-        (void) sd_notify(false, "STOPPING=1");
-        if (r < 0)
-                log_error_errno(r, "Event loop failed: %m");
-        else if (r == 0)
-                log_info("Exiting (signal)");
-        else if (r == IDLE_EXIT_EVENT_CODE)
-                log_info("Exiting (idle: no accelerometer and no calls)");
-        else
-                log_error("Exiting (bus connection lost): every claim and stream is gone and disk "
-                          "protection is off until tpacceld starts again (the unit restarts it, "
-                          "Restart=on-failure)");
-
-        context_shutdown(c); /* normally done already by the exit handler */
-        return r == 0 || r == IDLE_EXIT_EVENT_CODE ? EXIT_SUCCESS : EXIT_FAILURE;
+        if (o->diagnose)
+                return run_diagnose(c, o->diagnose);
+        return serve(o, c, &face, &co);
 }
 
 int main(int argc, char *argv[])
@@ -323,6 +368,10 @@ int main(int argc, char *argv[])
                 return EXIT_USAGE;
         if (o.help) {
                 options_help(program_invocation_short_name);
+                return EXIT_SUCCESS;
+        }
+        if (o.sim_fault_help) {
+                options_sim_fault_help();
                 return EXIT_SUCCESS;
         }
         if (o.version) {

@@ -62,6 +62,32 @@ static const struct option long_options[] = {
         {},
 };
 
+#define HELP_COLUMN 25 /* where an option's description starts */
+#define HELP_WIDTH  79
+
+/* The fault kinds from their table, wrapped in the description column. */
+static void print_fault_kinds(void)
+{
+        int column = HELP_WIDTH;
+
+        for (unsigned k = 0; k < _SIM_FAULT_MAX; k++) {
+                const char *kind = sim_fault_kind_to_string(k), *comma = k + 1 < _SIM_FAULT_MAX ? "," : "";
+
+                if (column + 1 + (int) (strlen(kind) + strlen(comma)) > HELP_WIDTH)
+                        column = printf("\n%*s", HELP_COLUMN, "") - 1;
+                else
+                        column += printf(" ");
+                column += printf("%s%s", kind, comma);
+        }
+        printf("\n");
+}
+
+void options_sim_fault_help(void)
+{
+        for (unsigned k = 0; k < _SIM_FAULT_MAX; k++)
+                printf("%s\n", sim_fault_kind_to_string(k));
+}
+
 void options_help(const char *program)
 {
         printf("Usage: %s [OPTIONS]\n"
@@ -78,13 +104,12 @@ void options_help(const char *program)
                "  --trace=FILE           sim: replay this motion trace instead of the demo motion\n"
                "  --trace-loop           sim: restart the trace after its last row\n"
                "  --sim-fault=KIND[:P][@FROM-TO]\n"
-               "                         sim: inject a fault (busy, silent, bad-status, retval, pending,\n"
-               "                         absent, zero-step, swmf-after-read, no-readout, warm-up,\n"
-               "                         mode-change, end-status) with probability P per transaction, "
-               "between FROM and "
-               "TO\n"
-               "                         seconds after start if given; repeatable\n"
-               "  --state-dir=DIR        where the configuration is kept (default %s)\n"
+               "                         sim: inject a fault with probability P per transaction, between\n"
+               "                         FROM and TO seconds after start if given; repeatable;\n"
+               "                         --sim-fault=help lists the kinds, one a line. KIND is one of",
+               program);
+        print_fault_kinds();
+        printf("  --state-dir=DIR        where the configuration is kept (default %s)\n"
                "  --sysfs-root=DIR       sysfs tree for disk protection (default /sys)\n"
                "  --force                ioperm, devport: drive the EC ports even when a safety check of\n"
                "                         auto fails (not a ThinkPad with HDAPS, ports owned, kernel "
@@ -110,7 +135,7 @@ void options_help(const char *program)
                "  -v, --verbose          debug logging\n"
                "  -h, --help             this help\n"
                "      --version          print the version\n",
-               program, STATE_DIR_DEFAULT);
+               STATE_DIR_DEFAULT);
 }
 
 static int bad(const char *fmt, ...) _printf_(1, 2);
@@ -168,6 +193,10 @@ int options_parse(int argc, char *argv[], Options *ret)
                 case ARG_SIM_FAULT: {
                         SimFault f;
                         _cleanup_free_ char *error = NULL;
+                        if (streq(optarg, "help")) {
+                                o.sim_fault_help = true;
+                                break;
+                        }
                         if (o.n_sim_faults >= SIM_FAULTS_MAX)
                                 return bad("--sim-fault=%s: too many faults (at most %d)", optarg,
                                            SIM_FAULTS_MAX);

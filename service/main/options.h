@@ -37,7 +37,10 @@ typedef struct Options {
 
         bool verbose;
         bool help, version;
+        bool sim_fault_help; /* --sim-fault=help */
 } Options;
 
 int options_parse(int argc, char *argv[], Options *ret);
 void options_help(const char *program);
+/* --sim-fault=help: every fault kind's name, one a line, from the emulator's table. */
+void options_sim_fault_help(void);

@@ -73,11 +73,13 @@ typedef struct SimOptions {
         int temperature;           /* degrees C; 0 = default (38) */
 } SimOptions;
 
-/* Parses "KIND[:PROBABILITY][@FROM-TO]" (KIND: busy, silent, bad-status, retval, pending, absent;
- * probability 0..1, default 1; FROM and TO seconds since the emulator started, TO > FROM, default
+/* Parses "KIND[:PROBABILITY][@FROM-TO]" (KIND: a name of sim_fault_kind_to_string(), which its errors
+ * list; probability 0..1, default 1; FROM and TO seconds since the emulator started, TO > FROM, default
  * always). Returns 0 or -EINVAL with *ret_error set to a message (free it; ret_error may be NULL).
  * s NULL or empty is refused like a bad specification; ret is not NULL (assert()ed). */
 int sim_fault_parse(const char *s, SimFault *ret, char **ret_error);
+/* The kind's name, from the one table of fault names (the parse errors, tpacceld --help and
+ * --sim-fault=help list it); NULL past the last kind. */
 const char *sim_fault_kind_to_string(SimFaultKind k);
 
 /* Creates the emulator as a port backend. Loads the trace if set: a bad file gives -EINVAL with

@@ -11,6 +11,7 @@
 #include "ec-protocol.h"
 #include "macros.h"
 #include "strutil.h"
+#include "strv.h"
 #include "sim-fault.h"
 
 static const char *const sim_fault_kind_table[_SIM_FAULT_MAX] = {
@@ -28,12 +29,19 @@ static const char *const sim_fault_kind_table[_SIM_FAULT_MAX] = {
         [SIM_FAULT_END_STATUS] = "end-status",
 };
 
-#define FAULT_KINDS_LIST                                                                                    \
-        "busy, silent, bad-status, retval, pending, absent, zero-step, swmf-after-read, no-readout, "       \
-        "warm-up, mode-change, end-status"
 #define FAULT_PROBABILITY_QUOTE_MAX 32
 
 DEFINE_STRING_TABLE_LOOKUP_TO_STRING(sim_fault_kind, SimFaultKind, );
+
+/* Every kind's name in SimFaultKind's order, joined by separator; NULL on ENOMEM. */
+static char *sim_fault_kinds_join(const char *separator)
+{
+        const char *kinds[_SIM_FAULT_MAX + 1] = {};
+
+        for (unsigned k = 0; k < _SIM_FAULT_MAX; k++)
+                kinds[k] = sim_fault_kind_table[k];
+        return strv_join((char **) kinds, separator);
+}
 
 /* A plain non-negative decimal (digits and at most one point), or -EINVAL. */
 static int parse_seconds(const char *p, size_t len, double *ret)
@@ -77,7 +85,7 @@ static int parse_window(const char *at, SimFault *f, char **ret_error)
 
 int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
 {
-        _cleanup_free_ char *copy = NULL;
+        _cleanup_free_ char *copy = NULL, *kinds = NULL;
         const char *colon, *s;
         char *at;
         size_t kind_len;
@@ -87,10 +95,14 @@ int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
 
         if (ret_error)
                 *ret_error = NULL;
+        kinds = sim_fault_kinds_join(", ");
+        if (!kinds)
+                return -ENOMEM;
         if (!spec || !*spec)
                 return error_printf(ret_error, -EINVAL,
                                     "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], "
-                                    "KIND one of " FAULT_KINDS_LIST ")");
+                                    "KIND one of %s)",
+                                    kinds);
         copy = strdup(spec);
         if (!copy)
                 return -ENOMEM;
@@ -110,9 +122,8 @@ int sim_fault_parse(const char *spec, SimFault *ret, char **ret_error)
                     strncmp(s, sim_fault_kind_table[k], kind_len) == 0)
                         f.kind = k;
         if (f.kind == _SIM_FAULT_MAX)
-                return error_printf(ret_error, -EINVAL,
-                                    "unknown fault kind '%.*s' (expected " FAULT_KINDS_LIST ")",
-                                    (int) MIN(kind_len, (size_t) FAULT_PROBABILITY_QUOTE_MAX), s);
+                return error_printf(ret_error, -EINVAL, "unknown fault kind '%.*s' (expected %s)",
+                                    (int) MIN(kind_len, (size_t) FAULT_PROBABILITY_QUOTE_MAX), s, kinds);
 
         if (colon) {
                 const char *p = colon + 1;

@@ -101,10 +101,14 @@ static uint64_t now_usec(void)
         return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
 }
 
+/* Every property of the XML (the references check compares), then two that do not exist. */
 static const char *const properties[] = {
         "HasAccelerometer",
         "Backend",
         "BackendReason",
+        "BackendReasonCode",
+        "HardwareState",
+        "LastError",
         "Model",
         "AxisCode",
         "Position",
@@ -117,8 +121,12 @@ static const char *const properties[] = {
         "FilterOrder",
         "FakeDataMode",
         "Invert",
+        "InputDevices",
         "Polling",
         "Claimed", /* Polling's deprecated alias */
+        "EffectiveRate",
+        "EffectiveRateReason",
+        "EffectiveRateReasonCode",
         "Suspended",
         "Pitch",
         "Roll",
@@ -130,6 +138,8 @@ static const char *const properties[] = {
         "ShockCount",
         "LastShock",
         "VibrationLevel",
+        "LastPolled",
+        "ShockMinRate",
         "ProtectedDisks",
         "Parked",
         "ParkCount",

@@ -35,6 +35,11 @@ Fails when:
    tpacceld(8)'s STATE FILE section a key of service/state/state-file.c, docs/DBUS.md a member
    (method, property, signal; deprecated ones aside) of data/*.xml, or HACKING.md's layer table differs
    from LAYERS in tests/checks/check-layers.py.
+7. a list of names misses or adds to the table that owns it: the fault kinds of service/sim/sim-fault.c's
+   table in tpacceld(8)'s --sim-fault and in docs/EMULATOR.md (the parse error as printed, a table row
+   per kind); the keys of client/common/accel-props.c's table (settable: with a setter) in tpaccelctl(1)'s
+   KEYS and in client/tpaccelctl.bash-completion, with client/ctl/tpaccelctl.c's commands and options;
+   the properties of data/org.thinkpad.Accelerometer.xml in the bus fuzzer's (tests/busfuzz/busfuzz.c).
 
 PENDING lists stale references in files other work is changing at the time this check was written; each
 entry is (file, reference) and is reported, not failed on, while it is there; an entry no longer found
@@ -316,6 +321,87 @@ def check_tables(root, problems):
                         + ', '.join(differ))
 
 
+def words_list(text):
+    return ' '.join(text.split())
+
+
+def compare_names(problems, where, listed, owned, what, owner):
+    """A list of names (listed) against the table that owns them (owned): one missing, one extra."""
+    for name in owned:
+        if name not in listed:
+            problems.append(f'{where}: no {what} {name} ({owner})')
+    for name in listed:
+        if name not in owned:
+            problems.append(f'{where}: {name} is no {what} ({owner})')
+
+
+def check_fault_kinds(root, problems):
+    table = re.search(r'sim_fault_kind_table\[\w*\] = \{(.*?)\};', read(root, 'service/sim/sim-fault.c'), re.S)
+    kinds = re.findall(r'\[SIM_FAULT_\w+\]\s*=\s*"([a-z-]+)"', table.group(1))
+    if not kinds or len(kinds) != table.group(1).count('[SIM_FAULT_'):
+        problems.append('service/sim/sim-fault.c: the fault kind table is not read as this check expects: '
+                        'update check_fault_kinds()')
+    listed = ', '.join(kinds)
+    option = re.search(r'^\.BI --sim-fault=.*?\n(.*?)(?=^\.TP|^\.SH)', unescape(read(root, 'service/main/tpacceld.8')),
+                       re.M | re.S)
+    if not option or listed not in words_list(option.group(1)):
+        problems.append(f'service/main/tpacceld.8: --sim-fault does not list the fault kinds as the table has '
+                        f'them ({listed}; service/sim/sim-fault.c)')
+    emulator = read(root, 'docs/EMULATOR.md')
+    if f"unknown fault kind 'x' (expected {listed})" not in words_list(emulator):
+        problems.append(f"docs/EMULATOR.md: the error \"unknown fault kind 'x' (expected ...)\" does not list "
+                        f'the fault kinds as the table has them ({listed}; service/sim/sim-fault.c)')
+    compare_names(problems, 'docs/EMULATOR.md, the rows of the fault tables', re.findall(r'^\| `([a-z-]+)` \|', emulator, re.M),
+                  kinds, 'fault kind', 'service/sim/sim-fault.c')
+
+
+def bash_words(completion, name):
+    m = re.search(r'^\s*local %s="([^"]*)"' % name, completion, re.M)
+    return m.group(1).split() if m else []
+
+
+def check_ctl_keys(root, problems):
+    props = read(root, 'client/common/accel-props.c')
+    table = re.search(r'AccelProperty properties\[\] = \{(.*?)^\};', props, re.M | re.S).group(1)
+    rows = re.findall(r'\{"([a-z-]+)",\s*"\w+",\s*N_\("[^"]*"\),\s*(?:NULL|"[^"]*"),\s*(NULL|"\w+")', table)
+    if not rows or len(rows) != len(re.findall(r'^\s*\{"', table, re.M)):
+        problems.append('client/common/accel-props.c: the key table is not read as this check expects: '
+                        'update check_ctl_keys()')
+    settable = [key for key, setter in rows if setter != 'NULL']
+    readonly = [key for key, setter in rows if setter == 'NULL']
+    source = 'client/common/accel-props.c'
+
+    completion_file = 'client/tpaccelctl.bash-completion'
+    completion = read(root, completion_file)
+    for name, keys in (('settable', settable), ('readonly', readonly)):
+        compare_names(problems, f'{completion_file}, ${name}', bash_words(completion, name), keys,
+                      f'{name} key', source)
+    ctl = read(root, 'client/ctl/tpaccelctl.c')
+    for cmd in re.findall(r'^\s*\{"([a-z-]+)",\s*ctl_\w+,', ctl, re.M) + ['help']:
+        if cmd not in bash_words(completion, 'commands'):
+            problems.append(f'{completion_file}: $commands misses {cmd} (client/ctl/tpaccelctl.c)')
+    for opt, arg in re.findall(r'\{"([a-z][a-z-]*)",\s*(no|required)_argument', ctl):
+        if f'--{opt}' + ('=' if arg == 'required' else '') not in bash_words(completion, 'options'):
+            problems.append(f'{completion_file}: $options misses --{opt} (client/ctl/tpaccelctl.c)')
+
+    keys = unescape(section(read(root, 'client/tpaccelctl.1'), 'KEYS'))
+    settable_part, _, readonly_part = keys.partition('\n.PP\n')
+    compare_names(problems, 'client/tpaccelctl.1, KEYS', re.findall(r'^\.B ([a-z-]+)$', settable_part, re.M),
+                  settable, 'settable key', source)
+    for key in readonly:
+        if not re.search(r'(?<![\w-])%s(?![\w-])' % re.escape(key), readonly_part):
+            problems.append(f'client/tpaccelctl.1: KEYS misses the read-only key {key} ({source})')
+
+
+def check_fuzzed_properties(root, problems):
+    xml = ET.fromstring(read(root, 'data/org.thinkpad.Accelerometer.xml'))
+    fuzz = read(root, 'tests/busfuzz/busfuzz.c')
+    listed = re.findall(r'"(\w*)"', re.search(r'char \*const properties\[\] = \{(.*?)\};', fuzz, re.S).group(1))
+    compare_names(problems, 'tests/busfuzz/busfuzz.c, properties[]',
+                  [n for n in listed if n not in ('', 'NoSuchProperty')], [p.get('name') for p in xml.iter('property')],
+                  'property', 'data/org.thinkpad.Accelerometer.xml')
+
+
 def main():
     default = os.path.join(os.path.dirname(__file__), '..', '..')
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else default)
@@ -323,6 +409,9 @@ def main():
     problems, pending_seen = [], set()
     check_references(root, files, problems, pending_seen)
     check_tables(root, problems)
+    check_fault_kinds(root, problems)
+    check_ctl_keys(root, problems)
+    check_fuzzed_properties(root, problems)
     for rel, ref in sorted(PENDING - pending_seen):
         problems.append(f'{rel}: the pending entry {ref} is gone: remove it from PENDING')
     for p in problems:

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpacceld --dump on the emulator: replays a trace exactly (within interpolation and the EC filter),
-survives every fault kind, and refuses clearly when there is no accelerometer."""
+survives every fault kind (the kinds asked of tpacceld --sim-fault=help), and refuses clearly when there
+is no accelerometer."""
 import csv
 import io
 import os
@@ -19,6 +20,12 @@ def run_dump(*args, n=30, trace=None, state_dir=None):
     if trace:
         cmd.append('--trace=' + trace)
     return subprocess.run(cmd + list(args), capture_output=True, text=True, timeout=60)
+
+
+def fault_kinds():
+    """The fault kinds, as tpacceld lists them from the emulator's table."""
+    p = subprocess.run([TPACCELD, '--sim-fault=help'], capture_output=True, text=True, timeout=60, check=True)
+    return p.stdout.split()
 
 
 class DumpTest(unittest.TestCase):
@@ -60,8 +67,13 @@ class DumpTest(unittest.TestCase):
         self.assertEqual([r[0] for r in rows], sorted(r[0] for r in rows))
 
     def test_survives_every_fault_kind(self):
-        for kind in ('busy', 'silent', 'bad-status', 'retval', 'pending', 'zero-step', 'swmf-after-read',
-                     'no-readout', 'warm-up', 'mode-change', 'end-status'):
+        """Every kind the emulator's table has (tpacceld --sim-fault=help), but absent, which is no
+        accelerometer at all (test_no_accelerometer_is_refused)."""
+        kinds = fault_kinds()
+        self.assertIn('absent', kinds)
+        for kind in kinds:
+            if kind == 'absent':
+                continue
             with self.subTest(kind=kind):
                 p = run_dump('--sim-fault=%s:0.2' % kind, n=25, trace=self.trace, state_dir=self.tmp.name)
                 self.assertEqual(p.returncode, 0, p.stderr)
@@ -83,6 +95,18 @@ class DumpTest(unittest.TestCase):
         self.assertNotIn('Failed to power the accelerometer off', p.stderr)
         self.assertRegex(p.stderr, r'accelerometer powered off, but stopping EC sampling \(0x10 0 1\) '
                                    r'failed \(emulated EC: powered=no[^)]*\): Device or resource busy')
+
+    def test_fault_kinds_are_listed_alike(self):
+        """--sim-fault=help, --help and an unknown kind's error list the same kinds, in one order."""
+        kinds = fault_kinds()
+        self.assertGreater(len(kinds), 5)
+        self.assertEqual(len(set(kinds)), len(kinds))
+        p = subprocess.run([TPACCELD, '--help'], capture_output=True, text=True, timeout=60, check=True)
+        self.assertIn(', '.join(kinds), ' '.join(p.stdout.split()))
+        p = run_dump('--sim-fault=nonsense', n=1, state_dir=self.tmp.name)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown fault kind 'nonsense' (expected %s)" % ', '.join(kinds), p.stderr)
+        self.assertEqual(p.stdout, '')
 
     def test_no_accelerometer_is_refused(self):
         p = run_dump('--sim-fault=absent', n=3, state_dir=self.tmp.name)

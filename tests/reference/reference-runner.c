@@ -737,9 +737,14 @@ int main(int argc, char **argv)
                         printf("%s\n", scenarios[i].name);
                 return 0;
         }
+        if (argc >= 2 && !strcmp(argv[1], "fault-kinds")) { /* each needs a scenario of its name */
+                for (unsigned k = 0; k < _SIM_FAULT_MAX; k++)
+                        printf("%s\n", sim_fault_kind_to_string(k));
+                return 0;
+        }
         if (argc < 3) {
-                fprintf(stderr, "usage: %s REFERENCE.so SCENARIO...|all\n       %s list\n", argv[0],
-                        argv[0]);
+                fprintf(stderr, "usage: %s REFERENCE.so SCENARIO...|all\n       %s list|fault-kinds\n",
+                        argv[0], argv[0]);
                 return 2;
         }
         printf("%-16s %6s %6s  %-7s %-7s %4s  %5s %5s\n", "scenario", "acc/R", "acc/R", "readouts", "equal",

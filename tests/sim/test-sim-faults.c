@@ -15,6 +15,35 @@ static void check_parse_error(const char *spec, const char *expected)
         free(error);
 }
 
+#define EMPTY_SPEC_ERROR "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], KIND one of %s)"
+
+/* check_parse_error() with expected_format's %s the fault kinds, joined here from
+ * sim_fault_kind_to_string(): every kind, in the table's order. */
+static void check_parse_error_listing(const char *spec, const char *expected_format)
+{
+        char kinds[512] = "", expected[1024];
+
+        for (unsigned k = 0; k < _SIM_FAULT_MAX; k++) {
+                strcat(kinds, k > 0 ? ", " : "");
+                strcat(kinds, sim_fault_kind_to_string(k));
+        }
+        CHECK(strlen(kinds) < sizeof(kinds) / 2);
+        snprintf(expected, sizeof(expected), expected_format, kinds);
+        check_parse_error(spec, expected);
+}
+
+/* sim_fault_kind_table is the one list of fault names (parse, --help, --sim-fault=help): a kind without
+ * its row would be a NULL in it. */
+TEST(test_every_kind_has_a_name)
+{
+        for (unsigned k = 0; k < _SIM_FAULT_MAX; k++) {
+                if (!sim_fault_kind_to_string(k))
+                        fprintf(stderr, "fault kind %u (after %s) has no name in sim_fault_kind_table\n", k,
+                                k > 0 ? sim_fault_kind_to_string(k - 1) : "none");
+                CHECK(sim_fault_kind_to_string(k) != NULL);
+        }
+}
+
 TEST(test_fault_parse)
 {
         SimFault f;
@@ -42,16 +71,9 @@ TEST(test_fault_parse)
         }
         CHECK(sim_fault_kind_to_string(_SIM_FAULT_MAX) == NULL);
 
-        check_parse_error(
-                "x", "unknown fault kind 'x' (expected busy, silent, bad-status, retval, pending, "
-                     "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change, end-status)");
-        check_parse_error(
-                "Busy:1",
-                "unknown fault kind 'Busy' (expected busy, silent, bad-status, retval, pending, "
-                "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change, end-status)");
-        check_parse_error(
-                ":0.5", "unknown fault kind '' (expected busy, silent, bad-status, retval, pending, "
-                        "absent, zero-step, swmf-after-read, no-readout, warm-up, mode-change, end-status)");
+        check_parse_error_listing("x", "unknown fault kind 'x' (expected %s)");
+        check_parse_error_listing("Busy:1", "unknown fault kind 'Busy' (expected %s)");
+        check_parse_error_listing(":0.5", "unknown fault kind '' (expected %s)");
         check_parse_error("busy:2", "probability '2' is not between 0 and 1");
         check_parse_error("busy:-0.5", "probability '-0.5' is not between 0 and 1");
         check_parse_error("busy:abc", "probability 'abc' is not a number");
@@ -59,12 +81,8 @@ TEST(test_fault_parse)
         check_parse_error("busy:nan", "probability 'nan' is not a number");
         check_parse_error("busy:0.5x", "probability '0.5x' is not a number");
         check_parse_error("busy:0.5:1", "probability '0.5:1' is not a number");
-        check_parse_error("", "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], KIND one "
-                              "of busy, silent, bad-status, retval, pending, absent, zero-step, "
-                              "swmf-after-read, no-readout, warm-up, mode-change, end-status)");
-        check_parse_error(NULL, "empty fault specification (expected KIND[:PROBABILITY][@FROM-TO], KIND "
-                                "one of busy, silent, bad-status, retval, pending, absent, zero-step, "
-                                "swmf-after-read, no-readout, warm-up, mode-change, end-status)");
+        check_parse_error_listing("", EMPTY_SPEC_ERROR);
+        check_parse_error_listing(NULL, EMPTY_SPEC_ERROR);
         check_parse_error("busy@2", "time window '2' is not FROM-TO in seconds (like 2-5.5)");
         check_parse_error("busy:0.5@-1-2", "time window '-1-2' is not FROM-TO in seconds (like 2-5.5)");
         check_parse_error("busy@3-2", "time window '3-2' ends before it starts");
@@ -424,6 +442,9 @@ TEST(test_set_faults_at_run_time)
 
 int main(void)
 {
+        RUN(test_every_kind_has_a_name);
+        if (test_failed)
+                return test_summary(); /* the rest would crash on the missing name */
         RUN(test_fault_parse);
         RUN(test_busy);
         RUN(test_silent);
