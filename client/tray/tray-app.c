@@ -47,7 +47,7 @@ struct TrayApp {
         TrayWindow *window;
         TraySettings *settings;
         TrayNotifier *notifier;
-        gboolean no_tray_host; /* no tray host shows the icon (said once, in no_tray_host_words()) */
+        gboolean no_tray_host; /* no tray host shows the icon (said once, in no_tray_host_body()) */
         gboolean told_no_host;
 };
 
