@@ -11,7 +11,7 @@ what=${1:-test}
 
 # What scripts/demo.sh needs on a fresh machine: the build without tests, dbus-run-session and dbus-send.
 build_pkgs=(meson ninja-build pkg-config gcc gettext libsystemd-dev libglib2.0-dev libgtk-3-dev libx11-dev
-            libayatana-appindicator3-dev libnotify-dev libjson-glib-dev dbus-daemon dbus-bin)
+            libayatana-appindicator3-dev libjson-glib-dev dbus-daemon dbus-bin)
 # Configuring with the tests (tests/client: dbusmock and gi; tests/bus: libseccomp) and the unit tier
 # (xmllint and polkit's DTD for the policies; tests/checks/check-format.sh: clang-format).
 unit_pkgs=(python3-dbusmock python3-gi libseccomp-dev libxml2-utils polkitd clang-format)
