@@ -22,6 +22,8 @@ test_pkgs=(dbus dbus-test-runner pkexec xvfb xauth
            x11-apps imagemagick libnotify-bin umockdev libumockdev-dev libevdev-dev clang
            libclang-rt-dev valgrind hdapsd iio-sensor-proxy systemd tmux
            gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4)
+# tests/client/test_icon_theme.py: data/icons looked up as GTK (and waybar) look up an IconThemePath.
+test_pkgs+=(gir1.2-gtk-3.0)
 # bench/motion/bench-load.py: the CPU hogs.
 test_pkgs+=(stress-ng)
 # docs/DBUS.md's Python example (a claim held for as long as it runs) is on dbus-python, the binding a
