@@ -10,9 +10,10 @@
 
 #include <libayatana-appindicator/app-indicator.h>
 
-/* How long no tray host must last before it is reported: panels start with the session, an XEmbed tray
- * embeds the icon a moment after it is made, a panel restarts. */
-#define TRAY_HOST_GRACE_SEC 3
+/* How long no tray host must last before it is reported: a panel started with the session may come
+ * seconds after the tray (a bar exec'd beside it on an old laptop's disk), an XEmbed tray embeds the icon
+ * a moment after it is made, a panel restarts. Reported too early, the window would open at every login. */
+#define TRAY_HOST_GRACE_SEC 10
 
 /* A new indicator (category Hardware) showing icon_name, titled title. */
 AppIndicator *tray_indicator_new(const char *id, const char *icon_name, const char *title);

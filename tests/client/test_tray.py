@@ -760,11 +760,13 @@ class TrayTest(ClientTestCase):
         self.start_tray(env=dict(self.env, G_DEBUG="fatal-criticals"), registered=False)
         self.start_daemon("rest.csv")
         said = "No tray shows the accelerometer icon"
-        wait_until(lambda: said in self.tray_log(), what="the no-host message in the log")
+        wait_until(lambda: said in self.tray_log(), timeout=30,
+                   what="the no-host message in the log (after the grace for a panel starting)")
         wait_until(lambda: any(s == said for s, _ in self.notifications()), what="the no-host notification")
         body = next(b for s, b in self.notifications() if s == said)
         self.assertIn("On GNOME, install and enable the AppIndicator extension", body)
         wait_until(self.window_shown, what="the window, instead of the icon")
+        self.screenshot("tray-no-host.png")
         self.start_watcher(host=False, log_name="watcher2.log")
         wait_until(self.item_registered, what="the tray to register its item with the new watcher")
         wait_until(lambda: "IsStatusNotifierHostRegistered" in self.log("watcher2.log"),
