@@ -266,10 +266,12 @@ static void on_host_registered_read(GObject *source, GAsyncResult *result, gpoin
         if (reply)
                 g_variant_get(reply, "(v)", &value);
         else
-                g_debug("Cannot read the StatusNotifierWatcher's IsStatusNotifierHostRegistered: %s",
+                g_debug("Cannot read the StatusNotifierWatcher's IsStatusNotifierHostRegistered, taking it "
+                        "as a host: %s",
                         error->message);
-        self->watcher_host =
-                value && g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN) && g_variant_get_boolean(value);
+        /* A watcher that cannot say is taken at its word of being there: no false alarm. */
+        self->watcher_host = !value || !g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN) ||
+                             g_variant_get_boolean(value);
         self->watcher_known = TRUE;
         g_debug("StatusNotifierWatcher: %s", self->watcher_host ? "a host is registered" : "no host");
         update_host(self);

@@ -845,6 +845,7 @@ class TrayTest(ClientTestCase):
         self.assertGreater(stopped[5], 0, "expires")
         self.assertGreater(back[5], 0, "expires")
         self.assertNotIn("transient", stopped[4], "worth keeping: the service stopped")
+        self.assertEqual((stopped[4].get("urgency"), back[4].get("urgency")), (1, 0), "normal, then low")
         self.assertIs(back[4].get("transient"), True)
         calibrated = next(n for n in calls if n[2] == "Calibrated")
         self.assertIs(calibrated[4].get("transient"), True)
