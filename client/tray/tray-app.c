@@ -569,12 +569,14 @@ static void start_service(TrayApp *app, gboolean user_asked)
 
 /* --- Actions ---------------------------------------------------------------------------------- */
 
-static void show_error_dialog(const char *title, const char *text)
+/* On the window when it is shown; of a fixed size (tiling compositors float it). */
+static void show_error_dialog(TrayApp *app, const char *title, const char *text)
 {
-        GtkWidget *dialog =
-                gtk_message_dialog_new(NULL, 0, GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
+        GtkWidget *dialog = gtk_message_dialog_new(tray_window_dialog_parent(app->window), 0,
+                                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
 
         gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", text);
+        gtk_window_set_resizable(GTK_WINDOW(dialog), FALSE);
         g_signal_connect(dialog, "response", G_CALLBACK(gtk_widget_destroy), NULL);
         gtk_widget_show(dialog);
 }
@@ -592,7 +594,7 @@ static void on_calibrate_done(GObject *source, GAsyncResult *result, gpointer us
                 g_autofree char *words = tray_refusal_describe(error);
                 if (!words)
                         words = accel_error_describe(error, app->bus_description);
-                show_error_dialog(_("Calibration failed"), words);
+                show_error_dialog(app, _("Calibration failed"), words);
                 return;
         }
         tray_notifier_calibrated(app->notifier);
@@ -631,7 +633,7 @@ static void action_settings(gpointer userdata)
 {
         TrayApp *app = userdata;
         start_service(app, TRUE);
-        tray_settings_present(app->settings, tray_window_get_window(app->window));
+        tray_settings_present(app->settings, tray_window_dialog_parent(app->window));
 }
 
 static void action_show_window(gpointer userdata)

@@ -259,9 +259,7 @@ void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values)
 
 void tray_settings_present(TraySettings *s, GtkWindow *parent)
 {
-        /* On the window when it is shown; a hidden parent would only hide the dialog with it. */
-        gtk_window_set_transient_for(GTK_WINDOW(s->dialog),
-                                     parent && gtk_widget_get_mapped(GTK_WIDGET(parent)) ? parent : NULL);
+        gtk_window_set_transient_for(GTK_WINDOW(s->dialog), parent);
         show_error(s, s->unavailable ?: "");
         gtk_window_present(GTK_WINDOW(s->dialog));
 }

@@ -30,8 +30,7 @@ void tray_settings_set_unavailable(TraySettings *s, const char *why);
 /* The service's current values (from properties). */
 void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values);
 
-/* Shows the dialog (a fixed-size dialog: tiling compositors float it), on top of parent (may be NULL)
- * when that is shown. */
+/* Shows the dialog (a fixed-size dialog: tiling compositors float it), on top of parent (NULL: none). */
 void tray_settings_present(TraySettings *s, GtkWindow *parent);
 
 /* The error line currently shown, "" if none (for tests and logs). */

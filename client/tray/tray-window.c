@@ -350,9 +350,10 @@ void tray_window_present(TrayWindow *w)
         gtk_window_present(GTK_WINDOW(w->window));
 }
 
-GtkWindow *tray_window_get_window(TrayWindow *w)
+GtkWindow *tray_window_dialog_parent(TrayWindow *w)
 {
-        return GTK_WINDOW(w->window);
+        /* A hidden parent would only hide the dialog with it. */
+        return gtk_widget_get_mapped(w->window) ? GTK_WINDOW(w->window) : NULL;
 }
 
 gboolean tray_window_is_seen(TrayWindow *w)

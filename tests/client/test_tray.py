@@ -785,6 +785,31 @@ class TrayTest(ClientTestCase):
         # The window stays as the user left it: open.
         self.assertTrue(self.window_shown())
 
+    def xprop(self, wid, *props):
+        return subprocess.run(["xprop", "-display", self.xvfb.display, "-id", wid, *props], capture_output=True,
+                              text=True, check=True, timeout=10).stdout
+
+    def fixed_size(self, wid):
+        """The window's size hints say one size (min = max): tiling window managers float it."""
+        hints = self.xprop(wid, "WM_NORMAL_HINTS")
+        low = re.search(r"minimum size: (\d+) by (\d+)", hints)
+        high = re.search(r"maximum size: (\d+) by (\d+)", hints)
+        return bool(low and high and low.groups() == high.groups())
+
+    def test_window_and_dialog_float_in_tiling_managers(self):
+        # sway tiled the window and the Settings dialog over the whole screen (the dialog's Close button
+        # in the far corner): both are of the size of their content, and the dialog sits on the window.
+        self.start_tray("--show-window")
+        window = wait_until(self.window_shown, what="the window")[0]
+        self.click_menu("_Settings…")
+        dialog = wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name",
+                                                    "Accelerometer Settings"], capture_output=True, text=True,
+                                                   env=self.env).stdout.split(), what="the Settings dialog")[0]
+        self.assertIn("_NET_WM_WINDOW_TYPE_DIALOG", self.xprop(dialog, "_NET_WM_WINDOW_TYPE"))
+        self.assertEqual(int(self.xprop(dialog, "WM_TRANSIENT_FOR").split("#")[-1], 16), int(window))
+        wait_until(lambda: self.fixed_size(window), what="the window's fixed size")
+        wait_until(lambda: self.fixed_size(dialog), what="the dialog's fixed size")
+
     def test_hanging_notification_server_blocks_nothing(self):
         # A notification server whose D-Bus activation never completes (installed, cannot start): the bus
         # holds each Notify until its activation timeout (25 s). The tray's icon still follows the
