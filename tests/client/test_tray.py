@@ -806,7 +806,7 @@ class TrayTest(ClientTestCase):
                                                     "Accelerometer Settings"], capture_output=True, text=True,
                                                    env=self.env).stdout.split(), what="the Settings dialog")[0]
         self.assertIn("_NET_WM_WINDOW_TYPE_DIALOG", self.xprop(dialog, "_NET_WM_WINDOW_TYPE"))
-        self.assertEqual(int(self.xprop(dialog, "WM_TRANSIENT_FOR").split("#")[-1], 16), int(window))
+        self.assertIn("window id # 0x%x" % int(window), self.xprop(dialog, "WM_TRANSIENT_FOR"))
         wait_until(lambda: self.fixed_size(window), what="the window's fixed size")
         wait_until(lambda: self.fixed_size(dialog), what="the dialog's fixed size")
 
