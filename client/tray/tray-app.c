@@ -657,20 +657,26 @@ static void action_quit(gpointer userdata)
         gtk_main_quit();
 }
 
-/* No tray host: said once (log, notification, the window's line) and the window opens instead of the
- * icon; a host that comes later shows the icon, and the window stays as the user left it. */
+/* No tray host: said once (log, notification; the window's line while it lasts) and the window opens
+ * instead of the icon; a host that comes later shows the icon, and the window stays as the user left
+ * it. */
 static void on_tray_host(gboolean shown, gpointer userdata)
 {
         TrayApp *app = userdata;
 
         app->no_tray_host = !shown;
-        if (!shown && !app->told_no_host) {
-                app->told_no_host = TRUE;
-                g_message("%s. %s", no_tray_host_summary(), no_tray_host_body());
-                tray_notifier_no_tray_host(app->notifier, no_tray_host_summary(), no_tray_host_body());
+        if (!shown) {
+                if (!app->told_no_host) {
+                        app->told_no_host = TRUE;
+                        g_message("%s. %s", no_tray_host_summary(), no_tray_host_body());
+                        tray_notifier_no_tray_host(app->notifier, no_tray_host_summary(),
+                                                   no_tray_host_body());
+                } else
+                        g_debug("The tray host left");
+                /* At each loss (a panel that crashed and stays away), said or not. */
                 start_service(app, FALSE);
                 tray_window_present(app->window);
-        } else if (shown && app->told_no_host)
+        } else if (app->told_no_host)
                 g_message(_("A tray shows the accelerometer icon now."));
         else
                 g_debug("A tray host shows the icon");
