@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpaccel-tray under Xvfb against the real tpacceld on the EC emulator, with dbusmock standing in
-for the StatusNotifierWatcher (the panel) and the notification daemon."""
+for the StatusNotifierWatcher (the panel; sn_watcher_template.py) and the notification daemon, and dunst,
+a real notification daemon, where the mock cannot show a fact (expiry)."""
 import ctypes
 import json
 import os
