@@ -78,7 +78,9 @@ exec "${bus[@]}" bash -c '
                 sleep 0.1
         done
         if [ "$TPACCEL_DEMO_TRAY" = 1 ]; then
-                setsid "$BUILDDIR"/client/tpaccel-tray --session 2>/dev/null &
+                # Its messages (a missing tray, a notification server that fails) reach the
+                # person running the demo, each line marked with its name.
+                setsid "$BUILDDIR"/client/tpaccel-tray --session 2> >(sed -u "s/^/tpaccel-tray: /" >&2) &
                 tray=$!
         fi
         "$BUILDDIR"/client/tpaccelctl --session status

@@ -11,7 +11,7 @@ what=${1:-test}
 
 # What scripts/demo.sh needs on a fresh machine: the build without tests, dbus-run-session and dbus-send.
 build_pkgs=(meson ninja-build pkg-config gcc gettext libsystemd-dev libglib2.0-dev libgtk-3-dev libx11-dev
-            libayatana-appindicator3-dev libnotify-dev libjson-glib-dev dbus-daemon dbus-bin)
+            libayatana-appindicator3-dev libjson-glib-dev dbus-daemon dbus-bin)
 # Configuring with the tests (tests/client: dbusmock and gi; tests/bus: libseccomp) and the unit tier
 # (xmllint and polkit's DTD for the policies; tests/checks/check-format.sh: clang-format).
 unit_pkgs=(python3-dbusmock python3-gi libseccomp-dev libxml2-utils polkitd clang-format)
@@ -22,6 +22,8 @@ test_pkgs=(dbus dbus-test-runner pkexec xvfb xauth
            x11-apps imagemagick libnotify-bin umockdev libumockdev-dev libevdev-dev clang
            libclang-rt-dev valgrind hdapsd iio-sensor-proxy systemd tmux
            gir1.2-glib-2.0 procps util-linux strace x11-utils trayer xdotool xfwm4)
+# tests/client/test_icon_theme.py: data/icons looked up as GTK (and waybar) look up an IconThemePath.
+test_pkgs+=(gir1.2-gtk-3.0)
 # bench/motion/bench-load.py: the CPU hogs.
 test_pkgs+=(stress-ng)
 # docs/DBUS.md's Python example (a claim held for as long as it runs) is on dbus-python, the binding a

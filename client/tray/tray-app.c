@@ -47,6 +47,8 @@ struct TrayApp {
         TrayWindow *window;
         TraySettings *settings;
         TrayNotifier *notifier;
+        gboolean no_tray_host; /* no tray host shows the icon (said once, in no_tray_host_body()) */
+        gboolean told_no_host;
 };
 
 static void update_claim(TrayApp *app);
@@ -164,14 +166,31 @@ static char *status_detail(TrayApp *app)
         return g_strdup("");
 }
 
+/* What is missing when no tray host shows the icon, what to do, and what the tray does instead. */
+static const char *no_tray_host_summary(void)
+{
+        return _("No tray shows the accelerometer icon");
+}
+
+static const char *no_tray_host_body(void)
+{
+        return _("This desktop has no tray for status icons. On GNOME, install and enable the AppIndicator "
+                 "extension (gnome-shell-extension-appindicator); on sway, run a bar with a tray, such as "
+                 "waybar. Until then this window shows the accelerometer, and shocks still come as "
+                 "notifications.");
+}
+
 static void refresh_ui(TrayApp *app)
 {
         const char *headline = status_headline(app);
         g_autofree char *detail = status_detail(app);
-        /* The window's line: "No accelerometer: why", or just what is wrong. */
-        g_autofree char *status = no_accelerometer(app) && detail[0]
-                                          ? g_strdup_printf("%s: %s", headline, detail)
-                                          : g_strdup(headline);
+        /* The window's line: "No accelerometer: why", or just what is wrong; then the missing tray. */
+        g_autofree char *service_status = no_accelerometer(app) && detail[0]
+                                                  ? g_strdup_printf("%s: %s", headline, detail)
+                                                  : g_strdup(headline);
+        g_autofree char *status = app->no_tray_host ? g_strjoin(service_status[0] ? "\n" : "",
+                                                                service_status, no_tray_host_body(), NULL)
+                                                    : g_strdup(service_status);
 
         refresh_icon(app);
         tray_menu_set_service_usable(app->menu, usable(app));
@@ -550,12 +569,14 @@ static void start_service(TrayApp *app, gboolean user_asked)
 
 /* --- Actions ---------------------------------------------------------------------------------- */
 
-static void show_error_dialog(const char *title, const char *text)
+/* On the window when it is shown; of a fixed size (tiling compositors float it). */
+static void show_error_dialog(TrayApp *app, const char *title, const char *text)
 {
-        GtkWidget *dialog =
-                gtk_message_dialog_new(NULL, 0, GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
+        GtkWidget *dialog = gtk_message_dialog_new(tray_window_dialog_parent(app->window), 0,
+                                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
 
         gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", text);
+        gtk_window_set_resizable(GTK_WINDOW(dialog), FALSE);
         g_signal_connect(dialog, "response", G_CALLBACK(gtk_widget_destroy), NULL);
         gtk_widget_show(dialog);
 }
@@ -573,7 +594,7 @@ static void on_calibrate_done(GObject *source, GAsyncResult *result, gpointer us
                 g_autofree char *words = tray_refusal_describe(error);
                 if (!words)
                         words = accel_error_describe(error, app->bus_description);
-                show_error_dialog(_("Calibration failed"), words);
+                show_error_dialog(app, _("Calibration failed"), words);
                 return;
         }
         tray_notifier_calibrated(app->notifier);
@@ -612,7 +633,7 @@ static void action_settings(gpointer userdata)
 {
         TrayApp *app = userdata;
         start_service(app, TRUE);
-        tray_settings_present(app->settings);
+        tray_settings_present(app->settings, tray_window_dialog_parent(app->window));
 }
 
 static void action_show_window(gpointer userdata)
@@ -634,6 +655,32 @@ static void action_menu_opened(gpointer userdata)
 static void action_quit(gpointer userdata)
 {
         gtk_main_quit();
+}
+
+/* No tray host: said once (log, notification; the window's line while it lasts) and the window opens
+ * instead of the icon; a host that comes later shows the icon, and the window stays as the user left
+ * it. */
+static void on_tray_host(gboolean shown, gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        app->no_tray_host = !shown;
+        if (!shown) {
+                if (!app->told_no_host) {
+                        app->told_no_host = TRUE;
+                        g_message("%s. %s", no_tray_host_summary(), no_tray_host_body());
+                        tray_notifier_no_tray_host(app->notifier, no_tray_host_summary(),
+                                                   no_tray_host_body());
+                } else
+                        g_debug("The tray host left");
+                /* At each loss (a panel that crashed and stays away), said or not. */
+                start_service(app, FALSE);
+                tray_window_present(app->window);
+        } else if (app->told_no_host)
+                g_message(_("A tray shows the accelerometer icon now."));
+        else
+                g_debug("A tray host shows the icon");
+        refresh_ui(app);
 }
 
 static void on_window_visibility(gpointer userdata)
@@ -677,6 +724,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app_indicator_set_menu(app->indicator, tray_menu_get_menu(app->menu));
         tray_indicator_on_menu_opened(app->indicator, action_menu_opened, app);
         app_indicator_set_status(app->indicator, APP_INDICATOR_STATUS_ACTIVE);
+        tray_indicator_on_host_changed(app->indicator, on_tray_host, app);
 
         app->bus = accel_bus_connect(options->target, options->address, error);
         if (!app->bus)
@@ -706,6 +754,8 @@ void tray_app_free(TrayApp *app)
                 g_signal_handlers_disconnect_by_data(accel_client_get_proxy(app->client), app);
                 g_clear_pointer(&app->client, accel_client_free);
         }
+        if (app->indicator)
+                tray_indicator_on_host_changed(app->indicator, NULL, NULL);
         g_clear_object(&app->indicator);
         g_clear_pointer(&app->menu, tray_menu_free);
         g_clear_pointer(&app->settings, tray_settings_free);

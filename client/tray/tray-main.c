@@ -125,6 +125,8 @@ int main(int argc, char *argv[])
         icon_dir = find_icon_dir();
         if (icon_dir)
                 gtk_icon_theme_append_search_path(gtk_icon_theme_get_default(), icon_dir);
+        /* Every window and dialog, also uninstalled (from icon_dir). */
+        gtk_window_set_default_icon_name(TRAY_ICON_APP);
 
         options.target = session_bus ? BUS_TARGET_SESSION : address ? BUS_TARGET_ADDRESS : BUS_TARGET_SYSTEM;
         options.address = address;

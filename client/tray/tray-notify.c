@@ -1,17 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include <libnotify/notify.h>
+#include <gio/gio.h>
 
 #include "accel-words.h"
 #include "client-i18n.h"
 #include "tray-icon.h"
 #include "tray-notify.h"
 
+#define NOTIFICATIONS_NAME      "org.freedesktop.Notifications"
+#define NOTIFICATIONS_PATH      "/org/freedesktop/Notifications"
+#define NOTIFICATIONS_INTERFACE "org.freedesktop.Notifications"
+
+/* The specification's urgencies (hint "urgency", a byte) and the server's own expiry. */
+enum { URGENCY_LOW = 0, URGENCY_NORMAL = 1, URGENCY_CRITICAL = 2 };
+#define EXPIRES_DEFAULT (-1)
+
+/* One notification updated in place: the server's id of the one shown, and the next one while a Notify
+ * is on its way (it replaces that one, so it waits for its id). */
+typedef struct Slot {
+        TrayNotifier *notifier;
+        guint32 id;         /* 0: none shown yet */
+        gboolean in_flight; /* a Notify is on its way */
+        GVariant *pending;  /* (sssa{sv}i): icon, summary, body, hints, timeout; NULL: nothing waits */
+} Slot;
+
 struct TrayNotifier {
         char *icon_dir;
-        NotifyNotification *shock;
-        NotifyNotification *parked;
-        NotifyNotification *service;
-        NotifyNotification *calibrated;
+        GDBusConnection *bus;      /* the session bus, NULL until connected */
+        GCancellable *cancellable; /* every call; cancelled when freed */
+        Slot shock, parked, service, calibrated, no_host;
         /* The current burst of shocks: */
         unsigned burst_count;
         gint64 burst_first_usec, burst_last_usec;
@@ -19,13 +35,82 @@ struct TrayNotifier {
         char *burst_strongest_reason;
 };
 
+static Slot *slots(TrayNotifier *n, size_t i)
+{
+        Slot *all[] = {&n->shock, &n->parked, &n->service, &n->calibrated, &n->no_host};
+        return i < G_N_ELEMENTS(all) ? all[i] : NULL;
+}
+
+static void send_pending(Slot *slot);
+
+static void on_notify_done(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        Slot *slot;
+
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return; /* freed: slot is gone */
+        slot = userdata;
+        slot->in_flight = FALSE;
+        if (reply)
+                g_variant_get(reply, "(u)", &slot->id);
+        else
+                g_debug("Cannot show a notification, ignoring: %s", error->message);
+        send_pending(slot);
+}
+
+/* Sends the slot's pending notification, unless one is on its way (its reply sends it) or the bus is
+ * not there yet (on_bus() sends it). */
+static void send_pending(Slot *slot)
+{
+        TrayNotifier *n = slot->notifier;
+        g_autoptr(GVariant) pending = NULL;
+        const char *icon, *summary, *body;
+        g_autoptr(GVariant) hints = NULL;
+        gint32 timeout_ms;
+
+        if (!slot->pending || slot->in_flight || !n->bus)
+                return;
+        pending = g_steal_pointer(&slot->pending);
+        g_variant_get(pending, "(&s&s&s@a{sv}i)", &icon, &summary, &body, &hints, &timeout_ms);
+        slot->in_flight = TRUE;
+        /* Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout) */
+        g_dbus_connection_call(
+                n->bus, NOTIFICATIONS_NAME, NOTIFICATIONS_PATH, NOTIFICATIONS_INTERFACE, "Notify",
+                g_variant_new("(su@s@s@s@as@a{sv}i)", _("ThinkPad Accelerometer"), slot->id,
+                              g_variant_new_string(icon), g_variant_new_string(summary),
+                              g_variant_new_string(body), g_variant_new_strv(NULL, 0), hints, timeout_ms),
+                G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, n->cancellable, on_notify_done, slot);
+}
+
+static void on_bus(GObject *source, GAsyncResult *result, gpointer userdata)
+{
+        g_autoptr(GError) error = NULL;
+        GDBusConnection *bus = g_bus_get_finish(result, &error);
+        TrayNotifier *n;
+
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return;
+        n = userdata;
+        if (!bus) {
+                g_debug("No session bus, no notifications: %s", error->message);
+                return;
+        }
+        n->bus = bus;
+        for (size_t i = 0; slots(n, i); i++)
+                send_pending(slots(n, i));
+}
+
 TrayNotifier *tray_notifier_new(const char *icon_dir)
 {
         TrayNotifier *n = g_new0(TrayNotifier, 1);
 
         n->icon_dir = g_strdup(icon_dir);
-        if (!notify_is_initted())
-                (void) notify_init("tpaccel-tray");
+        n->cancellable = g_cancellable_new();
+        for (size_t i = 0; slots(n, i); i++)
+                slots(n, i)->notifier = n;
+        g_bus_get(G_BUS_TYPE_SESSION, n->cancellable, on_bus, n);
         return n;
 }
 
@@ -33,11 +118,11 @@ void tray_notifier_free(TrayNotifier *n)
 {
         if (!n)
                 return;
-        /* g_autoptr(NotifyNotification) is not available with libnotify 0.8.1. */
-        g_clear_object(&n->shock);
-        g_clear_object(&n->parked);
-        g_clear_object(&n->service);
-        g_clear_object(&n->calibrated);
+        g_cancellable_cancel(n->cancellable);
+        g_clear_object(&n->cancellable);
+        for (size_t i = 0; slots(n, i); i++)
+                g_clear_pointer(&slots(n, i)->pending, g_variant_unref);
+        g_clear_object(&n->bus);
         g_free(n->burst_strongest_reason);
         g_free(n->icon_dir);
         g_free(n);
@@ -56,28 +141,24 @@ static char *icon(TrayNotifier *n, const char *name)
         return g_file_test(file, G_FILE_TEST_IS_REGULAR) ? g_steal_pointer(&file) : g_strdup(name);
 }
 
-static void show(NotifyNotification *notification)
-{
-        g_autoptr(GError) error = NULL;
-
-        if (!notify_notification_show(notification, &error))
-                g_debug("Cannot show a notification, ignoring: %s", error->message);
-}
-
-/* Shows or updates *slot. */
-static void notify(TrayNotifier *n, NotifyNotification **slot, const char *summary, const char *body,
-                   const char *icon_name, NotifyUrgency urgency, int timeout_ms)
+/* Shows *slot, or updates it in place. transient: not worth keeping in the server's history. */
+static void notify(TrayNotifier *n, Slot *slot, const char *summary, const char *body, const char *icon_name,
+                   guint8 urgency, gboolean transient, gint32 timeout_ms)
 {
         g_autofree char *image = icon(n, icon_name);
+        GVariantBuilder hints;
 
-        if (!*slot) {
-                *slot = notify_notification_new(summary, body, image);
-                notify_notification_set_category(*slot, "device");
-        } else
-                (void) notify_notification_update(*slot, summary, body, image);
-        notify_notification_set_urgency(*slot, urgency);
-        notify_notification_set_timeout(*slot, timeout_ms);
-        show(*slot);
+        g_variant_builder_init(&hints, G_VARIANT_TYPE_VARDICT);
+        g_variant_builder_add(&hints, "{sv}", "urgency", g_variant_new_byte(urgency));
+        g_variant_builder_add(&hints, "{sv}", "category", g_variant_new_string("device"));
+        /* The desktop names the application as its menu does (GNOME, KDE: not "tpaccel-tray"). */
+        g_variant_builder_add(&hints, "{sv}", "desktop-entry", g_variant_new_string(TRAY_DESKTOP_ID));
+        if (transient)
+                g_variant_builder_add(&hints, "{sv}", "transient", g_variant_new_boolean(TRUE));
+        g_clear_pointer(&slot->pending, g_variant_unref);
+        slot->pending =
+                g_variant_ref_sink(g_variant_new("(sssa{sv}i)", image, summary, body, &hints, timeout_ms));
+        send_pending(slot);
 }
 
 void tray_notifier_shock(TrayNotifier *n, double magnitude, const char *reason)
@@ -100,7 +181,7 @@ void tray_notifier_shock(TrayNotifier *n, double magnitude, const char *reason)
         }
         body = tray_notify_burst_text(n->burst_count, now - n->burst_first_usec, n->burst_strongest_g,
                                       n->burst_strongest_reason);
-        notify(n, &n->shock, _("Shock detected"), body, TRAY_ICON_SHOCK, NOTIFY_URGENCY_NORMAL,
+        notify(n, &n->shock, _("Shock detected"), body, TRAY_ICON_SHOCK, URGENCY_NORMAL, TRUE,
                TRAY_SHOCK_NOTIFY_TIMEOUT_MS);
 }
 
@@ -112,8 +193,8 @@ void tray_notifier_heads_parked(TrayNotifier *n, const char *const *disks)
                 list);
 
         /* An action happened: critical, it stays until the user saw it. */
-        notify(n, &n->parked, _("Disk heads parked"), body, TRAY_ICON_SHOCK, NOTIFY_URGENCY_CRITICAL,
-               NOTIFY_EXPIRES_DEFAULT);
+        notify(n, &n->parked, _("Disk heads parked"), body, TRAY_ICON_SHOCK, URGENCY_CRITICAL, FALSE,
+               EXPIRES_DEFAULT);
 }
 
 void tray_notifier_service(TrayNotifier *n, gboolean present)
@@ -123,13 +204,20 @@ void tray_notifier_service(TrayNotifier *n, gboolean present)
         const char *body = present ? _("Tilt and shock alerts are on again.")
                                    : _("Tilt and shock alerts are off until it is started again.");
 
+        /* One bubble, replaced: "back" takes the place of "stopped", and is not worth keeping. */
         notify(n, &n->service, summary, body, present ? TRAY_ICON_APP : TRAY_ICON_SERVICE_MISSING,
-               NOTIFY_URGENCY_NORMAL, NOTIFY_EXPIRES_DEFAULT);
+               present ? URGENCY_LOW : URGENCY_NORMAL, present, TRAY_SERVICE_NOTIFY_TIMEOUT_MS);
 }
 
 void tray_notifier_calibrated(TrayNotifier *n)
 {
         /* The answer to a click: low urgency, gone by itself. */
         notify(n, &n->calibrated, _("Calibrated"), _("The laptop's position now counts as level."),
-               TRAY_ICON_APP, NOTIFY_URGENCY_LOW, TRAY_CALIBRATED_NOTIFY_TIMEOUT_MS);
+               TRAY_ICON_APP, URGENCY_LOW, TRUE, TRAY_CALIBRATED_NOTIFY_TIMEOUT_MS);
+}
+
+void tray_notifier_no_tray_host(TrayNotifier *n, const char *summary, const char *body)
+{
+        /* Worth keeping: it says what to install. */
+        notify(n, &n->no_host, summary, body, TRAY_ICON_APP, URGENCY_NORMAL, FALSE, EXPIRES_DEFAULT);
 }

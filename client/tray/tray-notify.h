@@ -1,19 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* Desktop notifications of tpaccel-tray (libnotify): one for shocks, one for parked disk heads and one
- * for the service going away or coming back, each updated in place. Shocks are news, not alarms:
- * normal urgency and a timeout (TRAY_SHOCK_NOTIFY_TIMEOUT_MS), so that they go away by themselves;
- * only a park of the disk heads, where the machine did something, is critical. Shocks less than
- * TRAY_SHOCK_BURST_GAP_SEC apart are one burst, shown as one notification updated in place ("3 shocks
- * in 6 s"); a shock after a quiet gap starts a new one. A missing notification daemon is not an error:
- * the failure is logged at debug level. */
+/* Desktop notifications of tpaccel-tray (org.freedesktop.Notifications on the session bus, every call
+ * asynchronous: a notification server that is slow to start or hangs never holds up the tray). One for
+ * shocks, one for parked disk heads, one for the service going away or coming back and one for a missing
+ * tray host, each updated in place (replaces_id). Every one carries the "desktop-entry" hint
+ * (TRAY_DESKTOP_ID), so that desktops name the application as its menu does. Shocks are news, not
+ * alarms: normal urgency, a timeout (TRAY_SHOCK_NOTIFY_TIMEOUT_MS) and transient (not kept in the
+ * server's history); only a park of the disk heads, where the machine did something, is critical.
+ * "Service stopped" expires (TRAY_SERVICE_NOTIFY_TIMEOUT_MS) and "is back" replaces it, transient.
+ * Shocks less than TRAY_SHOCK_BURST_GAP_SEC apart are one burst, shown as one notification updated in
+ * place ("3 shocks in 6 s"); a shock after a quiet gap starts a new one. A missing notification daemon
+ * is not an error: the failure is logged at debug level. */
 
 #include <glib.h>
 
 #define TRAY_SHOCK_BURST_GAP_SEC          10
 #define TRAY_SHOCK_NOTIFY_TIMEOUT_MS      8000
 #define TRAY_CALIBRATED_NOTIFY_TIMEOUT_MS 4000
+#define TRAY_SERVICE_NOTIFY_TIMEOUT_MS    10000
 
 typedef struct TrayNotifier TrayNotifier;
 
@@ -34,6 +39,10 @@ void tray_notifier_service(TrayNotifier *n, gboolean present);
 
 /* Calibrate (from the menu) succeeded. */
 void tray_notifier_calibrated(TrayNotifier *n);
+
+/* No tray host shows the icon: summary and body say what is missing and what to do. Kept until the user
+ * dismisses it. */
+void tray_notifier_no_tray_host(TrayNotifier *n, const char *summary, const char *body);
 
 /* The body of a burst's notification: count shocks over span_usec, the strongest of strongest_g and
  * the reason words of that one. Newly allocated. */

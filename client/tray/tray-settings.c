@@ -162,10 +162,13 @@ static void build(TraySettings *s)
 
         s->dialog = gtk_dialog_new_with_buttons(_("Accelerometer Settings"), NULL, 0, _("_Close"),
                                                 GTK_RESPONSE_CLOSE, NULL);
-        gtk_window_set_icon_name(GTK_WINDOW(s->dialog), "tpaccel");
         /* Wide enough for its title in a window manager's title bar (xfwm4 cut it to "Accelerometer
-         * Setting:" at the content's natural width). */
-        gtk_window_set_default_size(GTK_WINDOW(s->dialog), SETTINGS_MIN_WIDTH_PX, -1);
+         * Setting:" at the content's natural width). A dialog of the size of its content: tiling window
+         * managers and compositors (sway, i3) float a window of a fixed size, or one with a parent,
+         * instead of stretching it over the screen. */
+        gtk_window_set_type_hint(GTK_WINDOW(s->dialog), GDK_WINDOW_TYPE_HINT_DIALOG);
+        gtk_widget_set_size_request(s->dialog, SETTINGS_MIN_WIDTH_PX, -1);
+        gtk_window_set_resizable(GTK_WINDOW(s->dialog), FALSE);
         g_signal_connect(s->dialog, "response", G_CALLBACK(gtk_widget_hide), NULL);
         g_signal_connect(s->dialog, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
         g_signal_connect(s->dialog, "destroy", G_CALLBACK(on_destroyed), s);
@@ -254,8 +257,9 @@ void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values)
         show_values(s);
 }
 
-void tray_settings_present(TraySettings *s)
+void tray_settings_present(TraySettings *s, GtkWindow *parent)
 {
+        gtk_window_set_transient_for(GTK_WINDOW(s->dialog), parent);
         show_error(s, s->unavailable ?: "");
         gtk_window_present(GTK_WINDOW(s->dialog));
 }

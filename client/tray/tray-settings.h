@@ -30,7 +30,8 @@ void tray_settings_set_unavailable(TraySettings *s, const char *why);
 /* The service's current values (from properties). */
 void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values);
 
-void tray_settings_present(TraySettings *s);
+/* Shows the dialog (a fixed-size dialog: tiling compositors float it), on top of parent (NULL: none). */
+void tray_settings_present(TraySettings *s, GtkWindow *parent);
 
 /* The error line currently shown, "" if none (for tests and logs). */
 const char *tray_settings_get_error(TraySettings *s);

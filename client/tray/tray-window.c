@@ -274,7 +274,9 @@ static void build(TrayWindow *w)
 
         w->window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
         gtk_window_set_title(GTK_WINDOW(w->window), _("ThinkPad Accelerometer"));
-        gtk_window_set_icon_name(GTK_WINDOW(w->window), "tpaccel");
+        /* The size of its content (a fixed level and plot): tiling compositors (sway) float it instead of
+         * stretching the plot over the screen. */
+        gtk_window_set_resizable(GTK_WINDOW(w->window), FALSE);
         gtk_container_set_border_width(GTK_CONTAINER(w->window), 12);
         g_signal_connect(w->window, "delete-event", G_CALLBACK(gtk_widget_hide_on_delete), NULL);
         g_signal_connect(w->window, "show", G_CALLBACK(on_visibility), w);
@@ -346,6 +348,12 @@ void tray_window_free(TrayWindow *w)
 void tray_window_present(TrayWindow *w)
 {
         gtk_window_present(GTK_WINDOW(w->window));
+}
+
+GtkWindow *tray_window_dialog_parent(TrayWindow *w)
+{
+        /* A hidden parent would only hide the dialog with it. */
+        return gtk_widget_get_mapped(w->window) ? GTK_WINDOW(w->window) : NULL;
 }
 
 gboolean tray_window_is_seen(TrayWindow *w)

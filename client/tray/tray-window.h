@@ -18,6 +18,8 @@ void tray_window_free(TrayWindow *w);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrayWindow, tray_window_free)
 
 void tray_window_present(TrayWindow *w);
+/* The window as a dialog's parent while it is shown (mapped), else NULL. */
+GtkWindow *tray_window_dialog_parent(TrayWindow *w);
 /* Shown, mapped and not minimized (not on another workspace): worth drawing, so worth the full rate and
  * the samples. */
 gboolean tray_window_is_seen(TrayWindow *w);

@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tpaccel-tray under Xvfb against the real tpacceld on the EC emulator, with dbusmock standing in
-for the StatusNotifierWatcher (the panel) and the notification daemon."""
+for the StatusNotifierWatcher (the panel; sn_watcher_template.py) and the notification daemon, and dunst,
+a real notification daemon, where the mock cannot show a fact (expiry)."""
 import ctypes
+import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -25,6 +28,7 @@ MOCK = "org.freedesktop.DBus.Mock"
 ITEM_PATH = "/org/ayatana/NotificationItem/tpaccel_tray"
 MENU_PATH = ITEM_PATH + "/Menu"
 DBUSMENU = "com.canonical.dbusmenu"
+WATCHER_TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sn_watcher_template.py")
 BUBBLE, PLOT_X, PLOT_Y = "#8AE234", "#3465A4", "#CC0000"
 
 
@@ -52,15 +56,14 @@ class TrayTest(ClientTestCase):
         self.env["DISPLAY"] = self.xvfb.display
         self.env["TPACCEL_ICON_DIR"] = os.path.join(TOP_SRCDIR, "data", "icons")
         self.env["TPACCEL_TRAY_TEMPERATURE_POLL_MS"] = "200"  # tests only: 5 s otherwise
-        self.start_mock(["--session", WATCHER, WATCHER_PATH, WATCHER], WATCHER, "watcher.log")
-        self.bus.call(WATCHER, WATCHER_PATH, MOCK, "AddMethod", "sssss",
-                      (WATCHER, "RegisterStatusNotifierItem", "s", "", ""))
-        self.bus.call(WATCHER, WATCHER_PATH, MOCK, "AddProperties", "sa{sv}",
-                      (WATCHER, {"IsStatusNotifierHostRegistered": GLib.Variant("b", True),
-                                 "ProtocolVersion": GLib.Variant("i", 0),
-                                 "RegisteredStatusNotifierItems": GLib.Variant("as", [])}))
+        self.start_watcher()
         self.start_mock(["--session", "--template", "notification_daemon"], NOTIFICATIONS, "notifications.log")
         self.tray = None
+
+    def start_watcher(self, host=True, log_name="watcher.log"):
+        """The panel's StatusNotifierWatcher (sn_watcher_template.py), saying whether a host is there."""
+        self.start_mock(["--session", "--template", WATCHER_TEMPLATE, "--parameters", json.dumps({"host": host})],
+                        WATCHER, log_name)
 
     def tearDown(self):
         died = self.tray.poll() if self.tray is not None else None
@@ -78,9 +81,12 @@ class TrayTest(ClientTestCase):
             wait_until(self.item_registered, what="the tray to register its StatusNotifierItem")
         return self.tray
 
-    def tray_log(self):
-        with open(os.path.join(self.tmpdir, "tray.log"), errors="replace") as f:
+    def log(self, name):
+        with open(os.path.join(self.tmpdir, name), errors="replace") as f:
             return f.read()
+
+    def tray_log(self):
+        return self.log("tray.log")
 
     def menu_items(self):
         """The menu as the panel sees it (dbusmenu): [(id, properties)]."""
@@ -734,6 +740,177 @@ class TrayTest(ClientTestCase):
         wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon again")
         wait_until(lambda: self.window_size() == normal, what="the window's old size")
         self.screenshot("tray-window-service-back.png")
+
+    def stop_mock(self, name):
+        """Stops the dbusmock that owns name (started in setUp), by its pid."""
+        pid = self.bus.owner_pid(name)
+        proc = next(p for p in self.processes if p.pid == pid)
+        stop_process(proc)
+        wait_until(lambda: not self.bus.name_owner(name), what=f"{name} to leave")
+
+    def window_shown(self):
+        return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^ThinkPad Accelerometer$"],
+                              capture_output=True, text=True, env=self.env).stdout.split()
+
+    def test_no_tray_host_said_once_then_picked_up(self):
+        # No StatusNotifierWatcher and no XEmbed tray (stock GNOME without the AppIndicator extension, sway
+        # without a bar): the tray says once what is missing and what to do, in the log and a
+        # notification, opens its window instead, and warns about nothing. A host that comes later shows
+        # the icon: a watcher first without a host (KDE's watcher before the panel), then its host.
+        self.stop_mock(WATCHER)
+        self.start_tray(env=dict(self.env, G_DEBUG="fatal-criticals"), registered=False)
+        self.start_daemon("rest.csv")
+        said = "No tray shows the accelerometer icon"
+        wait_until(lambda: said in self.tray_log(), timeout=30,
+                   what="the no-host message in the log (after the grace for a panel starting)")
+        wait_until(lambda: any(s == said for s, _ in self.notifications()), what="the no-host notification")
+        body = next(b for s, b in self.notifications() if s == said)
+        self.assertIn("On GNOME, install and enable the AppIndicator extension", body)
+        wait_until(self.window_shown, what="the window, instead of the icon")
+        self.screenshot("tray-no-host.png")
+        self.start_watcher(host=False, log_name="watcher2.log")
+        wait_until(self.item_registered, what="the tray to register its item with the new watcher")
+        wait_until(lambda: "IsStatusNotifierHostRegistered" in self.log("watcher2.log"),
+                   what="the tray to ask the watcher for a host")
+        time.sleep(1)
+        self.assertNotIn("A tray shows", self.tray_log(), "a watcher without a host shows nothing")
+        self.bus.call(WATCHER, WATCHER_PATH, "org.freedesktop.DBus.Properties", "Set", "ssv",
+                      (WATCHER, "IsStatusNotifierHostRegistered", GLib.Variant("b", True)))
+        self.bus.call(WATCHER, WATCHER_PATH, MOCK, "EmitSignal", "sssav",
+                      (WATCHER, "StatusNotifierHostRegistered", "", []))
+        wait_until(lambda: "A tray shows the accelerometer icon now." in self.tray_log(), what="the host picked up")
+        log = self.tray_log()
+        self.assertEqual(log.count(said), 1, log)
+        self.assertEqual([s for s, _ in self.notifications()].count(said), 1)
+        self.assertIsNone(re.search(r"WARNING|CRITICAL", log), log)
+        # The window stays as the user left it: open.
+        self.assertTrue(self.window_shown())
+
+    def xprop(self, wid, *props):
+        return subprocess.run(["xprop", "-display", self.xvfb.display, "-id", wid, *props], capture_output=True,
+                              text=True, check=True, timeout=10).stdout
+
+    def fixed_size(self, wid):
+        """The window's size hints say one size (min = max): tiling window managers float it."""
+        hints = self.xprop(wid, "WM_NORMAL_HINTS")
+        low = re.search(r"minimum size: (\d+) by (\d+)", hints)
+        high = re.search(r"maximum size: (\d+) by (\d+)", hints)
+        return bool(low and high and low.groups() == high.groups())
+
+    def test_window_and_dialog_float_in_tiling_managers(self):
+        # sway tiled the window and the Settings dialog over the whole screen (the dialog's Close button
+        # in the far corner): both are of the size of their content, and the dialog sits on the window.
+        self.start_tray("--show-window")
+        window = wait_until(self.window_shown, what="the window")[0]
+        self.click_menu("_Settings…")
+        dialog = wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name",
+                                                    "Accelerometer Settings"], capture_output=True, text=True,
+                                                   env=self.env).stdout.split(), what="the Settings dialog")[0]
+        self.assertIn("_NET_WM_WINDOW_TYPE_DIALOG", self.xprop(dialog, "_NET_WM_WINDOW_TYPE"))
+        self.assertIn("window id # 0x%x" % int(window), self.xprop(dialog, "WM_TRANSIENT_FOR"))
+        wait_until(lambda: self.fixed_size(window), what="the window's fixed size")
+        wait_until(lambda: self.fixed_size(dialog), what="the dialog's fixed size")
+
+    def test_hanging_notification_server_blocks_nothing(self):
+        # A notification server whose D-Bus activation never completes (installed, cannot start): the bus
+        # holds each Notify until its activation timeout (25 s). The tray's icon still follows the
+        # service at once, and its menu answers meanwhile.
+        self.stop_mock(NOTIFICATIONS)
+        pidfile = os.path.join(self.tmpdir, "hung-notifications.pid")
+        hung = os.path.join(self.tmpdir, "hung-notifications")
+        with open(hung, "w") as f:
+            f.write(f"#!/bin/sh\necho $$ >> {pidfile}\nexec sleep 120\n")
+        os.chmod(hung, 0o755)
+        with open(os.path.join(self.bus.servicedir, NOTIFICATIONS + ".service"), "w") as f:
+            f.write(f"[D-BUS Service]\nName={NOTIFICATIONS}\nExec={hung}\n")
+        self.bus.reload_config()
+        try:
+            self.start_tray()
+            self.start_daemon("rest.csv")
+            wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
+            self.stop_daemon()
+            wait_until(lambda: self.icon_name() == "tpaccel-service-missing",
+                       what="the service-missing icon while the notification server hangs")
+            wait_until(lambda: os.path.exists(pidfile), what="the bus starting the notification server")
+            self.assertEqual(self.menu_labels()[0], "The accelerometer service is not running")
+            self.start_daemon("rest.csv")
+            wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon again")
+        finally:
+            # The bus starts it again for each Notify after an activation timed out.
+            if os.path.exists(pidfile):
+                with open(pidfile) as f:
+                    for pid in f.read().split():
+                        try:
+                            os.kill(int(pid), signal.SIGTERM)
+                        except ProcessLookupError:
+                            pass
+
+    def test_notifications_name_the_application(self):
+        # Every notification names the application as its desktop file does (GNOME and KDE show that
+        # name, not "tpaccel-tray"); the service notices expire and replace each other; what is not
+        # worth keeping is transient.
+        self.start_tray()
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
+        self.click_menu("_Calibrate")
+        wait_until(lambda: any(s == "Calibrated" for s, _ in self.notifications()), what="the calibrated bubble")
+        for _ in range(2):
+            self.stop_daemon()
+            self.start_daemon("rest.csv")
+        wait_until(lambda: [n[2] for n in self.notify_calls()].count("Accelerometer service is back") == 2,
+                   what="two service-back notifications")
+        calls = self.notify_calls()
+        for replaces_id, _, summary, _, hints, _ in calls:
+            self.assertEqual(hints.get("desktop-entry"), "tpaccel-tray", summary)
+        service = [n for n in calls if n[2].startswith("Accelerometer service")]
+        self.assertEqual([n[2] for n in service], ["Accelerometer service stopped", "Accelerometer service is back"] * 2)
+        self.assertEqual(service[0][0], 0)
+        self.assertEqual({n[0] for n in service[1:]}, {service[1][0]}, "one bubble, replaced")
+        self.assertNotEqual(service[1][0], 0)
+        stopped, back = service[0], service[1]
+        self.assertGreater(stopped[5], 0, "expires")
+        self.assertGreater(back[5], 0, "expires")
+        self.assertNotIn("transient", stopped[4], "worth keeping: the service stopped")
+        self.assertEqual((stopped[4].get("urgency"), back[4].get("urgency")), (1, 0), "normal, then low")
+        self.assertIs(back[4].get("transient"), True)
+        calibrated = next(n for n in calls if n[2] == "Calibrated")
+        self.assertIs(calibrated[4].get("transient"), True)
+        # The desktop file the hint names is the one installed.
+        with open(os.path.join(TOP_BUILDDIR, "client", "tpaccel-tray.desktop")) as f:
+            self.assertIn("Name=ThinkPad Accelerometer", f.read())
+
+    def dunstctl(self, *args):
+        return subprocess.run(["dunstctl", *args], capture_output=True, text=True, check=True, env=self.env,
+                              timeout=10).stdout
+
+    def test_service_notices_expire_in_dunst(self):
+        # A real notification daemon whose own expiry is "never", as mako's: the service notices go by
+        # themselves, and after two restarts one bubble is left, not one per restart.
+        self.stop_mock(NOTIFICATIONS)
+        conf = os.path.join(self.tmpdir, "dunstrc")
+        with open(conf, "w") as f:
+            f.write("[global]\n    idle_threshold = 0\n    history_length = 20\n"
+                    "[urgency_low]\n    timeout = 0\n[urgency_normal]\n    timeout = 0\n"
+                    "[urgency_critical]\n    timeout = 0\n")
+        self.spawn(["dunst", "-config", conf], "dunst.log")
+        wait_until(lambda: self.bus.name_owner(NOTIFICATIONS), what="dunst on the bus")
+        self.start_tray()
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
+        for _ in range(2):
+            self.stop_daemon()
+            wait_until(lambda: self.dunstctl("count", "displayed").strip() == "1", what="the service-stopped bubble")
+            self.start_daemon("rest.csv")
+            wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon again")
+        self.assertEqual(self.dunstctl("count", "displayed").strip(), "1", "one bubble, replaced at each restart")
+        wait_until(lambda: self.dunstctl("count", "displayed").strip() == "0", timeout=30,
+                   what="the service-back bubble to expire")
+        # What dunst kept: the last bubble only (the others were replaced), which expired by its own
+        # timeout, under the application's name.
+        history = json.loads(self.dunstctl("history"))["data"][0]
+        self.assertEqual([n["summary"]["data"] for n in history], ["Accelerometer service is back"])
+        self.assertGreater(history[0]["timeout"]["data"], 0)
+        self.assertEqual(history[0]["appname"]["data"], "ThinkPad Accelerometer")
 
     def test_xembed_tray_no_critical(self):
         # An XEmbed tray (trayer) and no StatusNotifierWatcher: the indicator's fallback icon. GDK's
