@@ -10,7 +10,8 @@ Every process on the private bus is tpaccel's (tpacceld and its client), so dbus
 the ones tpaccel causes (signals routed, method calls, match rules).
 Cases: the tray's defaults (animated icon), the tray with its window open, the tray with its window
 minimized (shown, then unmapped as a window manager does for a minimized window or one on another
-workspace), the tray with --watch-shocks, a net.hadess.SensorProxy rotation claim (tpacceld under
+workspace), the tray in headless sway with waybar as its tray host (Wayland: its window shown, on
+another workspace, closed), the tray with --watch-shocks, a net.hadess.SensorProxy rotation claim (tpacceld under
 umockdev-run with a tablet-mode switch in tablet mode, as tests/sensorproxy; the client is
 tests/sensorproxy/rotation-client.py), the same claim on a Tablet in laptop mode (the switch off: the
 orientation is pinned to normal, so nothing needs polling), disk protection
@@ -41,6 +42,7 @@ from benchbus import stop_process, wait_for, wait_for_owner_pid  # noqa: E402
 from daemontest import Bus  # noqa: E402  (tests/lib: GIO)
 from fake_sysfs import FakeSysfs  # noqa: E402  (tests/lib)
 from gi.repository import GLib  # noqa: E402
+from swaysession import SwaySession, missing_programs  # noqa: E402  (tests/lib)
 
 TRACES = os.path.join(SRC, 'tests', 'traces')
 SP_DIR = os.path.join(SRC, 'tests', 'sensorproxy')
@@ -147,9 +149,31 @@ class Case:
             raise RuntimeError("the tray's window did not show")
         subprocess.run(['xdotool', 'windowunmap', ids[0]], check=True, env=self.env, timeout=10)
 
+    def start_sway_tray(self, case):
+        """The tray in headless sway with waybar as its tray host (tests/lib/swaysession.py), its window
+        shown, then on another workspace or closed as the case says."""
+        def spawn(argv, log_name, env):
+            return self.spawn(argv, env=env)
+
+        self.sway = SwaySession(spawn, self.env, self.tmp)
+        self.sway.start_waybar(self.env)
+        self.tray_host = 'waybar on sway'
+        env = dict(self.sway.client_env(self.env), TPACCEL_ICON_DIR=os.path.join(SRC, 'data', 'icons'))
+        self.tray = self.spawn([os.path.join(self.build, 'client', 'tpaccel-tray'), '--session', '--show-window'],
+                               env=env)
+        wait_for(lambda: self.prop('EffectiveRate') == '50', 'the full rate for the window in sway')
+        if case == 'sway-other-workspace':
+            self.sway.swaymsg('workspace', '2')
+        elif case == 'sway-closed':
+            self.sway.swaymsg('[app_id="tpaccel-tray"]', 'kill')
+        if case != 'sway-window':
+            wait_for(lambda: self.prop('EffectiveRate') == '4', "the icon's rate (%s)" % case)
+
     def stop(self):
         for p in reversed(self.procs):
             stop_process(p)
+        if getattr(self, 'sway', None):
+            self.sway.stop()
 
 
 def run_case(build, case, trace, seconds):
@@ -179,6 +203,9 @@ def run_case(build, case, trace, seconds):
             if case == 'tray-minimized':
                 c.unmap_tray_window()
                 wait_for(lambda: c.prop('EffectiveRate') == '4', "the icon's rate with the window minimized")
+        elif case.startswith('sway'):
+            c.start_sway_tray(case)
+            watched['tray'] = c.tray.pid
         elif case.startswith('rotation'):
             client = c.spawn(['/usr/bin/python3', os.path.join(SP_DIR, 'rotation-client.py'),
                               str(int(WARMUP + seconds + 10))])
@@ -305,7 +332,11 @@ def run_iio_case(build, trace, seconds):
 
 CASES = [('tray', "the tray's defaults (animated icon)"), ('tray-window', 'the tray, window open'),
          ('tray-minimized', 'the tray, window minimized'),
-         ('tray-watch-shocks', 'the tray, --watch-shocks'), ('rotation', 'a SensorProxy rotation claim'),
+         ('tray-watch-shocks', 'the tray, --watch-shocks'),
+         ('sway-window', 'the tray in sway (Wayland), window shown'),
+         ('sway-other-workspace', 'the tray in sway (Wayland), window on another workspace'),
+         ('sway-closed', 'the tray in sway (Wayland), window closed'),
+         ('rotation', 'a SensorProxy rotation claim'),
          ('rotation-laptop', 'a SensorProxy rotation claim, Tablet in laptop mode'),
          ('protection', 'disk protection armed'), ('idle', 'nothing claims'),
          ('iio', 'iio-sensor-proxy 3.0 claimed (umockdev hdaps)')]
@@ -338,6 +369,9 @@ def main():
             continue
         if case.startswith('tray') and not shutil.which('Xvfb'):
             print('%s: skipped (Xvfb missing)' % case)
+            continue
+        if case.startswith('sway') and missing_programs():
+            print('%s: skipped (%s missing)' % (case, ', '.join(missing_programs())))
             continue
         if case.startswith('rotation') and not shutil.which('umockdev-run'):
             print('%s: skipped (umockdev-run missing)' % case)
@@ -378,7 +412,8 @@ def main():
 # The floors the tray's power cost must meet: (case, trace, what, limit). Wakeups are tpacceld + tray +
 # dbus-daemon.
 WAKEUP_FLOORS = [('tray', 'rest', "tray defaults at rest", 4.0),
-                 ('tray-minimized', 'rest', 'tray window minimized, at rest', 4.0)]
+                 ('tray-minimized', 'rest', 'tray window minimized, at rest', 4.0),
+                 ('sway-other-workspace', 'rest', 'tray window on another sway workspace, at rest', 4.0)]
 
 
 def print_floors(rows):
