@@ -5,22 +5,18 @@ tray host and mako as the notification daemon, against the real tpacceld on the 
 bus. Driven as a user would through sway (swaymsg) and the tray's menu as waybar calls it (dbusmenu);
 what is on screen is read from grim's screenshots by colour, as the X11 tests do."""
 import os
-import re
-import subprocess
 import unittest
 
-from clienttest import OUTDIR, TOP_SRCDIR, TRAY, ClientTestCase, wait_until  # tests/client
-from gi.repository import GLib
+from clienttest import OUTDIR, TOP_SRCDIR, wait_until  # tests/client
+from desktoptest import DesktopTrayTest  # beside this file
 from swaysession import BAR_HEIGHT, WIDTH, SwaySession, missing_programs  # tests/lib
 
 BUBBLE, PLOT_X, PLOT_Y = "#8AE234", "#3465A4", "#CC0000"  # the window's level and plot (tray-window.c)
 TILT_BLUE = "#729FCF"  # the screen of the tilt icons (data/icons/generate-icons.py)
 APP_ID = "tpaccel-tray"
-ITEM_PATH = "/org/ayatana/NotificationItem/tpaccel_tray"
-SNI, DBUSMENU = "org.kde.StatusNotifierItem", "com.canonical.dbusmenu"
 
 
-class SwayTrayTest(ClientTestCase):
+class SwayTrayTest(DesktopTrayTest):
     def setUp(self):
         super().setUp()
         missing = missing_programs()
@@ -37,51 +33,9 @@ class SwayTrayTest(ClientTestCase):
         self.env["TPACCEL_ICON_DIR"] = os.path.dirname(icons)
         self.sway.start_waybar(self.env)
         self.sway.start_mako(self.env)
-        self.tray = None
 
-    def tearDown(self):
-        died = self.tray.poll() if self.tray is not None else None
-        self.print_logs |= died is not None
-        try:
-            super().tearDown()
-        finally:
-            self.sway.stop()
-        self.assertIsNone(died, "tpaccel-tray died")
-
-    def start_tray(self, *args):
-        self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log", env=dict(self.env, G_MESSAGES_DEBUG="all"))
-        wait_until(lambda: self.tray.poll() is not None or self.sni_owner(), what="the tray's item in waybar")
-        self.assertIsNone(self.tray.poll(), "tpaccel-tray exited")
-
-    def tray_log(self):
-        with open(os.path.join(self.tmpdir, "tray.log"), errors="replace") as f:
-            return f.read()
-
-    def sni_owner(self):
-        """The bus name of the item waybar's watcher holds, as "NAME/PATH" entries."""
-        try:
-            items = self.bus.get_property("org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
-                                          "org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems")
-        except Exception:
-            return None
-        for item in items:
-            name = item.split("/", 1)[0]
-            try:
-                self.bus.get_property(name, ITEM_PATH, SNI, "IconName")
-                return name
-            except Exception:
-                continue
-        return None
-
-    def icon_name(self):
-        return self.bus.get_property(self.sni_owner(), ITEM_PATH, SNI, "IconName")
-
-    def click_menu(self, label):
-        """Picks a menu item as waybar does when the user clicks it (dbusmenu Event "clicked")."""
-        owner = self.sni_owner()
-        _, layout = self.bus.call(owner, ITEM_PATH + "/Menu", DBUSMENU, "GetLayout", "iias", (0, -1, []))
-        item = next(i[0] for i in layout[2] if i[1].get("label") == label)
-        self.bus.call(owner, ITEM_PATH + "/Menu", DBUSMENU, "Event", "isvu", (item, "clicked", GLib.Variant("i", 0), 0))
+    def stop_desktop(self):
+        self.sway.stop()
 
     def screenshot(self, name, geometry=None):
         os.makedirs(OUTDIR, exist_ok=True)
@@ -89,18 +43,6 @@ class SwayTrayTest(ClientTestCase):
 
     def bar_shot(self, name):
         return self.screenshot(name, f"0,0 {WIDTH}x{BAR_HEIGHT}")
-
-    def colours(self, shot):
-        return subprocess.run(["convert", shot, "-format", "%c", "histogram:info:-"], capture_output=True,
-                              text=True, check=True).stdout.upper()
-
-    def pixels_of(self, shot, rgb):
-        """The (x, y) of every pixel of colour rgb ("#RRGGBB") in shot."""
-        out = subprocess.run(["convert", shot, "txt:-"], capture_output=True, text=True, check=True).stdout.upper()
-        return {(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^(\d+),(\d+): \S+\s+" + rgb, out, re.M)}
-
-    def rate(self):
-        return self.bus.accel_property("EffectiveRate")
 
     def test_icon_leans_in_waybar(self):
         # The icon is drawn in waybar's tray (its right end), level first, then leaning as the trace rolls
