@@ -24,7 +24,7 @@
 #define NO_VALUE           "–"
 /* A frame asked for and not painted this long: the compositor stopped the window's frame clock, which
  * is how a Wayland compositor hides a surface (xdg-shell has no minimized state and never unmaps). */
-#define STALLED_USEC (2 * G_USEC_PER_SEC)
+#define STALLED_USEC (3 * G_USEC_PER_SEC)
 
 struct TrayWindow {
         GtkWidget *window;

@@ -98,6 +98,13 @@ class GnomeSession:
         return self.eval(f"{self.windows_js(title)}.map(w => ({{minimized: w.minimized, "
                          "wayland: w.get_client_type() === 0}))")
 
+    def close(self, title):
+        """Closes the windows of that title as their close button does (delete); True once none is left.
+        A window closed in its first moments stays (mutter drops the request): call again until True."""
+        self.eval(f"{self.windows_js(title)}.forEach(w => w.delete(global.get_current_time()))")
+        time.sleep(0.5)
+        return not self.window_state(title)
+
     def screenshot(self, path):
         """The whole screen into path (org.gnome.Shell.Screenshot; the shell writes it)."""
         ok, used = self.bus.call(SHELL, "/org/gnome/Shell/Screenshot", "org.gnome.Shell.Screenshot", "Screenshot",

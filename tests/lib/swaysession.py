@@ -2,7 +2,7 @@
 """A headless sway session of its own (WLR_BACKENDS=headless, the pixman renderer, no input devices, a
 private XDG_RUNTIME_DIR) with waybar as its StatusNotifierItem host and mako as its notification
 daemon, for the Wayland tray tests (tests/wayland), the power benchmark (bench/power/power.py) and the
-screenshots (docs/screenshots/make-sway-screenshots.py).
+screenshots (docs/screenshots/make-wayland-screenshots.py).
 
 sway refuses to run as root: as root it runs as nobody, in a runtime directory nobody owns (root's
 clients connect to it all the same). Everything is started by pid and stopped by pid."""
