@@ -13,7 +13,8 @@ import pwd
 import shutil
 import subprocess
 import tempfile
-import time
+
+from daemontest import wait_until  # tests/lib
 
 WIDTH, HEIGHT, BAR_HEIGHT = 1280, 800, 28
 WATCHER, NOTIFICATIONS = "org.kde.StatusNotifierWatcher", "org.freedesktop.Notifications"
@@ -30,17 +31,6 @@ def _owned(env, name):
 
 def missing_programs():
     return [p for p in PROGRAMS if not shutil.which(p)]
-
-
-def _wait(condition, what, timeout=15):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.05)
 
 
 class SwaySession:
@@ -65,10 +55,10 @@ class SwaySession:
         env.update(XDG_RUNTIME_DIR=self.runtime, HOME=self.runtime, WLR_BACKENDS="headless",
                    WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman")
         self.proc = spawn(argv, "sway.log", env)
-        sock = _wait(lambda: self.proc.poll() is None and glob.glob(os.path.join(self.runtime, "sway-ipc.*.sock")),
-                     "sway's IPC socket")
-        display = _wait(lambda: [os.path.basename(p) for p in glob.glob(os.path.join(self.runtime, "wayland-*"))
-                                 if not p.endswith(".lock")], "sway's Wayland socket")
+        sock = wait_until(lambda: self.proc.poll() is None and glob.glob(os.path.join(self.runtime, "sway-ipc.*.sock")),
+                          timeout=15, what="sway's IPC socket")
+        display = wait_until(lambda: [os.path.basename(p) for p in glob.glob(os.path.join(self.runtime, "wayland-*"))
+                                      if not p.endswith(".lock")], timeout=15, what="sway's Wayland socket")
         self.env = {"XDG_RUNTIME_DIR": self.runtime, "WAYLAND_DISPLAY": display[0], "SWAYSOCK": sock[0],
                     "GDK_BACKEND": "wayland"}
 
@@ -83,14 +73,14 @@ class SwaySession:
         with open(config, "w") as f:
             json.dump(WAYBAR_CONFIG, f)
         proc = self.spawn(["waybar", "-c", config], "waybar.log", self.client_env(env))
-        _wait(lambda: proc.poll() is not None or _owned(env, WATCHER), "waybar's StatusNotifierWatcher")
+        wait_until(lambda: proc.poll() is not None or _owned(env, WATCHER), timeout=15, what="waybar's StatusNotifierWatcher")
         if proc.poll() is not None:
             raise RuntimeError("waybar exited")
         return proc
 
     def start_mako(self, env):
         proc = self.spawn(["mako"], "mako.log", self.client_env(env))
-        _wait(lambda: proc.poll() is not None or _owned(env, NOTIFICATIONS), "mako on the bus")
+        wait_until(lambda: proc.poll() is not None or _owned(env, NOTIFICATIONS), timeout=15, what="mako on the bus")
         if proc.poll() is not None:
             raise RuntimeError("mako exited")
         return proc

@@ -2,12 +2,12 @@
 """What the tray tests on real desktops share (tests/wayland): the tray started into the desktop's tray
 host, its item and menu as the host sees them (StatusNotifierItem, dbusmenu), the claim's rate, and
 screenshots read by colour. The desktop itself is the subclass's: it starts it in setUp and stops it in
-stop_desktop()."""
+stop_display()."""
 import os
 import re
 import subprocess
 
-from clienttest import TRAY, ClientTestCase, wait_until  # tests/client
+from clienttest import TRAY, ClientTestCase, colours, item_owner, wait_until  # tests/client
 from gi.repository import GLib
 
 ITEM_PATH = "/org/ayatana/NotificationItem/tpaccel_tray"
@@ -16,20 +16,6 @@ WATCHER, WATCHER_PATH = "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher
 
 
 class DesktopTrayTest(ClientTestCase):
-    tray = None
-
-    def tearDown(self):
-        died = self.tray.poll() if self.tray is not None else None
-        self.print_logs |= died is not None
-        try:
-            super().tearDown()
-        finally:
-            self.stop_desktop()
-        self.assertIsNone(died, "tpaccel-tray died")
-
-    def stop_desktop(self):
-        pass
-
     def start_tray(self, *args):
         self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log", env=dict(self.env, G_MESSAGES_DEBUG="all"))
         wait_until(lambda: self.tray.poll() is not None or self.sni_owner(), what="the tray's item in the tray host")
@@ -45,14 +31,7 @@ class DesktopTrayTest(ClientTestCase):
             items = self.bus.get_property(WATCHER, WATCHER_PATH, WATCHER, "RegisteredStatusNotifierItems")
         except Exception:
             return None
-        for item in items:
-            name = item.split("/", 1)[0].rstrip("@")
-            try:
-                self.bus.get_property(name, ITEM_PATH, SNI, "IconName")
-                return name
-            except Exception:
-                continue
-        return None
+        return item_owner(self.bus, [item.split("/", 1)[0].rstrip("@") for item in items], ITEM_PATH)
 
     def icon_name(self):
         return self.bus.get_property(self.sni_owner(), ITEM_PATH, SNI, "IconName")
@@ -67,8 +46,7 @@ class DesktopTrayTest(ClientTestCase):
         self.bus.call(owner, ITEM_PATH + "/Menu", DBUSMENU, "Event", "isvu", (item, "clicked", GLib.Variant("i", 0), 0))
 
     def colours(self, shot):
-        return subprocess.run(["convert", shot, "-format", "%c", "histogram:info:-"], capture_output=True,
-                              text=True, check=True).stdout.upper()
+        return colours(shot)
 
     def pixels_of(self, shot, rgb):
         """The (x, y) of every pixel of colour rgb ("#RRGGBB") in shot."""

@@ -24,7 +24,7 @@ class GnomeTrayTest(DesktopTrayTest):
         self.gnome = GnomeSession(self.spawn, self.bus, self.env)
         self.env = self.gnome.client_env(self.env)
 
-    def stop_desktop(self):
+    def stop_display(self):
         self.gnome.stop()
 
     def bar_icons(self, name):

@@ -34,7 +34,7 @@ class SwayTrayTest(DesktopTrayTest):
         self.sway.start_waybar(self.env)
         self.sway.start_mako(self.env)
 
-    def stop_desktop(self):
+    def stop_display(self):
         self.sway.stop()
 
     def screenshot(self, name, geometry=None):
