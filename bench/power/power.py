@@ -164,6 +164,7 @@ class Case:
         self.tray = self.spawn([os.path.join(self.build, 'client', 'tpaccel-tray'), '--session', '--show-window'],
                                env=env)
         wait_for(lambda: self.prop('EffectiveRate') == '50', 'the full rate for the window in sway')
+        wait_for(lambda: any(w.get('visible') for w in self.sway.windows('tpaccel-tray')), 'the window on screen')
         if case == 'sway-other-workspace':
             self.sway.swaymsg('workspace', '2')
         elif case == 'sway-closed':

@@ -16,7 +16,7 @@ import time
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 OUT = os.path.join(SRC, 'docs', 'screenshots')
 sys.path.insert(0, os.path.join(SRC, 'tests', 'lib'))
-from daemontest import Bus  # noqa: E402
+from daemontest import Bus, wait_until  # noqa: E402
 from gnomesession import GnomeSession  # noqa: E402
 from gnomesession import missing as gnome_missing  # noqa: E402
 from swaysession import BAR_HEIGHT, WIDTH, SwaySession, missing_programs  # noqa: E402
@@ -98,6 +98,22 @@ def sway_shots(build):
         sway.stop()
 
 
+def icon_name(bus):
+    """The tray's icon as the tray host sees it ('' while it is not registered)."""
+    try:
+        items = bus.get_property('org.kde.StatusNotifierWatcher', '/StatusNotifierWatcher',
+                                 'org.kde.StatusNotifierWatcher', 'RegisteredStatusNotifierItems')
+        name = items[0].split('/', 1)[0].rstrip('@')
+        return bus.get_property(name, '/org/ayatana/NotificationItem/tpaccel_tray', 'org.kde.StatusNotifierItem',
+                                'IconName')
+    except Exception:
+        return ''
+
+
+def leaning(icon):
+    return 'tilt' in icon and 'r2-p2' not in icon
+
+
 def gnome_shots(build):
     run = Programs()
     env = dict(os.environ, NO_AT_BRIDGE='1', DBUS_SYSTEM_BUS_ADDRESS=os.environ['DBUS_SESSION_BUS_ADDRESS'])
@@ -108,11 +124,18 @@ def gnome_shots(build):
         run.daemon(build, env, os.path.join(SRC, 'scripts', 'demo-tour.csv'))
         time.sleep(1)
         run.spawn([os.path.join(build, 'client', 'tpaccel-tray'), '--session', '--show-window'], 'tray.log', env)
-        time.sleep(3.2)
+        # The window, out of the overview GNOME starts in, and the shell's banner about unsafe mode
+        # dismissed; then the top bar while the icon leans (the demo's motion leans it within seconds and
+        # brings it back level; the shell is slow to show both on a loaded machine).
+        wait_until(lambda: gnome.window_state('ThinkPad Accelerometer'), timeout=60, what='the window')
+        gnome.eval('Main.overview.hide(); Main.messageTray.getSources().forEach(s => s.destroy())')
+        time.sleep(2)
+        gnome.screenshot(os.path.join(OUT, 'gnome-wayland-window.png'))
+        wait_until(lambda: leaning(icon_name(bus)), timeout=60, interval=0.1, what='a leaning icon')
+        time.sleep(1)  # the extension redraws it
         shot = gnome.screenshot(os.path.join(run.tmp, 'screen.png'))
         subprocess.run(['convert', shot, '-crop', f'240x32+{WIDTH - 240}+0', '+repage',
                         os.path.join(OUT, 'gnome-wayland-topbar-leaning.png')], check=True)
-        shutil.copy(shot, os.path.join(OUT, 'gnome-wayland-window.png'))
     finally:
         run.stop()
         gnome.stop()
