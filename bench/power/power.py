@@ -10,7 +10,9 @@ Every process on the private bus is tpaccel's (tpacceld and its client), so dbus
 the ones tpaccel causes (signals routed, method calls, match rules).
 Cases: the tray's defaults (animated icon), the tray with its window open, the tray with its window
 minimized (shown, then unmapped as a window manager does for a minimized window or one on another
-workspace), the tray with --watch-shocks, a net.hadess.SensorProxy rotation claim (tpacceld under
+workspace), the tray in headless sway with waybar as its tray host (Wayland: its window shown, on
+another workspace, closed) and in headless GNOME Shell on Wayland with the AppIndicator extension (shown,
+minimized, closed), the tray with --watch-shocks, a net.hadess.SensorProxy rotation claim (tpacceld under
 umockdev-run with a tablet-mode switch in tablet mode, as tests/sensorproxy; the client is
 tests/sensorproxy/rotation-client.py), the same claim on a Tablet in laptop mode (the switch off: the
 orientation is pinned to normal, so nothing needs polling), disk protection
@@ -41,6 +43,8 @@ from benchbus import stop_process, wait_for, wait_for_owner_pid  # noqa: E402
 from daemontest import Bus  # noqa: E402  (tests/lib: GIO)
 from fake_sysfs import FakeSysfs  # noqa: E402  (tests/lib)
 from gi.repository import GLib  # noqa: E402
+from gnomesession import GnomeSession, missing as gnome_missing  # noqa: E402  (tests/lib)
+from swaysession import SwaySession, missing_programs  # noqa: E402  (tests/lib)
 
 TRACES = os.path.join(SRC, 'tests', 'traces')
 SP_DIR = os.path.join(SRC, 'tests', 'sensorproxy')
@@ -147,9 +151,55 @@ class Case:
             raise RuntimeError("the tray's window did not show")
         subprocess.run(['xdotool', 'windowunmap', ids[0]], check=True, env=self.env, timeout=10)
 
+    def start_sway_tray(self, case):
+        """The tray in headless sway with waybar as its tray host (tests/lib/swaysession.py), its window
+        shown, then on another workspace or closed as the case says."""
+        def spawn(argv, log_name, env):
+            return self.spawn(argv, env=env)
+
+        self.sway = SwaySession(spawn, self.env, self.tmp)
+        self.sway.start_waybar(self.env)
+        self.tray_host = 'waybar on sway'
+        env = dict(self.sway.client_env(self.env), TPACCEL_ICON_DIR=os.path.join(SRC, 'data', 'icons'))
+        self.tray = self.spawn([os.path.join(self.build, 'client', 'tpaccel-tray'), '--session', '--show-window'],
+                               env=env)
+        wait_for(lambda: self.prop('EffectiveRate') == '50', 'the full rate for the window in sway')
+        wait_for(lambda: any(w.get('visible') for w in self.sway.windows('tpaccel-tray')), 'the window on screen')
+        if case == 'sway-other-workspace':
+            self.sway.swaymsg('workspace', '2')
+        elif case == 'sway-closed':
+            self.sway.swaymsg('[app_id="tpaccel-tray"]', 'kill')
+        if case != 'sway-window':
+            wait_for(lambda: self.prop('EffectiveRate') == '4', "the icon's rate (%s)" % case)
+
+    def start_gnome_tray(self, case):
+        """The tray in headless GNOME Shell on Wayland with the AppIndicator extension
+        (tests/lib/gnomesession.py; the private bus serves as its system bus), its window shown, then
+        minimized or closed through the shell as the case says."""
+        def spawn(argv, log_name, env):
+            return self.spawn(argv, env=env)
+
+        self.env['DBUS_SYSTEM_BUS_ADDRESS'] = self.address
+        self.gnome = GnomeSession(spawn, Bus(self.address), self.env)
+        self.tray_host = 'GNOME Shell 43 (AppIndicator)'
+        env = dict(self.gnome.client_env(self.env), TPACCEL_ICON_DIR=os.path.join(SRC, 'data', 'icons'))
+        self.tray = self.spawn([os.path.join(self.build, 'client', 'tpaccel-tray'), '--session', '--show-window'],
+                               env=env)
+        wait_for(lambda: self.prop('EffectiveRate') == '50', 'the full rate for the window in GNOME')
+        windows = self.gnome.windows_js('ThinkPad Accelerometer')
+        if case == 'gnome-minimized':
+            self.gnome.eval(windows + '.forEach(w => w.minimize())')
+            time.sleep(5)  # what the tray does within seconds is what is measured
+        elif case == 'gnome-closed':
+            wait_for(lambda: self.gnome.close('ThinkPad Accelerometer'), 'the window to go')
+            wait_for(lambda: self.prop('EffectiveRate') == '4', "the icon's rate (%s)" % case)
+
     def stop(self):
         for p in reversed(self.procs):
             stop_process(p)
+        for session in ('sway', 'gnome'):
+            if getattr(self, session, None):
+                getattr(self, session).stop()
 
 
 def run_case(build, case, trace, seconds):
@@ -179,6 +229,12 @@ def run_case(build, case, trace, seconds):
             if case == 'tray-minimized':
                 c.unmap_tray_window()
                 wait_for(lambda: c.prop('EffectiveRate') == '4', "the icon's rate with the window minimized")
+        elif case.startswith('sway'):
+            c.start_sway_tray(case)
+            watched['tray'] = c.tray.pid
+        elif case.startswith('gnome'):
+            c.start_gnome_tray(case)
+            watched['tray'] = c.tray.pid
         elif case.startswith('rotation'):
             client = c.spawn(['/usr/bin/python3', os.path.join(SP_DIR, 'rotation-client.py'),
                               str(int(WARMUP + seconds + 10))])
@@ -305,7 +361,14 @@ def run_iio_case(build, trace, seconds):
 
 CASES = [('tray', "the tray's defaults (animated icon)"), ('tray-window', 'the tray, window open'),
          ('tray-minimized', 'the tray, window minimized'),
-         ('tray-watch-shocks', 'the tray, --watch-shocks'), ('rotation', 'a SensorProxy rotation claim'),
+         ('tray-watch-shocks', 'the tray, --watch-shocks'),
+         ('sway-window', 'the tray in sway (Wayland), window shown'),
+         ('sway-other-workspace', 'the tray in sway (Wayland), window on another workspace'),
+         ('sway-closed', 'the tray in sway (Wayland), window closed'),
+         ('gnome-window', 'the tray in GNOME Shell (Wayland), window shown'),
+         ('gnome-minimized', 'the tray in GNOME Shell (Wayland), window minimized'),
+         ('gnome-closed', 'the tray in GNOME Shell (Wayland), window closed'),
+         ('rotation', 'a SensorProxy rotation claim'),
          ('rotation-laptop', 'a SensorProxy rotation claim, Tablet in laptop mode'),
          ('protection', 'disk protection armed'), ('idle', 'nothing claims'),
          ('iio', 'iio-sensor-proxy 3.0 claimed (umockdev hdaps)')]
@@ -338,6 +401,12 @@ def main():
             continue
         if case.startswith('tray') and not shutil.which('Xvfb'):
             print('%s: skipped (Xvfb missing)' % case)
+            continue
+        if case.startswith('sway') and missing_programs():
+            print('%s: skipped (%s missing)' % (case, ', '.join(missing_programs())))
+            continue
+        if case.startswith('gnome') and gnome_missing():
+            print('%s: skipped (%s missing)' % (case, ', '.join(gnome_missing())))
             continue
         if case.startswith('rotation') and not shutil.which('umockdev-run'):
             print('%s: skipped (umockdev-run missing)' % case)
@@ -378,7 +447,8 @@ def main():
 # The floors the tray's power cost must meet: (case, trace, what, limit). Wakeups are tpacceld + tray +
 # dbus-daemon.
 WAKEUP_FLOORS = [('tray', 'rest', "tray defaults at rest", 4.0),
-                 ('tray-minimized', 'rest', 'tray window minimized, at rest', 4.0)]
+                 ('tray-minimized', 'rest', 'tray window minimized, at rest', 4.0),
+                 ('sway-other-workspace', 'rest', 'tray window on another sway workspace, at rest', 4.0)]
 
 
 def print_floors(rows):

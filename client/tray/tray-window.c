@@ -22,6 +22,9 @@
 /* The status line wraps at about the width of the bubble and the plot together. */
 #define STATUS_WIDTH_CHARS 70
 #define NO_VALUE           "–"
+/* A frame asked for and not painted this long: the compositor stopped the window's frame clock, which
+ * is how a Wayland compositor hides a surface (xdg-shell has no minimized state and never unmaps). */
+#define STALLED_USEC (3 * G_USEC_PER_SEC)
 
 struct TrayWindow {
         GtkWidget *window;
@@ -36,6 +39,12 @@ struct TrayWindow {
         int rest_x, rest_y;
         gboolean seen;     /* last told through on_visibility */
         gboolean x_mapped; /* the X window is mapped (map-event/unmap-event) */
+        /* The frame clock: a redraw asked for at draw_asked_usec (0: none waiting) and not painted
+         * STALLED_USEC later makes the window stalled until the clock paints again. */
+        GdkFrameClock *clock;
+        gulong after_paint_id;
+        gint64 draw_asked_usec;
+        gboolean stalled;
         GCallback on_visibility;
         gpointer userdata;
 };
@@ -195,15 +204,17 @@ static gboolean draw_plot(GtkWidget *widget, cairo_t *cr, gpointer userdata)
         return TRUE;
 }
 
-/* Shown, mapped and not minimized. A window manager minimizing the window sets _NET_WM_STATE_HIDDEN
- * (GDK: ICONIFIED); one switching to another workspace unmaps it (xfwm4, mutter; GDK: an unmap event,
- * and ICONIFIED too when the window manager has no _NET_WM_STATE_HIDDEN), as does anyone unmapping it
- * from outside; until it is first mapped the window is WITHDRAWN. */
+/* Shown, mapped, not minimized and painted. On X11 a window manager minimizing the window sets
+ * _NET_WM_STATE_HIDDEN (GDK: ICONIFIED); one switching to another workspace unmaps it (xfwm4, mutter;
+ * GDK: an unmap event, and ICONIFIED too when the window manager has no _NET_WM_STATE_HIDDEN), as does
+ * anyone unmapping it from outside; until it is first mapped the window is WITHDRAWN. A Wayland
+ * compositor says none of that (GNOME's minimize, a sway window on another workspace): it stops sending
+ * frame callbacks, so the frame clock stalls. */
 static gboolean is_seen(TrayWindow *w)
 {
         GdkWindow *window = gtk_widget_get_window(w->window);
 
-        return gtk_widget_get_visible(w->window) && window && w->x_mapped &&
+        return gtk_widget_get_visible(w->window) && window && w->x_mapped && !w->stalled &&
                !(gdk_window_get_state(window) & (GDK_WINDOW_STATE_ICONIFIED | GDK_WINDOW_STATE_WITHDRAWN));
 }
 
@@ -221,13 +232,74 @@ static void tell_visibility(TrayWindow *w)
 
 static void on_visibility(GtkWidget *widget, gpointer userdata)
 {
-        tell_visibility(userdata);
+        TrayWindow *w = userdata;
+
+        /* Hidden or shown again: a new surface, whose frames are yet to come. */
+        w->draw_asked_usec = 0;
+        w->stalled = FALSE;
+        tell_visibility(w);
 }
 
 static gboolean on_window_state(GtkWidget *widget, GdkEventWindowState *event, gpointer userdata)
 {
         tell_visibility(userdata);
         return FALSE;
+}
+
+/* The frame clock painted: the compositor shows the window (again). */
+static void on_after_paint(GdkFrameClock *clock, gpointer userdata)
+{
+        TrayWindow *w = userdata;
+
+        w->draw_asked_usec = 0;
+        if (!w->stalled)
+                return;
+        w->stalled = FALSE;
+        tell_visibility(w);
+}
+
+static void on_realize(GtkWidget *widget, gpointer userdata)
+{
+        TrayWindow *w = userdata;
+
+        w->clock = g_object_ref(gtk_widget_get_frame_clock(widget));
+        w->after_paint_id = g_signal_connect(w->clock, "after-paint", G_CALLBACK(on_after_paint), w);
+}
+
+static void forget_clock(TrayWindow *w)
+{
+        if (w->clock) {
+                g_signal_handler_disconnect(w->clock, w->after_paint_id);
+                g_clear_object(&w->clock);
+        }
+        w->draw_asked_usec = 0;
+        w->stalled = FALSE;
+}
+
+static void on_unrealize(GtkWidget *widget, gpointer userdata)
+{
+        forget_clock(userdata);
+}
+
+/* A redraw is asked for (a sample came, so this costs no wakeup of its own): one that waited
+ * STALLED_USEC unpainted makes the window unseen. The redraw stays queued; the clock paints it when the
+ * compositor shows the window again (on_after_paint). */
+static void ask_redraw(TrayWindow *w)
+{
+        gint64 now = g_get_monotonic_time();
+
+        gtk_widget_queue_draw(w->level);
+        gtk_widget_queue_draw(w->plot);
+        if (!w->clock || w->stalled)
+                return;
+        if (w->draw_asked_usec == 0)
+                w->draw_asked_usec = now;
+        else if (now - w->draw_asked_usec >= STALLED_USEC) {
+                g_debug("Window not painted for %" G_GINT64_FORMAT " ms: the compositor hides it",
+                        (now - w->draw_asked_usec) / 1000);
+                w->stalled = TRUE;
+                tell_visibility(w);
+        }
 }
 
 static gboolean on_map_event(GtkWidget *widget, GdkEvent *event, gpointer userdata)
@@ -248,6 +320,7 @@ static void on_destroyed(GtkWidget *widget, gpointer userdata)
 
         g_message(_("The window was closed from outside; it is made again when asked for"));
         g_signal_handlers_disconnect_by_data(widget, w);
+        forget_clock(w);
         w->window = NULL;
         w->x_mapped = FALSE;
         build(w);
@@ -285,6 +358,8 @@ static void build(TrayWindow *w)
         g_signal_connect(w->window, "map-event", G_CALLBACK(on_map_event), w);
         g_signal_connect(w->window, "unmap-event", G_CALLBACK(on_map_event), w);
         g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroyed), w);
+        g_signal_connect(w->window, "realize", G_CALLBACK(on_realize), w);
+        g_signal_connect(w->window, "unrealize", G_CALLBACK(on_unrealize), w);
 
         box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
         gtk_container_add(GTK_CONTAINER(w->window), box);
@@ -340,6 +415,7 @@ void tray_window_free(TrayWindow *w)
         if (!w)
                 return;
         g_signal_handlers_disconnect_by_data(w->window, w);
+        forget_clock(w);
         gtk_widget_destroy(w->window);
         sample_history_done(&w->history);
         g_free(w);
@@ -366,8 +442,7 @@ void tray_window_add_sample(TrayWindow *w, guint64 time_usec, int x, int y)
         sample_history_push(&w->history, time_usec, x, y);
         if (!w->seen)
                 return;
-        gtk_widget_queue_draw(w->level);
-        gtk_widget_queue_draw(w->plot);
+        ask_redraw(w);
 }
 
 void tray_window_set_rest(TrayWindow *w, int x, int y)

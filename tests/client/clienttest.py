@@ -11,9 +11,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-from daemontest import PYTHON, TOP_BUILDDIR, TOP_SRCDIR, TPACCELD, TRACES, Bus, BusTestCase  # noqa: F401 (tests/lib)
+from daemontest import PYTHON, TOP_BUILDDIR, TOP_SRCDIR, TPACCELD, TRACES, Bus, BusTestCase, wait_until  # noqa: F401 (tests/lib)
 from privatebus import start_bus, write_bus_conf  # tests/lib
 
 TPACCELCTL = os.path.join(TOP_BUILDDIR, "client", "tpaccelctl")
@@ -22,7 +21,6 @@ OUTDIR = os.path.join(TOP_BUILDDIR, "tests", "client")
 
 ACCEL = "org.thinkpad.Accelerometer"
 ACCEL_PATH = "/org/thinkpad/Accelerometer"
-START_TIMEOUT = 10.0
 
 
 def trace(name):
@@ -32,16 +30,21 @@ def trace(name):
     return path
 
 
-def wait_until(condition, timeout=START_TIMEOUT, interval=0.05, what="condition"):
-    """Polls condition() until it returns a true value; fails the test on timeout."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(interval)
+def colours(shot):
+    """The colours in a screenshot, as ImageMagick's histogram lists them (upper case: #RRGGBB)."""
+    return subprocess.run(["convert", shot, "-format", "%c", "histogram:info:-"], capture_output=True, text=True,
+                          check=True).stdout.upper()
+
+
+def item_owner(bus, names, item_path):
+    """The first of names (bus names) that serves a StatusNotifierItem at item_path, or None."""
+    for name in names:
+        try:
+            bus.get_property(name, item_path, "org.kde.StatusNotifierItem", "IconName")
+            return name
+        except Exception:
+            continue
+    return None
 
 
 class PrivateBus(Bus):
@@ -81,6 +84,8 @@ class ClientTestCase(BusTestCase):
     """Each test gets a private bus; start_daemon() runs tpacceld on it with --address (polkit on the
     same bus) or, by default, as the session demo (same uid: authorized without polkit)."""
 
+    tray = None  # a tray test's tpaccel-tray: tearDown fails the test when it died
+
     def setUp(self):
         for exe in (TPACCELD, TPACCELCTL):
             self.assertTrue(os.access(exe, os.X_OK), f"{exe} is not built")
@@ -98,13 +103,22 @@ class ClientTestCase(BusTestCase):
         self.print_logs = bool(os.environ.get("TPACCEL_TEST_VERBOSE"))  # tearDown prints them; so does a failure
 
     def tearDown(self):
-        for proc in reversed(self.processes):
-            stop_process(proc)
-        self.stop_activated_daemon()
-        self.bus.stop()
-        if self.print_logs or self._outcome_failed():
-            self.dump_logs()
-        shutil.rmtree(self.tmpdir, ignore_errors=True)
+        died = self.tray.poll() if self.tray is not None else None
+        self.print_logs |= died is not None
+        try:
+            for proc in reversed(self.processes):
+                stop_process(proc)
+            self.stop_activated_daemon()
+            self.bus.stop()
+            if self.print_logs or self._outcome_failed():
+                self.dump_logs()
+            shutil.rmtree(self.tmpdir, ignore_errors=True)
+        finally:
+            self.stop_display()
+        self.assertIsNone(died, "tpaccel-tray died")
+
+    def stop_display(self):
+        """Stops what the test's windows were shown on (Xvfb, a compositor), after its clients."""
 
     def stop_activated_daemon(self):
         """Stops a tpacceld that the bus started (not one of ours), by its pid."""

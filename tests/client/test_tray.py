@@ -14,7 +14,7 @@ import sys
 import time
 import unittest
 
-from clienttest import ACCEL, ACCEL_PATH, OUTDIR, TOP_BUILDDIR, TOP_SRCDIR, TRAY, ClientTestCase, stop_process, wait_until
+from clienttest import ACCEL, ACCEL_PATH, OUTDIR, TOP_BUILDDIR, TOP_SRCDIR, TRAY, ClientTestCase, colours, item_owner, stop_process, wait_until
 from gi.repository import GLib
 
 from fake_sysfs import FakeSysfs
@@ -65,14 +65,8 @@ class TrayTest(ClientTestCase):
         self.start_mock(["--session", "--template", WATCHER_TEMPLATE, "--parameters", json.dumps({"host": host})],
                         WATCHER, log_name)
 
-    def tearDown(self):
-        died = self.tray.poll() if self.tray is not None else None
-        self.print_logs |= died is not None
-        try:
-            super().tearDown()
-        finally:
-            self.xvfb.stop()
-        self.assertIsNone(died, "tpaccel-tray died")
+    def stop_display(self):
+        self.xvfb.stop()
 
     def start_tray(self, *args, env=None, registered=True, bus="--session"):
         env = dict(env or self.env, G_MESSAGES_DEBUG="all")
@@ -110,8 +104,7 @@ class TrayTest(ClientTestCase):
         return shot
 
     def colours(self, shot):
-        return subprocess.run(["convert", shot, "-format", "%c", "histogram:info:-"], capture_output=True,
-                              text=True, check=True).stdout.upper()
+        return colours(shot)
 
     def window_size(self):
         """The size (w, h) of the tray's window (no window manager: a top-level child of the root)."""
@@ -187,15 +180,7 @@ class TrayTest(ClientTestCase):
         """The tray's unique bus name. The watcher mock records the object path only, so ask every
         connection on this private bus (a handful) for the item's IconName."""
         names = self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
-        for name in names:
-            if not name.startswith(":"):
-                continue
-            try:
-                self.bus.get_property(name, ITEM_PATH, SNI, "IconName")
-                return name
-            except Exception:
-                continue
-        return None
+        return item_owner(self.bus, [name for name in names if name.startswith(":")], ITEM_PATH)
 
     def icon_name(self):
         return self.bus.get_property(self._owner, ITEM_PATH, SNI, "IconName")

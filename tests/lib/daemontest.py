@@ -66,6 +66,18 @@ STANDARD_SIGNATURES = {
 }
 
 
+def wait_until(condition, timeout=10.0, interval=0.05, what="condition"):
+    """Polls condition() until it returns a true value; fails the test on timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
 def row(*first, length=16):
     """An EC row argument (ay): first, then zeros, length bytes."""
     return list(first) + [0] * (length - len(first))
