@@ -10,6 +10,7 @@
 
 #include "bus-accelerometer.h"
 #include "bus-bounds.h"
+#include "bus-creds.h"
 #include "bus-ec.h"
 #include "bus-errors.h"
 #include "bus-face.h"
@@ -191,17 +192,6 @@ static const ContextObserver bus_observer = {
         .shutdown = on_shutdown,
 };
 
-int bus_sender_euid(sd_bus_message *m, uid_t *ret)
-{
-        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
-        int r;
-
-        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
-        if (r >= 0)
-                r = sd_bus_creds_get_euid(creds, ret);
-        return r;
-}
-
 int bus_require_accelerometer(BusFace *f, sd_bus_error *error)
 {
         Context *c = f->context;
@@ -210,19 +200,6 @@ int bus_require_accelerometer(BusFace *f, sd_bus_error *error)
                 return 0;
         return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
                                  c->backend_reason ?: "there is no accelerometer");
-}
-
-int bus_identify_sender(sd_bus_message *m, uid_t *ret, sd_bus_error *error)
-{
-        const char *sender = sd_bus_message_get_sender(m);
-        int r = bus_sender_euid(m, ret);
-
-        if (r < 0) {
-                log_debug_errno(r, "Cannot tell who %s is: %m", strna(sender));
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
-                                         strna(sender), strerror(-r));
-        }
-        return 0;
 }
 
 /* Setters */
@@ -270,6 +247,8 @@ static int on_loop_exit(sd_event_source *s, void *userdata)
 {
         BusFace *f = userdata;
 
+        /* The calls waiting for their sender's uid are answered before the connection closes. */
+        f->creds = bus_creds_free(f->creds);
         context_shutdown(f->context);
         return 0;
 }
@@ -409,6 +388,7 @@ BusFace *bus_face_free(BusFace *f)
         claims_free(f);
         f->logind = bus_logind_free(f->logind);
         f->polkit_pending = polkit_pending_free(f->polkit_pending); /* cancels the questions in flight */
+        f->creds = bus_creds_free(f->creds);
         f->bus = sd_bus_flush_close_unref(f->bus);
         /* The core outlives the face: nobody observes it any more. */
         context_set_observer(f->context, NULL, NULL);

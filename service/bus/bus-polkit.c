@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus-creds.h"
 #include "bus-errors.h"
 #include "bus-face.h"
 #include "bus-polkit.h"
@@ -159,11 +160,11 @@ static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const c
                     sender, limit);
 }
 
-/* Admits one more check for the caller, or sets error to Error.Busy naming the bound. Returns 0 or
- * a negative errno; *ret_uid the caller's uid and *ret_privileged whether it took the reserve. Every
- * admission is paired with pending_release(). */
-static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, uid_t *ret_uid,
-                         bool *ret_privileged, sd_bus_error *error)
+/* Admits one more check for the caller (sender, whose uid is uid), or sets error to Error.Busy naming the
+ * bound. Returns 0 or a negative errno; *ret_privileged whether it took the reserve. Every admission is
+ * paired with pending_release(). */
+static int pending_admit(BusFace *f, const char *sender, uid_t uid, bool *ret_privileged,
+                         sd_bus_error *error)
 {
         RefusalLog *known;
         bool privileged;
@@ -171,9 +172,7 @@ static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, u
         PolkitPending *p;
         PendingSlot *s;
         const char *limit = NULL;
-        uid_t uid = (uid_t) -1;
         unsigned bound = 0;
-        int r;
 
         if (!f->polkit_pending) {
                 f->polkit_pending = calloc(1, sizeof(PolkitPending));
@@ -182,13 +181,6 @@ static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, u
         }
         p = f->polkit_pending;
         s = pending_find(p, sender);
-        if (s)
-                uid = s->uid;
-        else {
-                r = bus_identify_sender(call, &uid, error);
-                if (r < 0)
-                        return r;
-        }
 
         /* Root, and a user polkit authorized when it last answered about it, may use the reserve; a user
          * it last refused gets POLKIT_PENDING_PER_DENIED_UID checks in flight, no more. */
@@ -224,7 +216,6 @@ static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, u
         p->total++;
         if (privileged)
                 p->total_privileged++;
-        *ret_uid = uid;
         *ret_privileged = privileged;
         return 0;
 }
@@ -379,13 +370,6 @@ static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret
         return 0;
 }
 
-static bool sender_is_own_uid(BusFace *f, sd_bus_message *call)
-{
-        uid_t uid;
-
-        return bus_sender_euid(call, &uid) >= 0 && uid == f->own_uid;
-}
-
 /* Takes the verdict for call out of the registry: 1 authorized, or the denial set in error. */
 static int take_verdict(AuthQuery *q, sd_bus_error *error)
 {
@@ -397,20 +381,19 @@ static int take_verdict(AuthQuery *q, sd_bus_error *error)
         return r;
 }
 
-/* Asks polkit about call for action; the query goes into the registry. Returns 0 or a negative errno
- * with error set. */
-static int ask_polkit(BusFace *f, sd_bus_message *call, const char *action, sd_bus_error *error)
+/* Asks polkit about call (from uid) for action; the query goes into the registry. Returns 0 or a
+ * negative errno with error set. */
+static int ask_polkit(BusFace *f, sd_bus_message *call, uid_t uid, const char *action, sd_bus_error *error)
 {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
         const char *sender = sd_bus_message_get_sender(call);
         AuthQuery *q;
-        uid_t uid = (uid_t) -1;
         bool privileged = false;
         int r;
 
         if (!sender)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: no sender");
-        r = pending_admit(f, call, sender, &uid, &privileged, error);
+        r = pending_admit(f, sender, uid, &privileged, error);
         if (r < 0)
                 return r;
         q = calloc(1, sizeof(*q));
@@ -451,18 +434,23 @@ int bus_authorize(BusFace *f, sd_bus_message *call, sd_bus_error *error)
 {
         const char *action;
         AuthQuery *q;
+        uid_t uid;
+        int r;
 
         action = bus_polkit_action(sd_bus_message_get_interface(call), sd_bus_message_get_member(call));
         if (!action)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "%s is not permitted",
                                          strna(sd_bus_message_get_member(call)));
 
-        if (f->session_bus && sender_is_own_uid(f, call))
-                return 1;
-
         q = auth_query_find(f->polkit_pending, call);
         if (q)
                 /* The re-run after polkit's answer; still unanswered: dispatched twice, keep waiting. */
                 return q->answered ? take_verdict(q, error) : 0;
-        return ask_polkit(f, call, action, error);
+        /* The uid first (for the bounds and the session bus's own user): 0 waits for it, like polkit. */
+        r = bus_sender_uid(f, call, &uid, error);
+        if (r <= 0)
+                return r;
+        if (f->session_bus && uid == f->own_uid)
+                return 1;
+        return ask_polkit(f, call, uid, action, error);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bus-errors.h"
+#include "bus-creds.h"
 #include "bus-face.h"
 #include "bus-stream.h"
 #include "claims.h"
@@ -276,8 +277,8 @@ int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error
                 return log_error_errno(-ENOMEM, "Failed to make a stream: %m");
         /* The claim first: it applies the bounds (claims.c). */
         r = claims_add_stream(f, m, &uid, error);
-        if (r < 0)
-                return r;
+        if (r <= 0)
+                return r < 0 ? r : 1; /* 1: waits for the sender's uid, runs again (bus-creds.h) */
         r = make_socket_pair(fds);
         if (r < 0) {
                 claims_remove_stream(f, sender);
@@ -411,6 +412,10 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
                                         "SubscribeSamples: a call without a sender");
         if (!t)
                 return log_error_errno(-ENOMEM, "Failed to record a Sample subscription: %m");
+        /* Not before the sender's earlier calls that wait for its uid (bus-creds.h: ordering rules). */
+        r = bus_sender_in_order(f, m, error);
+        if (r <= 0)
+                return r < 0 ? r : 1;
         k = find_subscriber(t, sender);
         if (k >= 0) {
                 if (t->subscribers[k].count >= SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX)
@@ -422,9 +427,9 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
                 return sd_bus_reply_method_return(m, NULL);
         }
 
-        r = bus_identify_sender(m, &uid, error);
-        if (r < 0)
-                return r;
+        r = bus_sender_uid(f, m, &uid, error);
+        if (r <= 0)
+                return r < 0 ? r : 1;
         reserved = bus_uid_privileged(f, uid);
         if (uid != 0 && subscribers_of_uid(t, uid) >= SAMPLE_SUBSCRIBERS_PER_UID_MAX)
                 bound = "per-user", limit = SAMPLE_SUBSCRIBERS_PER_UID_MAX;
@@ -465,8 +470,14 @@ int method_unsubscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *
         BusFace *f = userdata;
         const char *sender = sd_bus_message_get_sender(m);
         BusStreams *t = f->streams;
-        ssize_t k = sender ? find_subscriber(t, sender) : -1;
+        ssize_t k;
+        int r;
 
+        /* Not before the sender's earlier calls that wait for its uid (bus-creds.h: ordering rules). */
+        r = bus_sender_in_order(f, m, error);
+        if (r <= 0)
+                return r < 0 ? r : 1;
+        k = sender ? find_subscriber(t, sender) : -1;
         if (k < 0)
                 return sd_bus_error_set(error, ACCEL_ERROR_NOT_SUBSCRIBED,
                                         "UnsubscribeSamples: this connection holds no Sample subscription");
