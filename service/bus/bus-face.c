@@ -175,7 +175,8 @@ static void on_shutdown(Context *c, void *userdata)
 
         sensor_proxy_stop(f);
         if (f->bus) {
-                r = sd_bus_release_name(f->bus, ACCEL_BUS_NAME);
+                /* Sent, not waited for: a busy bus daemon must not hold the shutdown up. */
+                r = sd_bus_release_name_async(f->bus, NULL, ACCEL_BUS_NAME, NULL, NULL);
                 if (r < 0)
                         log_debug_errno(r, "Failed to release %s: %m", ACCEL_BUS_NAME);
                 (void) sd_bus_flush(f->bus);

@@ -619,7 +619,8 @@ void sensor_proxy_stop(BusFace *f)
                 return;
         flush_pending(p);
         if (p->owns_name && p->bus) {
-                r = sd_bus_release_name(p->bus, SENSOR_PROXY_BUS_NAME);
+                /* Not waiting for the bus's answer (bus-creds.h: the loop never waits on the bus). */
+                r = sd_bus_release_name_async(p->bus, NULL, SENSOR_PROXY_BUS_NAME, NULL, NULL);
                 if (r < 0)
                         log_debug_errno(r, "Failed to release %s: %m", SENSOR_PROXY_BUS_NAME);
                 (void) sd_bus_flush(p->bus);
