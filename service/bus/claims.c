@@ -326,41 +326,41 @@ static void claimer_released_one(BusFace *f, size_t i)
         claims_changed(f);
 }
 
-void claims_remove_stream(BusFace *f, const char *sender)
+/* The one release of both kinds: drops one of the sender's stream claims (streams true) or its most
+ * recent Claim/ClaimAtRate claim, and the counts of everyone's. Returns 1, or 0 if it held none of
+ * that kind (a stream's claim is released by closing the stream, never by Release). */
+static int release_one(BusFace *f, const char *sender, bool streams)
 {
-        ssize_t i = find_claimer(f->claims, sender);
+        Claims *t = f->claims;
+        ssize_t i = sender ? find_claimer(t, sender) : -1;
+        size_t *held, *total, *total_other;
         Claimer *k;
 
-        if (i < 0 || f->claims->v[i]->n_streams == 0)
-                return;
-        k = f->claims->v[i];
-        k->n_streams--;
-        f->claims->n_streams--;
+        if (i < 0)
+                return 0;
+        k = t->v[i];
+        held = streams ? &k->n_streams : &k->n_rates;
+        total = streams ? &t->n_streams : &t->n_claims;
+        total_other = streams ? &t->n_streams_other : &t->n_claims_other;
+        if (*held == 0)
+                return 0;
+        (*held)--;
+        (*total)--;
         if (!k->reserved)
-                f->claims->n_streams_other--;
-        log_debug("Stream claim of %s released", sender);
+                (*total_other)--;
+        log_debug("%s of %s released", streams ? "A stream claim" : "A claim", sender);
         claimer_released_one(f, (size_t) i);
+        return 1;
+}
+
+void claims_remove_stream(BusFace *f, const char *sender)
+{
+        (void) release_one(f, sender, /* streams= */ true);
 }
 
 int claims_remove(BusFace *f, sd_bus_message *m)
 {
-        const char *sender = sd_bus_message_get_sender(m);
-        Claimer *k;
-        ssize_t i;
-
-        if (!sender)
-                return 0;
-        i = find_claimer(f->claims, sender);
-        if (i < 0 || f->claims->v[i]->n_rates == 0) /* a stream's claim is released by closing it */
-                return 0;
-        k = f->claims->v[i];
-        k->n_rates--;
-        f->claims->n_claims--;
-        if (!k->reserved)
-                f->claims->n_claims_other--;
-        log_debug("Release by %s", sender);
-        claimer_released_one(f, (size_t) i);
-        return 1;
+        return release_one(f, sd_bus_message_get_sender(m), /* streams= */ false);
 }
 
 void claims_free(BusFace *f)
