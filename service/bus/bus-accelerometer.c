@@ -18,6 +18,7 @@
 #include "bus-creds.h"
 #include "bus-errors.h"
 #include "bus-face.h"
+#include "bus-method.h"
 #include "bus-polkit.h"
 #include "bus-stream.h"
 #include "claims.h"

@@ -193,28 +193,6 @@ static const ContextObserver bus_observer = {
         .shutdown = on_shutdown,
 };
 
-int bus_require_accelerometer(BusFace *f, sd_bus_error *error)
-{
-        Context *c = f->context;
-
-        if (c->has_accelerometer)
-                return 0;
-        return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
-                                 c->backend_reason ?: "there is no accelerometer");
-}
-
-/* Setters */
-
-int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error)
-{
-        int r = context_save_config(f->context, next);
-        if (r < 0)
-                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SAVED,
-                                         "The change was not made: cannot write the state file %s: %s",
-                                         f->context->state_path, strerror(-r));
-        return 0;
-}
-
 /* The connection */
 
 static int open_bus(const BusOptions *o, sd_bus **ret)

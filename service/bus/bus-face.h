@@ -11,6 +11,7 @@
  *   bus-ec.c             the org.thinkpad.EmbeddedController object and its fair request queue
  *   bus-polkit.c         the central method -> polkit action table and async CheckAuthorization
  *   bus-creds.c          who sent a call: the senders' uids, asked of the bus asynchronously
+ *   bus-method.c         what the handlers share: the accelerometer a method needs, saving a change
  *   bus-errors.c         the D-Bus errors and errno mapping
  *   bus-bounds.c         a filter bounding what sd-bus echoes of a caller's arguments by itself
  *   claims.c             Claim/Release and the streams' claims, bounded, one match for leaving clients
@@ -84,10 +85,3 @@ BusFace *bus_face_free(BusFace *f);
 DEFINE_TRIVIAL_CLEANUP_FUNC(BusFace *, bus_face_free);
 /* Emits PropertiesChanged on the accelerometer object for the properties of mask (no-op without a bus). */
 void bus_emit_changes(BusFace *f, ChangeMask mask);
-/* Writes next to the state file for a setter before it applies a change: on failure sets error to
- * Error.NotSaved naming the file and why, and the caller changes nothing. Returns 0 or -errno. */
-int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error);
-/* For a method that needs the accelerometer: 0 when there is one, else sets error to
- * Error.NoAccelerometer with BackendReason (which says "no accelerometer: why") and returns its
- * negative errno. */
-int bus_require_accelerometer(BusFace *f, sd_bus_error *error);

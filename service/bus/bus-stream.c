@@ -13,6 +13,7 @@
 #include "bus-errors.h"
 #include "bus-creds.h"
 #include "bus-face.h"
+#include "bus-method.h"
 #include "bus-stream.h"
 #include "claims.h"
 #include "context.h"
