@@ -53,7 +53,6 @@ const char *bus_polkit_action(const char *interface, const char *member)
  * are logged per user (a client can open connections at will, but not change its uid): one line of each
  * kind per uid per interval, with a count. */
 #define PENDING_SLOTS POLKIT_PENDING_MAX
-#define LOG_SLOTS     16
 
 typedef struct PendingSlot {
         char *sender; /* NULL: free */
@@ -67,21 +66,17 @@ typedef enum Verdict {
         VERDICT_DENIED,  /* its last answer did not: POLKIT_PENDING_PER_DENIED_UID */
 } Verdict;
 
-/* What is known of one uid: its log limits and polkit's last verdict about it. */
-typedef struct RefusalLog {
-        bool used;
-        uid_t uid;
-        LogLimit busy;          /* Error.Busy refusals */
-        LogLimit polkit_failed; /* polkit checks that failed (no polkitd, a timeout, an error) */
-        Verdict verdict;
-        uint64_t verdict_usec; /* when polkit answered last; 0: never */
-} RefusalLog;
+/* The kinds of per-user lines (UidLog.kinds); UidLog.note is polkit's last Verdict about the uid. */
+enum {
+        LOG_BUSY,          /* Error.Busy refusals */
+        LOG_POLKIT_FAILED, /* polkit checks that failed (no polkitd, a timeout, an error) */
+};
 
 typedef struct AuthQuery AuthQuery;
 
 struct PolkitPending {
         PendingSlot slots[PENDING_SLOTS];
-        RefusalLog logs[LOG_SLOTS];
+        UidLogTable logs; /* what is known of each uid: its log lines, polkit's last verdict */
         unsigned total, total_privileged; /* checks in flight; those of callers with the reserve */
         AuthQuery *queries; /* the registry: one per call polkit was asked about, keyed by the message */
 };
@@ -126,33 +121,12 @@ static unsigned pending_of_uid(const PolkitPending *p, uid_t uid)
         return n;
 }
 
-static uint64_t refusal_log_last_usec(const RefusalLog *l)
-{
-        return MAX(MAX(l->busy.last_usec, l->polkit_failed.last_usec), l->verdict_usec);
-}
-
-/* The uid's record, or a reused one: a free one, else the one used longest ago (its counts and verdict
- * are lost). */
-static RefusalLog *refusal_log(PolkitPending *p, uid_t uid)
-{
-        RefusalLog *oldest = &p->logs[0];
-
-        for (size_t i = 0; i < ELEMENTSOF(p->logs); i++) {
-                RefusalLog *l = &p->logs[i];
-                if (l->used && l->uid == uid)
-                        return l;
-                if (!l->used || (oldest->used && refusal_log_last_usec(l) < refusal_log_last_usec(oldest)))
-                        oldest = l;
-        }
-        *oldest = (RefusalLog) {.used = true, .uid = uid};
-        return oldest;
-}
-
 static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const char *limit)
 {
         unsigned n;
 
-        if (!log_limit_pass(&refusal_log(p, uid)->busy, now_usec(), POLKIT_BUSY_LOG_INTERVAL_USEC, &n))
+        if (!log_limit_pass(&uid_log_get(&p->logs, uid)->kinds[LOG_BUSY], now_usec(),
+                            POLKIT_BUSY_LOG_INTERVAL_USEC, &n))
                 return;
         log_warning("Too many pending authorizations: refused %u call(s) of uid %u since the last message "
                     "(at most one per %llu s), the last one from %s (limit %s)",
@@ -166,7 +140,7 @@ static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const c
 static int pending_admit(BusFace *f, const char *sender, uid_t uid, bool *ret_privileged,
                          sd_bus_error *error)
 {
-        RefusalLog *known;
+        UidLog *known;
         bool privileged;
         unsigned per_uid;
         PolkitPending *p;
@@ -184,13 +158,13 @@ static int pending_admit(BusFace *f, const char *sender, uid_t uid, bool *ret_pr
 
         /* Root, and a user polkit authorized when it last answered about it, may use the reserve; a user
          * it last refused gets POLKIT_PENDING_PER_DENIED_UID checks in flight, no more. */
-        known = refusal_log(p, uid);
-        privileged = uid == 0 || known->verdict == VERDICT_ALLOWED;
-        per_uid = known->verdict == VERDICT_DENIED ? POLKIT_PENDING_PER_DENIED_UID : POLKIT_PENDING_PER_UID;
+        known = uid_log_get(&p->logs, uid);
+        privileged = uid == 0 || known->note == VERDICT_ALLOWED;
+        per_uid = known->note == VERDICT_DENIED ? POLKIT_PENDING_PER_DENIED_UID : POLKIT_PENDING_PER_UID;
         if (s && s->pending >= POLKIT_PENDING_PER_SENDER)
                 limit = "per connection", bound = POLKIT_PENDING_PER_SENDER;
         else if (uid != 0 && pending_of_uid(p, uid) >= per_uid)
-                limit = known->verdict == VERDICT_DENIED ? "per user refused by polkit" : "per user",
+                limit = known->note == VERDICT_DENIED ? "per user refused by polkit" : "per user",
                 bound = per_uid;
         else if (!privileged && p->total - p->total_privileged >= POLKIT_PENDING_TOTAL)
                 limit = "for all users", bound = POLKIT_PENDING_TOTAL;
@@ -288,7 +262,7 @@ static void log_polkit_failed(AuthQuery *q, const sd_bus_error *e)
         PendingSlot *s = pending_find(p, sender); /* released only with the query */
         unsigned n = 1;
 
-        if (s && !log_limit_pass(&refusal_log(p, s->uid)->polkit_failed, now_usec(),
+        if (s && !log_limit_pass(&uid_log_get(&p->logs, s->uid)->kinds[LOG_POLKIT_FAILED], now_usec(),
                                  POLKIT_BUSY_LOG_INTERVAL_USEC, &n))
                 return;
         log_warning(
@@ -301,7 +275,7 @@ static void log_polkit_failed(AuthQuery *q, const sd_bus_error *e)
 /* Keeps polkit's answer as the query's verdict: authorized, or the denial to reply with. */
 static void take_answer(AuthQuery *q, sd_bus_message *reply)
 {
-        RefusalLog *known;
+        UidLog *known;
         const sd_bus_error *e;
         int authorized = 0, challenge = 0, r;
 
@@ -324,9 +298,9 @@ static void take_answer(AuthQuery *q, sd_bus_message *reply)
                 sd_bus_error_setf(&q->denial, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: %s", q->action);
                 return;
         }
-        known = refusal_log(q->registry, q->uid);
-        known->verdict = authorized ? VERDICT_ALLOWED : VERDICT_DENIED;
-        known->verdict_usec = now_usec();
+        known = uid_log_get(&q->registry->logs, q->uid);
+        known->note = authorized ? VERDICT_ALLOWED : VERDICT_DENIED;
+        known->note_usec = now_usec();
         if (authorized)
                 q->authorized = true;
         else if (challenge)

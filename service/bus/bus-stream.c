@@ -37,15 +37,6 @@ typedef struct Stream {
         bool started; /* a record was offered: the gap before the first one is no miss */
 } Stream;
 
-/* The release lines of one user (bus-stream.h): STREAM_LOG_SLOTS users, the one logged longest ago is
- * reused. */
-#define STREAM_LOG_SLOTS 16
-typedef struct ReleaseLog {
-        bool used;
-        uid_t uid;
-        LogLimit limit; /* releases with drops */
-} ReleaseLog;
-
 typedef struct SampleSubscriber {
         char *name; /* the connection's unique name */
         uid_t uid;
@@ -55,7 +46,7 @@ typedef struct SampleSubscriber {
 
 struct BusStreams {
         BusFace *face;
-        ReleaseLog logs[STREAM_LOG_SLOTS];
+        UidLogTable logs; /* kinds[0]: the release lines of each user (bus-stream.h) */
         Stream **v;
         size_t n;
         uint64_t next_id;
@@ -95,29 +86,14 @@ BusStreams *bus_streams_free(BusStreams *s)
         return NULL;
 }
 
-static ReleaseLog *release_log(BusStreams *t, uid_t uid)
-{
-        ReleaseLog *oldest = &t->logs[0];
-
-        for (size_t i = 0; i < ELEMENTSOF(t->logs); i++) {
-                ReleaseLog *l = &t->logs[i];
-                if (l->used && l->uid == uid)
-                        return l;
-                if (!l->used || (oldest->used && l->limit.last_usec < oldest->limit.last_usec))
-                        oldest = l;
-        }
-        *oldest = (ReleaseLog) {.used = true, .uid = uid};
-        return oldest;
-}
-
 /* A stream that dropped records is worth a line, but at most one per user per interval. */
 static void log_release(BusStreams *t, const Stream *s, const char *owner, const char *why)
 {
         int level = LOG_DEBUG;
         unsigned n, others = 0;
 
-        if (s->dropped > 0 &&
-            log_limit_pass(&release_log(t, s->uid)->limit, now_usec(), STREAM_LOG_INTERVAL_USEC, &n)) {
+        if (s->dropped > 0 && log_limit_pass(&uid_log_get(&t->logs, s->uid)->kinds[0], now_usec(),
+                                             STREAM_LOG_INTERVAL_USEC, &n)) {
                 level = LOG_INFO;
                 others = n - 1;
         }
