@@ -14,7 +14,7 @@ import sys
 import time
 import unittest
 
-from daemontest import IFACE, NAME, PATH, TIMEOUT, TpaccelTestBase, error_message, error_name
+from daemontest import CONFIGURE, IFACE, NAME, PATH, TIMEOUT, TpaccelTestBase, error_message, error_name
 from gi.repository import GLib
 from slowbus import SlowBus
 
@@ -98,6 +98,20 @@ class SlowBusTest(TpaccelTestBase):
         self.assertIsNone(self.wait_result(release))
         self.assertFalse(self.get('Polling'), 'the claim outlived its Release')
         self.assertDBusError(NOT_CLAIMED, con.proxy(NAME, PATH, IFACE).Release)
+
+    def test_polkit_check_waits_for_the_uid_then_for_polkit(self):
+        """A polkit-checked call first waits for its sender's uid, then for polkit: answered and applied
+        once both said yes."""
+        self.start_polkit([CONFIGURE])
+        self.start()
+        con = self.new_connection()
+        self.slow.hold(True)
+        call = self.call_async('SetFilterOrder', 3, iface=con.proxy(NAME, PATH, IFACE))
+        self.hold_and_wait(1)
+        self.assertEqual(call, [], 'answered before the bus said who called')
+        self.slow.release()
+        self.assertIsNone(self.wait_result(call))
+        self.assertEqual(self.get('FilterOrder'), 3)
 
     def test_sender_gone_while_its_lookup_waits_records_nothing(self):
         """A client that leaves while the bus is asked who it is: its Claim is dropped unanswered,
