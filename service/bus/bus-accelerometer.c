@@ -15,8 +15,10 @@
 #include <string.h>
 
 #include "bus-accelerometer.h"
+#include "bus-creds.h"
 #include "bus-errors.h"
 #include "bus-face.h"
+#include "bus-method.h"
 #include "bus-polkit.h"
 #include "bus-stream.h"
 #include "claims.h"
@@ -334,8 +336,8 @@ static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
         if (r < 0)
                 return r;
         r = claims_add(f, m, 0, error);
-        if (r < 0)
-                return r;
+        if (r <= 0)
+                return r < 0 ? r : 1; /* 1: waits for the sender's uid, runs again (bus-creds.h) */
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -357,8 +359,8 @@ static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error 
         if (r < 0)
                 return r;
         r = claims_add(f, m, rate, error);
-        if (r < 0)
-                return r;
+        if (r <= 0)
+                return r < 0 ? r : 1;
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -385,6 +387,10 @@ static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error
         BusFace *f = userdata;
         int r;
 
+        /* Not before the sender's earlier calls that wait for its uid (bus-creds.h: ordering rules). */
+        r = bus_sender_in_order(f, m, error);
+        if (r <= 0)
+                return r < 0 ? r : 1;
         r = claims_remove(f, m);
         if (r < 0)
                 return r;

@@ -10,6 +10,7 @@
 
 #include "bus-accelerometer.h"
 #include "bus-bounds.h"
+#include "bus-creds.h"
 #include "bus-ec.h"
 #include "bus-errors.h"
 #include "bus-face.h"
@@ -185,7 +186,8 @@ static void on_shutdown(Context *c, void *userdata)
 
         sensor_proxy_stop(f);
         if (f->bus) {
-                r = sd_bus_release_name(f->bus, ACCEL_BUS_NAME);
+                /* Sent, not waited for: a busy bus daemon must not hold the shutdown up. */
+                r = sd_bus_release_name_async(f->bus, NULL, ACCEL_BUS_NAME, NULL, NULL);
                 if (r < 0)
                         log_debug_errno(r, "Failed to release %s: %m", ACCEL_BUS_NAME);
                 (void) sd_bus_flush(f->bus);
@@ -201,52 +203,6 @@ static const ContextObserver bus_observer = {
         .tick = on_tick,
         .shutdown = on_shutdown,
 };
-
-int bus_sender_euid(sd_bus_message *m, uid_t *ret)
-{
-        _cleanup_(sd_bus_creds_unrefp) sd_bus_creds *creds = NULL;
-        int r;
-
-        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID, &creds);
-        if (r >= 0)
-                r = sd_bus_creds_get_euid(creds, ret);
-        return r;
-}
-
-int bus_require_accelerometer(BusFace *f, sd_bus_error *error)
-{
-        Context *c = f->context;
-
-        if (c->has_accelerometer)
-                return 0;
-        return sd_bus_error_setf(error, ACCEL_ERROR_NO_ACCELEROMETER, "%s",
-                                 c->backend_reason ?: "there is no accelerometer");
-}
-
-int bus_identify_sender(sd_bus_message *m, uid_t *ret, sd_bus_error *error)
-{
-        const char *sender = sd_bus_message_get_sender(m);
-        int r = bus_sender_euid(m, ret);
-
-        if (r < 0) {
-                log_debug_errno(r, "Cannot tell who %s is: %m", strna(sender));
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot tell who %s is: %s",
-                                         strna(sender), strerror(-r));
-        }
-        return 0;
-}
-
-/* Setters */
-
-int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error)
-{
-        int r = context_save_config(f->context, next);
-        if (r < 0)
-                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_SAVED,
-                                         "The change was not made: cannot write the state file %s: %s",
-                                         f->context->state_path, strerror(-r));
-        return 0;
-}
 
 /* The connection */
 
@@ -281,6 +237,8 @@ static int on_loop_exit(sd_event_source *s, void *userdata)
 {
         BusFace *f = userdata;
 
+        /* The calls waiting for their sender's uid are answered before the connection closes. */
+        f->creds = bus_creds_free(f->creds);
         context_shutdown(f->context);
         return 0;
 }
@@ -420,6 +378,7 @@ BusFace *bus_face_free(BusFace *f)
         claims_free(f);
         f->logind = bus_logind_free(f->logind);
         f->polkit_pending = polkit_pending_free(f->polkit_pending); /* cancels the questions in flight */
+        f->creds = bus_creds_free(f->creds);
         f->bus = sd_bus_flush_close_unref(f->bus);
         /* The core outlives the face: nobody observes it any more. */
         context_set_observer(f->context, NULL, NULL);

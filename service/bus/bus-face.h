@@ -10,6 +10,8 @@
  *   bus-stream.c         AcquireStream()'s sample streams and the Sample signal's subscriptions
  *   bus-ec.c             the org.thinkpad.EmbeddedController object and its fair request queue
  *   bus-polkit.c         the central method -> polkit action table and async CheckAuthorization
+ *   bus-creds.c          who sent a call: the senders' uids, asked of the bus asynchronously
+ *   bus-method.c         what the handlers share: the accelerometer a method needs, saving a change
  *   bus-errors.c         the D-Bus errors and errno mapping
  *   bus-bounds.c         a filter bounding what sd-bus echoes of a caller's arguments by itself
  *   claims.c             Claim/Release and the streams' claims, bounded, one match for leaving clients
@@ -43,6 +45,7 @@ typedef struct BusOptions {
 typedef struct Diagnosis Diagnosis;
 typedef struct EcQueue EcQueue;
 typedef struct PolkitPending PolkitPending;
+typedef struct BusCreds BusCreds;
 typedef struct Claims Claims;
 typedef struct BusStreams BusStreams;
 typedef struct DiagnoseCalls DiagnoseCalls;
@@ -58,6 +61,7 @@ typedef struct BusFace {
         sd_event_source *exit_source;  /* bus-face.c: the core's shutdown when the loop is asked to exit */
         EcQueue *ec_queue;             /* bus-ec.c: the EmbeddedController's fair request queue */
         PolkitPending *polkit_pending; /* bus-polkit.c: authorizations in flight; NULL until the first */
+        BusCreds *creds;               /* bus-creds.c: the senders' uids; NULL until the first call */
         Claims *claims;                /* claims.c: claimers and stream owners; NULL until started */
         BusStreams *streams;           /* bus-stream.c: AcquireStream()'s streams */
         SensorProxy *sensor_proxy;     /* bus-sensorproxy.c; NULL: not serving net.hadess.SensorProxy */
@@ -85,17 +89,3 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(BusFace *, bus_face_free);
 const char *bus_change_property(ChangeBit bit, const char **ret_alias);
 /* Emits PropertiesChanged on the accelerometer object for the properties of mask (no-op without a bus). */
 void bus_emit_changes(BusFace *f, ChangeMask mask);
-/* Writes next to the state file for a setter before it applies a change: on failure sets error to
- * Error.NotSaved naming the file and why, and the caller changes nothing. Returns 0 or -errno. */
-int bus_save_config(BusFace *f, const StateConfig *next, sd_bus_error *error);
-/* The effective uid of m's sender into *ret (asked of the bus when the message does not carry it).
- * Returns 0 or a negative errno. */
-int bus_sender_euid(sd_bus_message *m, uid_t *ret);
-/* For a method that needs the accelerometer: 0 when there is one, else sets error to
- * Error.NoAccelerometer with BackendReason (which says "no accelerometer: why") and returns its
- * negative errno. */
-int bus_require_accelerometer(BusFace *f, sd_bus_error *error);
-/* bus_sender_euid() for a method call that needs to know its caller: when the uid cannot be had, logs
- * it (debug) and sets error to AccessDenied "Cannot tell who SENDER is: REASON". Returns 0 or a negative
- * errno. */
-int bus_identify_sender(sd_bus_message *m, uid_t *ret, sd_bus_error *error);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus-creds.h"
 #include "bus-errors.h"
 #include "bus-face.h"
 #include "bus-polkit.h"
@@ -52,7 +53,6 @@ const char *bus_polkit_action(const char *interface, const char *member)
  * are logged per user (a client can open connections at will, but not change its uid): one line of each
  * kind per uid per interval, with a count. */
 #define PENDING_SLOTS POLKIT_PENDING_MAX
-#define LOG_SLOTS     16
 
 typedef struct PendingSlot {
         char *sender; /* NULL: free */
@@ -66,21 +66,17 @@ typedef enum Verdict {
         VERDICT_DENIED,  /* its last answer did not: POLKIT_PENDING_PER_DENIED_UID */
 } Verdict;
 
-/* What is known of one uid: its log limits and polkit's last verdict about it. */
-typedef struct RefusalLog {
-        bool used;
-        uid_t uid;
-        LogLimit busy;          /* Error.Busy refusals */
-        LogLimit polkit_failed; /* polkit checks that failed (no polkitd, a timeout, an error) */
-        Verdict verdict;
-        uint64_t verdict_usec; /* when polkit answered last; 0: never */
-} RefusalLog;
+/* The kinds of per-user lines (UidLog.kinds); UidLog.note is polkit's last Verdict about the uid. */
+enum {
+        LOG_BUSY,          /* Error.Busy refusals */
+        LOG_POLKIT_FAILED, /* polkit checks that failed (no polkitd, a timeout, an error) */
+};
 
 typedef struct AuthQuery AuthQuery;
 
 struct PolkitPending {
         PendingSlot slots[PENDING_SLOTS];
-        RefusalLog logs[LOG_SLOTS];
+        UidLogTable logs; /* what is known of each uid: its log lines, polkit's last verdict */
         unsigned total, total_privileged; /* checks in flight; those of callers with the reserve */
         AuthQuery *queries; /* the registry: one per call polkit was asked about, keyed by the message */
 };
@@ -125,33 +121,12 @@ static unsigned pending_of_uid(const PolkitPending *p, uid_t uid)
         return n;
 }
 
-static uint64_t refusal_log_last_usec(const RefusalLog *l)
-{
-        return MAX(MAX(l->busy.last_usec, l->polkit_failed.last_usec), l->verdict_usec);
-}
-
-/* The uid's record, or a reused one: a free one, else the one used longest ago (its counts and verdict
- * are lost). */
-static RefusalLog *refusal_log(PolkitPending *p, uid_t uid)
-{
-        RefusalLog *oldest = &p->logs[0];
-
-        for (size_t i = 0; i < ELEMENTSOF(p->logs); i++) {
-                RefusalLog *l = &p->logs[i];
-                if (l->used && l->uid == uid)
-                        return l;
-                if (!l->used || (oldest->used && refusal_log_last_usec(l) < refusal_log_last_usec(oldest)))
-                        oldest = l;
-        }
-        *oldest = (RefusalLog) {.used = true, .uid = uid};
-        return oldest;
-}
-
 static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const char *limit)
 {
         unsigned n;
 
-        if (!log_limit_pass(&refusal_log(p, uid)->busy, now_usec(), POLKIT_BUSY_LOG_INTERVAL_USEC, &n))
+        if (!log_limit_pass(&uid_log_get(&p->logs, uid)->kinds[LOG_BUSY], now_usec(),
+                            POLKIT_BUSY_LOG_INTERVAL_USEC, &n))
                 return;
         log_warning("Too many pending authorizations: refused %u call(s) of uid %u since the last message "
                     "(at most one per %llu s), the last one from %s (limit %s)",
@@ -159,21 +134,19 @@ static void log_refusal(PolkitPending *p, const char *sender, uid_t uid, const c
                     sender, limit);
 }
 
-/* Admits one more check for the caller, or sets error to Error.Busy naming the bound. Returns 0 or
- * a negative errno; *ret_uid the caller's uid and *ret_privileged whether it took the reserve. Every
- * admission is paired with pending_release(). */
-static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, uid_t *ret_uid,
-                         bool *ret_privileged, sd_bus_error *error)
+/* Admits one more check for the caller (sender, whose uid is uid), or sets error to Error.Busy naming the
+ * bound. Returns 0 or a negative errno; *ret_privileged whether it took the reserve. Every admission is
+ * paired with pending_release(). */
+static int pending_admit(BusFace *f, const char *sender, uid_t uid, bool *ret_privileged,
+                         sd_bus_error *error)
 {
-        RefusalLog *known;
+        UidLog *known;
         bool privileged;
         unsigned per_uid;
         PolkitPending *p;
         PendingSlot *s;
         const char *limit = NULL;
-        uid_t uid = (uid_t) -1;
         unsigned bound = 0;
-        int r;
 
         if (!f->polkit_pending) {
                 f->polkit_pending = calloc(1, sizeof(PolkitPending));
@@ -182,23 +155,16 @@ static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, u
         }
         p = f->polkit_pending;
         s = pending_find(p, sender);
-        if (s)
-                uid = s->uid;
-        else {
-                r = bus_identify_sender(call, &uid, error);
-                if (r < 0)
-                        return r;
-        }
 
         /* Root, and a user polkit authorized when it last answered about it, may use the reserve; a user
          * it last refused gets POLKIT_PENDING_PER_DENIED_UID checks in flight, no more. */
-        known = refusal_log(p, uid);
-        privileged = uid == 0 || known->verdict == VERDICT_ALLOWED;
-        per_uid = known->verdict == VERDICT_DENIED ? POLKIT_PENDING_PER_DENIED_UID : POLKIT_PENDING_PER_UID;
+        known = uid_log_get(&p->logs, uid);
+        privileged = uid == 0 || known->note == VERDICT_ALLOWED;
+        per_uid = known->note == VERDICT_DENIED ? POLKIT_PENDING_PER_DENIED_UID : POLKIT_PENDING_PER_UID;
         if (s && s->pending >= POLKIT_PENDING_PER_SENDER)
                 limit = "per connection", bound = POLKIT_PENDING_PER_SENDER;
         else if (uid != 0 && pending_of_uid(p, uid) >= per_uid)
-                limit = known->verdict == VERDICT_DENIED ? "per user refused by polkit" : "per user",
+                limit = known->note == VERDICT_DENIED ? "per user refused by polkit" : "per user",
                 bound = per_uid;
         else if (!privileged && p->total - p->total_privileged >= POLKIT_PENDING_TOTAL)
                 limit = "for all users", bound = POLKIT_PENDING_TOTAL;
@@ -224,7 +190,6 @@ static int pending_admit(BusFace *f, sd_bus_message *call, const char *sender, u
         p->total++;
         if (privileged)
                 p->total_privileged++;
-        *ret_uid = uid;
         *ret_privileged = privileged;
         return 0;
 }
@@ -297,7 +262,7 @@ static void log_polkit_failed(AuthQuery *q, const sd_bus_error *e)
         PendingSlot *s = pending_find(p, sender); /* released only with the query */
         unsigned n = 1;
 
-        if (s && !log_limit_pass(&refusal_log(p, s->uid)->polkit_failed, now_usec(),
+        if (s && !log_limit_pass(&uid_log_get(&p->logs, s->uid)->kinds[LOG_POLKIT_FAILED], now_usec(),
                                  POLKIT_BUSY_LOG_INTERVAL_USEC, &n))
                 return;
         log_warning(
@@ -310,7 +275,7 @@ static void log_polkit_failed(AuthQuery *q, const sd_bus_error *e)
 /* Keeps polkit's answer as the query's verdict: authorized, or the denial to reply with. */
 static void take_answer(AuthQuery *q, sd_bus_message *reply)
 {
-        RefusalLog *known;
+        UidLog *known;
         const sd_bus_error *e;
         int authorized = 0, challenge = 0, r;
 
@@ -333,9 +298,9 @@ static void take_answer(AuthQuery *q, sd_bus_message *reply)
                 sd_bus_error_setf(&q->denial, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: %s", q->action);
                 return;
         }
-        known = refusal_log(q->registry, q->uid);
-        known->verdict = authorized ? VERDICT_ALLOWED : VERDICT_DENIED;
-        known->verdict_usec = now_usec();
+        known = uid_log_get(&q->registry->logs, q->uid);
+        known->note = authorized ? VERDICT_ALLOWED : VERDICT_DENIED;
+        known->note_usec = now_usec();
         if (authorized)
                 q->authorized = true;
         else if (challenge)
@@ -379,13 +344,6 @@ static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret
         return 0;
 }
 
-static bool sender_is_own_uid(BusFace *f, sd_bus_message *call)
-{
-        uid_t uid;
-
-        return bus_sender_euid(call, &uid) >= 0 && uid == f->own_uid;
-}
-
 /* Takes the verdict for call out of the registry: 1 authorized, or the denial set in error. */
 static int take_verdict(AuthQuery *q, sd_bus_error *error)
 {
@@ -397,20 +355,19 @@ static int take_verdict(AuthQuery *q, sd_bus_error *error)
         return r;
 }
 
-/* Asks polkit about call for action; the query goes into the registry. Returns 0 or a negative errno
- * with error set. */
-static int ask_polkit(BusFace *f, sd_bus_message *call, const char *action, sd_bus_error *error)
+/* Asks polkit about call (from uid) for action; the query goes into the registry. Returns 0 or a
+ * negative errno with error set. */
+static int ask_polkit(BusFace *f, sd_bus_message *call, uid_t uid, const char *action, sd_bus_error *error)
 {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
         const char *sender = sd_bus_message_get_sender(call);
         AuthQuery *q;
-        uid_t uid = (uid_t) -1;
         bool privileged = false;
         int r;
 
         if (!sender)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not authorized: no sender");
-        r = pending_admit(f, call, sender, &uid, &privileged, error);
+        r = pending_admit(f, sender, uid, &privileged, error);
         if (r < 0)
                 return r;
         q = calloc(1, sizeof(*q));
@@ -451,18 +408,23 @@ int bus_authorize(BusFace *f, sd_bus_message *call, sd_bus_error *error)
 {
         const char *action;
         AuthQuery *q;
+        uid_t uid;
+        int r;
 
         action = bus_polkit_action(sd_bus_message_get_interface(call), sd_bus_message_get_member(call));
         if (!action)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "%s is not permitted",
                                          strna(sd_bus_message_get_member(call)));
 
-        if (f->session_bus && sender_is_own_uid(f, call))
-                return 1;
-
         q = auth_query_find(f->polkit_pending, call);
         if (q)
                 /* The re-run after polkit's answer; still unanswered: dispatched twice, keep waiting. */
                 return q->answered ? take_verdict(q, error) : 0;
-        return ask_polkit(f, call, action, error);
+        /* The uid first (for the bounds and the session bus's own user): 0 waits for it, like polkit. */
+        r = bus_sender_uid(f, call, &uid, error);
+        if (r <= 0)
+                return r;
+        if (f->session_bus && uid == f->own_uid)
+                return 1;
+        return ask_polkit(f, call, uid, action, error);
 }

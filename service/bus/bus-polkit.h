@@ -3,7 +3,8 @@
 
 /* Authorization the way systemd's bus_verify_polkit_async() does it: one default-deny table maps each
  * guarded method to its polkit action. A method handler parses and validates its arguments, then calls
- * bus_authorize(). The first time, that asks polkit asynchronously (CheckAuthorization on
+ * bus_authorize(). That first waits for the sender's uid (bus-creds.h: the same re-run, chained). The
+ * first time it has it, it asks polkit asynchronously (CheckAuthorization on
  * org.freedesktop.PolicyKit1, interactive when the call's header allows it) and returns 0: the handler
  * returns 1, the call stays unanswered and the loop goes on. When polkit answers, the verdict is kept in a
  * registry keyed by the message and the message is dispatched again (sd_bus_enqueue_for_read()): the

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bus-creds.h"
 #include "bus-face.h"
 #include "bus-sensorproxy.h"
 #include "claims.h"
@@ -197,8 +198,9 @@ static int remember_claimer_uid(SensorProxy *p, const char *name, uid_t uid)
 
 /* A new claimer: at most SENSOR_PROXY_CLAIMERS_PER_UID_MAX connections of one user (but root), past
  * SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED only privileged ones, none past
- * SENSOR_PROXY_CLAIMERS_MAX (bus-sensorproxy.h); sets error to LimitsExceeded otherwise. *ret_uid: the
- * new claimer's uid, (uid_t) -1 for a connection that claims already. */
+ * SENSOR_PROXY_CLAIMERS_MAX (bus-sensorproxy.h); sets error to LimitsExceeded otherwise. Returns 1 with
+ * *ret_uid the new claimer's uid, (uid_t) -1 for a connection that claims already; 0: the call waits for
+ * its sender's uid (bus-creds.h); or a negative errno. */
 static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error)
 {
         const char *sender = sd_bus_message_get_sender(m);
@@ -208,9 +210,9 @@ static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, uid_t *r
 
         *ret_uid = (uid_t) -1;
         if (!sender || (p->claims && sd_bus_track_count_name(p->claims, sender) > 0))
-                return 0;
-        r = bus_identify_sender(m, &uid, error);
-        if (r < 0)
+                return 1;
+        r = bus_sender_uid(f, m, &uid, error);
+        if (r <= 0)
                 return r;
         if (uid != 0 && claimers_of_uid(p, uid) >= SENSOR_PROXY_CLAIMERS_PER_UID_MAX) {
                 log_debug("%s: ClaimAccelerometer of %s (uid %u) refused: the per-user bound",
@@ -223,9 +225,9 @@ static int admit_claimer(BusFace *f, SensorProxy *p, sd_bus_message *m, uid_t *r
         }
         *ret_uid = uid;
         if (n < SENSOR_PROXY_CLAIMERS_MAX - SENSOR_PROXY_CLAIMERS_RESERVED)
-                return 0;
+                return 1;
         if (n < SENSOR_PROXY_CLAIMERS_MAX && bus_uid_privileged(f, uid))
-                return 0;
+                return 1;
         *ret_uid = (uid_t) -1;
         log_debug("%s: ClaimAccelerometer of %s (uid %u) refused: %u claimers", SENSOR_PROXY_BUS_NAME,
                   sender, (unsigned) uid, n);
@@ -251,8 +253,8 @@ static int method_claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_
                 return sd_bus_reply_method_return(m, NULL); /* like iio-sensor-proxy: no sensor, no error */
 
         r = admit_claimer(f, p, m, &uid, error);
-        if (r < 0)
-                return r;
+        if (r <= 0)
+                return r < 0 ? r : 1; /* 1: waits for the sender's uid, runs again (bus-creds.h) */
         if (!p->claims) {
                 r = sd_bus_track_new(p->bus, &p->claims, on_claims_empty, p);
                 if (r < 0)
@@ -296,6 +298,10 @@ static int method_release_accelerometer(sd_bus_message *m, void *userdata, sd_bu
         SensorProxy *p = f->sensor_proxy;
         int r;
 
+        /* Not before the sender's earlier calls that wait for its uid (bus-creds.h: ordering rules). */
+        r = bus_sender_in_order(f, m, error);
+        if (r <= 0)
+                return r < 0 ? r : 1;
         if (p->claims) {
                 r = sd_bus_track_remove_sender(p->claims, m);
                 if (r < 0)
@@ -613,7 +619,8 @@ void sensor_proxy_stop(BusFace *f)
                 return;
         flush_pending(p);
         if (p->owns_name && p->bus) {
-                r = sd_bus_release_name(p->bus, SENSOR_PROXY_BUS_NAME);
+                /* Not waiting for the bus's answer (bus-creds.h: the loop never waits on the bus). */
+                r = sd_bus_release_name_async(p->bus, NULL, SENSOR_PROXY_BUS_NAME, NULL, NULL);
                 if (r < 0)
                         log_debug_errno(r, "Failed to release %s: %m", SENSOR_PROXY_BUS_NAME);
                 (void) sd_bus_flush(p->bus);

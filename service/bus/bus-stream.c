@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "bus-errors.h"
+#include "bus-creds.h"
 #include "bus-face.h"
+#include "bus-method.h"
 #include "bus-stream.h"
 #include "claims.h"
 #include "context.h"
@@ -35,15 +37,6 @@ typedef struct Stream {
         bool started; /* a record was offered: the gap before the first one is no miss */
 } Stream;
 
-/* The release lines of one user (bus-stream.h): STREAM_LOG_SLOTS users, the one logged longest ago is
- * reused. */
-#define STREAM_LOG_SLOTS 16
-typedef struct ReleaseLog {
-        bool used;
-        uid_t uid;
-        LogLimit limit; /* releases with drops */
-} ReleaseLog;
-
 typedef struct SampleSubscriber {
         char *name; /* the connection's unique name */
         uid_t uid;
@@ -53,7 +46,7 @@ typedef struct SampleSubscriber {
 
 struct BusStreams {
         BusFace *face;
-        ReleaseLog logs[STREAM_LOG_SLOTS];
+        UidLogTable logs; /* kinds[0]: the release lines of each user (bus-stream.h) */
         Stream **v;
         size_t n;
         uint64_t next_id;
@@ -93,29 +86,14 @@ BusStreams *bus_streams_free(BusStreams *s)
         return NULL;
 }
 
-static ReleaseLog *release_log(BusStreams *t, uid_t uid)
-{
-        ReleaseLog *oldest = &t->logs[0];
-
-        for (size_t i = 0; i < ELEMENTSOF(t->logs); i++) {
-                ReleaseLog *l = &t->logs[i];
-                if (l->used && l->uid == uid)
-                        return l;
-                if (!l->used || (oldest->used && l->limit.last_usec < oldest->limit.last_usec))
-                        oldest = l;
-        }
-        *oldest = (ReleaseLog) {.used = true, .uid = uid};
-        return oldest;
-}
-
 /* A stream that dropped records is worth a line, but at most one per user per interval. */
 static void log_release(BusStreams *t, const Stream *s, const char *owner, const char *why)
 {
         int level = LOG_DEBUG;
         unsigned n, others = 0;
 
-        if (s->dropped > 0 &&
-            log_limit_pass(&release_log(t, s->uid)->limit, now_usec(), STREAM_LOG_INTERVAL_USEC, &n)) {
+        if (s->dropped > 0 && log_limit_pass(&uid_log_get(&t->logs, s->uid)->kinds[0], now_usec(),
+                                             STREAM_LOG_INTERVAL_USEC, &n)) {
                 level = LOG_INFO;
                 others = n - 1;
         }
@@ -276,8 +254,8 @@ int method_acquire_stream(sd_bus_message *m, void *userdata, sd_bus_error *error
                 return log_error_errno(-ENOMEM, "Failed to make a stream: %m");
         /* The claim first: it applies the bounds (claims.c). */
         r = claims_add_stream(f, m, &uid, error);
-        if (r < 0)
-                return r;
+        if (r <= 0)
+                return r < 0 ? r : 1; /* 1: waits for the sender's uid, runs again (bus-creds.h) */
         r = make_socket_pair(fds);
         if (r < 0) {
                 claims_remove_stream(f, sender);
@@ -411,6 +389,10 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
                                         "SubscribeSamples: a call without a sender");
         if (!t)
                 return log_error_errno(-ENOMEM, "Failed to record a Sample subscription: %m");
+        /* Not before the sender's earlier calls that wait for its uid (bus-creds.h: ordering rules). */
+        r = bus_sender_in_order(f, m, error);
+        if (r <= 0)
+                return r < 0 ? r : 1;
         k = find_subscriber(t, sender);
         if (k >= 0) {
                 if (t->subscribers[k].count >= SAMPLE_SUBSCRIPTIONS_PER_SENDER_MAX)
@@ -422,9 +404,9 @@ int method_subscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *er
                 return sd_bus_reply_method_return(m, NULL);
         }
 
-        r = bus_identify_sender(m, &uid, error);
-        if (r < 0)
-                return r;
+        r = bus_sender_uid(f, m, &uid, error);
+        if (r <= 0)
+                return r < 0 ? r : 1;
         reserved = bus_uid_privileged(f, uid);
         if (uid != 0 && subscribers_of_uid(t, uid) >= SAMPLE_SUBSCRIBERS_PER_UID_MAX)
                 bound = "per-user", limit = SAMPLE_SUBSCRIBERS_PER_UID_MAX;
@@ -465,8 +447,14 @@ int method_unsubscribe_samples(sd_bus_message *m, void *userdata, sd_bus_error *
         BusFace *f = userdata;
         const char *sender = sd_bus_message_get_sender(m);
         BusStreams *t = f->streams;
-        ssize_t k = sender ? find_subscriber(t, sender) : -1;
+        ssize_t k;
+        int r;
 
+        /* Not before the sender's earlier calls that wait for its uid (bus-creds.h: ordering rules). */
+        r = bus_sender_in_order(f, m, error);
+        if (r <= 0)
+                return r < 0 ? r : 1;
+        k = sender ? find_subscriber(t, sender) : -1;
         if (k < 0)
                 return sd_bus_error_set(error, ACCEL_ERROR_NOT_SUBSCRIBED,
                                         "UnsubscribeSamples: this connection holds no Sample subscription");

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <systemd/sd-login.h>
 
+#include "bus-creds.h"
 #include "bus-face.h"
 #include "bus-stream.h"
 #include "claims.h"
@@ -112,6 +113,7 @@ static int on_name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error
         }
         if (name[0] != ':' || new_owner[0] != '\0')
                 return 0;
+        bus_creds_forget(f, name);       /* its uid, and its calls still waiting for it */
         bus_streams_owner_gone(f, name); /* its Sample subscriptions; each stream releases its claim */
         if (find_claimer(f->claims, name) < 0)
                 return 0;
@@ -156,8 +158,9 @@ bool bus_uid_privileged(const BusFace *f, uid_t uid)
         return active == uid;
 }
 
-/* The sender's claimer, or NULL with *ret_uid and *ret_reserved of a new one: its uid asked of the
- * bus (once per claimer). Returns 0 or a negative errno with error set. */
+/* The sender's claimer, or NULL with *ret_uid and *ret_reserved of a new one (its uid: bus-creds.h).
+ * Returns 1, 0: the call waits for its sender's uid (bus_sender_uid()), or a negative errno with error
+ * set. */
 static int find_or_identify(BusFace *f, sd_bus_message *m, Claimer **ret, uid_t *ret_uid, bool *ret_reserved,
                             sd_bus_error *error)
 {
@@ -172,14 +175,14 @@ static int find_or_identify(BusFace *f, sd_bus_message *m, Claimer **ret, uid_t 
                 *ret = f->claims->v[i];
                 *ret_uid = (*ret)->uid;
                 *ret_reserved = (*ret)->reserved;
-                return 0;
+                return 1;
         }
-        r = bus_identify_sender(m, ret_uid, error);
-        if (r < 0)
+        r = bus_sender_uid(f, m, ret_uid, error);
+        if (r <= 0)
                 return r;
         *ret = NULL;
         *ret_reserved = bus_uid_privileged(f, *ret_uid);
-        return 0;
+        return 1;
 }
 
 static int new_claimer(BusFace *f, const char *name, uid_t uid, bool reserved, Claimer **ret)
@@ -218,7 +221,8 @@ static size_t held_by_uid(const Claims *t, uid_t uid, bool streams)
 }
 
 /* Admits one more claim (streams false) or stream of the sender, or sets error to LimitsExceeded
- * naming the bound. On success *ret is the sender's claimer (made if new). */
+ * naming the bound. Returns 1 with *ret the sender's claimer (made if new), 0 (the call waits for its
+ * sender's uid) or a negative errno. */
 static int admit(BusFace *f, sd_bus_message *m, bool streams, Claimer **ret, sd_bus_error *error)
 {
         Claims *t = f->claims;
@@ -235,7 +239,7 @@ static int admit(BusFace *f, sd_bus_message *m, bool streams, Claimer **ret, sd_
         if (!t) /* claims_start() failed or was not called: the face is not up */
                 return sd_bus_error_set(error, SD_BUS_ERROR_FAILED, "Claims are not being taken");
         r = find_or_identify(f, m, &k, &uid, &reserved, error);
-        if (r < 0)
+        if (r <= 0)
                 return r;
 
         have = k ? (streams ? k->n_streams : k->n_rates) : 0;
@@ -266,7 +270,7 @@ static int admit(BusFace *f, sd_bus_message *m, bool streams, Claimer **ret, sd_
                         return r;
         }
         *ret = k;
-        return 0;
+        return 1;
 }
 
 int claims_add(BusFace *f, sd_bus_message *m, unsigned rate, sd_bus_error *error)
@@ -275,7 +279,7 @@ int claims_add(BusFace *f, sd_bus_message *m, unsigned rate, sd_bus_error *error
         int r;
 
         r = admit(f, m, /* streams= */ false, &k, error);
-        if (r < 0)
+        if (r <= 0)
                 return r;
         k->rates[k->n_rates++] = rate;
         k->need = MAX(k->need, rate ?: POLLER_RATE_FULL);
@@ -288,7 +292,7 @@ int claims_add(BusFace *f, sd_bus_message *m, unsigned rate, sd_bus_error *error
         else
                 log_debug("Claim by %s at the configured rate (%zu)", k->name, k->n_rates);
         claims_changed(f);
-        return 0;
+        return 1;
 }
 
 int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error)
@@ -297,7 +301,7 @@ int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_erro
         int r;
 
         r = admit(f, m, /* streams= */ true, &k, error);
-        if (r < 0)
+        if (r <= 0)
                 return r;
         k->n_streams++;
         k->need = POLLER_RATE_FULL;
@@ -307,7 +311,7 @@ int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_erro
         log_debug("Stream claim by %s at the configured rate (%zu)", k->name, k->n_streams);
         claims_changed(f);
         *ret_uid = k->uid;
-        return 0;
+        return 1;
 }
 
 /* After one of claimer i's claims went: its need follows, a claimer left without claims goes, and the
@@ -322,41 +326,41 @@ static void claimer_released_one(BusFace *f, size_t i)
         claims_changed(f);
 }
 
-void claims_remove_stream(BusFace *f, const char *sender)
+/* The one release of both kinds: drops one of the sender's stream claims (streams true) or its most
+ * recent Claim/ClaimAtRate claim, and the counts of everyone's. Returns 1, or 0 if it held none of
+ * that kind (a stream's claim is released by closing the stream, never by Release). */
+static int release_one(BusFace *f, const char *sender, bool streams)
 {
-        ssize_t i = find_claimer(f->claims, sender);
+        Claims *t = f->claims;
+        ssize_t i = sender ? find_claimer(t, sender) : -1;
+        size_t *held, *total, *total_other;
         Claimer *k;
 
-        if (i < 0 || f->claims->v[i]->n_streams == 0)
-                return;
-        k = f->claims->v[i];
-        k->n_streams--;
-        f->claims->n_streams--;
+        if (i < 0)
+                return 0;
+        k = t->v[i];
+        held = streams ? &k->n_streams : &k->n_rates;
+        total = streams ? &t->n_streams : &t->n_claims;
+        total_other = streams ? &t->n_streams_other : &t->n_claims_other;
+        if (*held == 0)
+                return 0;
+        (*held)--;
+        (*total)--;
         if (!k->reserved)
-                f->claims->n_streams_other--;
-        log_debug("Stream claim of %s released", sender);
+                (*total_other)--;
+        log_debug("%s of %s released", streams ? "A stream claim" : "A claim", sender);
         claimer_released_one(f, (size_t) i);
+        return 1;
+}
+
+void claims_remove_stream(BusFace *f, const char *sender)
+{
+        (void) release_one(f, sender, /* streams= */ true);
 }
 
 int claims_remove(BusFace *f, sd_bus_message *m)
 {
-        const char *sender = sd_bus_message_get_sender(m);
-        Claimer *k;
-        ssize_t i;
-
-        if (!sender)
-                return 0;
-        i = find_claimer(f->claims, sender);
-        if (i < 0 || f->claims->v[i]->n_rates == 0) /* a stream's claim is released by closing it */
-                return 0;
-        k = f->claims->v[i];
-        k->n_rates--;
-        f->claims->n_claims--;
-        if (!k->reserved)
-                f->claims->n_claims_other--;
-        log_debug("Release by %s", sender);
-        claimer_released_one(f, (size_t) i);
-        return 1;
+        return release_one(f, sd_bus_message_get_sender(m), /* streams= */ false);
 }
 
 void claims_free(BusFace *f)

@@ -22,11 +22,12 @@ typedef struct BusFace BusFace;
  * the name is taken. Returns 0 or a negative errno (logged). */
 int claims_start(BusFace *f);
 /* Records a claim of the message's sender at rate Hz (0: the configured SamplingRate, validated by the
- * caller) and updates the poller's claim; or sets error (LimitsExceeded naming the bound) and returns a
- * negative errno. */
+ * caller) and updates the poller's claim: returns 1. Returns 0 when the call waits for its sender's uid
+ * (bus-creds.h: the handler returns 1 and runs again); or sets error (LimitsExceeded naming the bound)
+ * and returns a negative errno. */
 int claims_add(BusFace *f, sd_bus_message *m, unsigned rate, sd_bus_error *error);
 /* Records a claim of the sender's new sample stream (bus-stream.c) at the configured SamplingRate after
- * the STREAMS_* bounds, *ret_uid the sender's uid; or sets error as claims_add(). Release does not drop
+ * the STREAMS_* bounds, *ret_uid the sender's uid; returns as claims_add(). Release does not drop
  * it; claims_remove_stream() does (a no-op once the sender left the bus: its claims went with it). */
 int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_error *error);
 void claims_remove_stream(BusFace *f, const char *sender);
