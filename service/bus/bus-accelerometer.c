@@ -130,7 +130,7 @@ static int property_get_position(sd_bus *bus, const char *path, const char *inte
         Context *c = f->context;
         const HdapsState *s;
 
-        poller_refresh_on_demand(&c->poller);
+        readout_refresh(c);
         s = device_state(f);
         return sd_bus_message_append(reply, "(ii)", s ? s->x : 0, s ? s->y : 0);
 }
@@ -153,7 +153,7 @@ static int property_get_temperature(sd_bus *bus, const char *path, const char *i
         Context *c = f->context;
         const HdapsState *s;
 
-        poller_refresh_on_demand(&c->poller);
+        readout_refresh(c);
         s = device_state(f);
         return sd_bus_message_append(reply, "i", s ? s->temperature : 0);
 }

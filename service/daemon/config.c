@@ -12,6 +12,7 @@
 #include "context.h"
 #include "input-devices.h"
 #include "log.h"
+#include "readout.h"
 #include "strv.h"
 
 void config_error_done(ConfigError *e)
@@ -110,7 +111,7 @@ static ChangeMask config_changes(const StateConfig *a, const StateConfig *b)
  * next the part's current values (a refused part of a reload). */
 
 typedef struct Applied {
-        bool rate; /* the backend's sampling rate was set: the poller's rate in force is re-applied */
+        bool rate; /* the configured SamplingRate changed: the poller re-rates (timer, EffectiveRate) */
         bool ec;   /* the EC's configuration was set: it is read back */
 } Applied;
 
@@ -122,15 +123,32 @@ typedef struct ConfigPartOps {
 
 typedef struct RateSetting {
         const char *setting;
-        int (*set)(Backend *b, unsigned v);
+        int (*set)(Context *c, unsigned v);
         size_t offset; /* the unsigned in StateConfig */
 } RateSetting;
 
-static const RateSetting sampling_rate = {"SamplingRate", backend_set_sampling_rate,
+/* The poller alone sets the backend's sampling rate (to the rate in force): it is told the configured
+ * one. */
+static int set_full_rate(Context *c, unsigned rate)
+{
+        return poller_set_full_rate(&c->poller, rate);
+}
+
+static int set_oversampling_ratio(Context *c, unsigned ratio)
+{
+        return backend_set_oversampling_ratio(c->backend, ratio);
+}
+
+static int set_filter_order(Context *c, unsigned order)
+{
+        return backend_set_filter_order(c->backend, order);
+}
+
+static const RateSetting sampling_rate = {"SamplingRate", set_full_rate,
                                           offsetof(StateConfig, sampling_rate)};
-static const RateSetting oversampling_ratio = {"OversamplingRatio", backend_set_oversampling_ratio,
+static const RateSetting oversampling_ratio = {"OversamplingRatio", set_oversampling_ratio,
                                                offsetof(StateConfig, oversampling_ratio)};
-static const RateSetting filter_order = {"FilterOrder", backend_set_filter_order,
+static const RateSetting filter_order = {"FilterOrder", set_filter_order,
                                          offsetof(StateConfig, filter_order)};
 
 static unsigned rate_value(const StateConfig *config, const RateSetting *s)
@@ -138,10 +156,12 @@ static unsigned rate_value(const StateConfig *config, const RateSetting *s)
         return *(const unsigned *) ((const uint8_t *) config + s->offset);
 }
 
-/* SamplingRate, OversamplingRatio, FilterOrder: each value that changes is one EC configuration command
- * (the product and the order, as the 2006 patch series' attributes sent it). A rate that shrinks goes first
- * and one that grows after the ratio, so that no intermediate product exceeds both the old and the new one.
- * On a refusal the values set before it are set back. */
+/* SamplingRate, OversamplingRatio, FilterOrder: each value that changes is at most one EC configuration
+ * command (the product of the rate in force and the ratio, and the order, as the 2006 patch series'
+ * attributes sent it); SamplingRate goes to the poller, which sets the backend's rate only when the rate
+ * in force changes. A rate that shrinks goes first and one that grows after the ratio, so that no
+ * intermediate product exceeds both the old and the new one. On a refusal the values set before it are
+ * set back. */
 static int apply_rates(Context *c, const StateConfig *from, const StateConfig *to, Applied *a,
                        ConfigError *e)
 {
@@ -164,12 +184,12 @@ static int apply_rates(Context *c, const StateConfig *from, const StateConfig *t
 
                 if (rate_value(from, s) == rate_value(to, s))
                         continue;
-                r = s->set(c->backend, rate_value(to, s));
+                r = s->set(c, rate_value(to, s));
                 if (r < 0) {
                         for (size_t j = i; j-- > 0;) {
                                 if (rate_value(from, order[j]) == rate_value(to, order[j]))
                                         continue;
-                                int k = order[j]->set(c->backend, rate_value(from, order[j]));
+                                int k = order[j]->set(c, rate_value(from, order[j]));
                                 if (k < 0)
                                         log_error_errno(k, "Setting %s back to %u failed: %m",
                                                         order[j]->setting, rate_value(from, order[j]));
@@ -334,14 +354,14 @@ static const char *refusal_reason(const ConfigError *e)
         return strerror(-e->error);
 }
 
-/* After the EC's configuration was set: the poller's rate in force (the backend now runs the configured
- * SamplingRate) and the EC's own configuration read back. */
+/* After the EC's configuration was set: its own configuration read back, and polling re-rated for a new
+ * SamplingRate (the timer, EffectiveRate; the poller set the backend's rate already). */
 static void after_ec_config(Context *c, const Applied *a)
 {
         if (a->ec && c->has_accelerometer)
                 context_read_back_ec_config(c); /* what the EC now says (OversamplingRatio, FilterOrder) */
         if (a->rate)
-                poller_rate_changed(&c->poller);
+                poller_update(&c->poller);
 }
 
 int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, ChangeMask *ret_changed,
@@ -481,7 +501,8 @@ void context_calibrate(Context *c)
 {
         backend_calibrate(c->backend);
         c->calibration_requested = true;
-        poller_refresh_on_demand(&c->poller);
+        (void) readout_on_demand(c);
+        context_check_rest(c); /* when that readout finished it; otherwise the next readout does */
 }
 
 void context_check_rest(Context *c)

@@ -45,7 +45,6 @@ static void take_first_rest(Context *c)
 int context_init_device(Context *c)
 {
         int r = device_init(c->backend, &c->config);
-        c->poller.backend_rate = 0; /* the configured rate; poller_update() sets the rate in force */
         if (r >= 0) {
                 context_read_back_ec_config(c);
                 take_first_rest(c);
@@ -125,7 +124,6 @@ void context_setup_device(Context *c)
                 return;
 
         r = device_setup(c->backend, &c->config);
-        c->poller.backend_rate = 0; /* the configured rate; poller_update() sets the rate in force */
         if (r >= 0)
                 context_read_back_ec_config(c);
         if (r < 0) {
@@ -241,6 +239,7 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
                 return log_error_errno(r, "Failed to allocate the event loop: %m");
 
         load_state(c);
+        (void) poller_set_full_rate(&c->poller, c->config.sampling_rate); /* no accelerometer yet */
         context_setup_device(c);
         setup_motion(c);
         setup_disk_protect(c, o->sysfs_root);
@@ -260,6 +259,7 @@ Context *context_free(Context *c)
         protection_done(&c->protection);
         c->backend_watch = backend_watch_free(c->backend_watch);
         c->idle_exit = idle_exit_free(c->idle_exit);
+        c->rest_check = sd_event_source_disable_unref(c->rest_check);
         c->tablet_mode = tablet_mode_free(c->tablet_mode);
         c->input_devices = input_devices_free(c->input_devices);
         c->event = sd_event_unref(c->event);

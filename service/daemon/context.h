@@ -73,6 +73,8 @@ typedef struct Context {
         StateConfig config;         /* what is applied and persisted (config.h) */
         char *state_path;           /* NULL: do not persist */
         bool calibration_requested; /* context_calibrate() ran; context_check_rest() saves it first */
+        /* A calibration an on-demand readout for a reader finished: taken right after (readout_refresh()) */
+        sd_event_source *rest_check;
 
         /* The EC's own configuration as last read back (0x17/0x82), for OversamplingRatio and
          * FilterOrder; ec_config_valid false: not read (yet), the configured values are shown. */

@@ -464,11 +464,114 @@ TEST(input_devices_that_cannot_be_made_refuse_no_other_change)
         rig_free(r);
 }
 
+/* One EC configuration command per change, under every kind of demand: the poller alone sets the
+ * backend's sampling rate (to the rate in force), configuration only tells it the configured one changed.
+ * Each single change sends the EC at most one 0x10 (each drops the prefetched readout), exactly one when
+ * the EC's configuration (the rate in force x OversamplingRatio, FilterOrder) changes, none when it stays
+ * (a SamplingRate above a 20 Hz claim's rate); the EC then runs the rate in force. Counted on the port
+ * log: a request's TWR0 write of 0x10. */
+typedef struct Demanded {
+        const char *name;
+        RigOptions options;
+        void (*demand)(Rig *r);
+} Demanded;
+
+static void demand_none(Rig *r)
+{
+        rig_claim(r, 0, NULL);
+}
+static void demand_claim(Rig *r)
+{
+        rig_claim(r, POLLER_RATE_FULL, ":1.2"); /* Claim; a stream's claim is the same to the core */
+}
+static void demand_claim_at_rate(Rig *r)
+{
+        rig_claim(r, 10, ":1.2");
+}
+static void demand_sensor_proxy(Rig *r)
+{
+        rig_claim(r, 0, NULL);
+        poller_set_demand(&r->c->poller, DEMAND_SENSOR_PROXY, true); /* 20 Hz */
+}
+static void demand_protection(Rig *r)
+{
+        rig_claim(r, 0, NULL);
+        char *sda[] = {(char *) "sda", NULL};
+        if (rig_protect(r, sda) < 0)
+                abort();
+}
+
+static const Demanded demands[] = {
+        {"nothing polls", {}, demand_none},
+        {"a Claim (or a stream)", {}, demand_claim},
+        {"a ClaimAtRate at 10 Hz", {}, demand_claim_at_rate},
+        {"a SensorProxy claim (20 Hz)", {}, demand_sensor_proxy},
+        {"armed disk protection", {.disks = true}, demand_protection},
+};
+
+typedef struct Change {
+        const char *name;
+        void (*change)(StateConfig *next);
+} Change;
+
+static const Change changes[] = {
+        {"SamplingRate 50 -> 25", set_rate_25},
+        {"SamplingRate 50 -> 100", set_rate_100},
+        {"OversamplingRatio", set_ratio_3},
+        {"FilterOrder", set_order_6},
+        {"Invert", set_invert},
+        {"TiltStep", set_tilt_step},
+};
+
+static size_t count_lines(const char *text, const char *line)
+{
+        size_t n = 0;
+        for (const char *p = text; (p = strstr(p, line)); p += strlen(line))
+                n++;
+        return n;
+}
+
+TEST(one_ec_command_per_change)
+{
+        for (size_t d = 0; d < ELEMENTSOF(demands); d++)
+                for (size_t i = 0; i < ELEMENTSOF(changes); i++) {
+                        _cleanup_(state_config_done) StateConfig next = {};
+                        Rig *r = rig_new(&demands[d].options);
+
+                        fprintf(stderr, "## %s, %s\n", changes[i].name, demands[d].name);
+                        rig_claim(r, POLLER_RATE_FULL, ":1.1"); /* the first readouts calibrate */
+                        rig_advance_ms(r, 300);
+                        demands[d].demand(r);
+                        rig_advance_ms(r, 300);
+                        EcSimStatus before = rig_sim_status(r);
+
+                        if (state_config_copy(&next, &r->c->config) < 0)
+                                abort();
+                        changes[i].change(&next);
+                        rig_capture_start(r);
+                        CHECK_EQ(context_apply_config(r->c, &next, CONFIG_APPLY_CHANGE, NULL, NULL), 0);
+                        rig_advance_ms(r, 500);
+                        _cleanup_free_ char *ports = rig_capture_stop(r);
+                        EcSimStatus after = rig_sim_status(r);
+
+                        size_t commands = count_lines(ports, "out,0x1610,0x10\n");
+                        bool ec_changed =
+                                after.ec_rate != before.ec_rate || after.filter_order != before.filter_order;
+                        CHECK_EQ(commands, ec_changed ? 1 : 0);
+                        unsigned in_force =
+                                r->c->poller.polling ? r->c->poller.poll_rate : context_full_rate(r->c);
+                        CHECK_EQ(after.ec_rate, in_force * r->c->config.oversampling_ratio);
+                        CHECK_EQ(after.filter_order, r->c->config.filter_order);
+                        rig_free(r);
+                }
+}
+
 int main(void)
 {
         RUN(setter_and_reload_apply_alike);
         RUN(unsaved_change_changes_nothing);
         RUN(refused_part_undoes_the_others);
         RUN(input_devices_that_cannot_be_made_refuse_no_other_change);
+        RUN(one_ec_command_per_change);
         return test_summary();
 }
