@@ -111,6 +111,7 @@ static ChangeMask config_changes(const StateConfig *a, const StateConfig *b)
  * next the part's current values (a refused part of a reload). */
 
 typedef struct Applied {
+        ConfigApplyMode mode;
         bool rate; /* the configured SamplingRate changed: the poller re-rates (timer, EffectiveRate) */
         bool ec;   /* the EC's configuration was set: it is read back */
 } Applied;
@@ -173,6 +174,11 @@ static int apply_rates(Context *c, const StateConfig *from, const StateConfig *t
         };
         int r;
 
+        if (!c->has_accelerometer && a->mode == CONFIG_APPLY_START) {
+                /* The device is initialized with the configuration next; polling's full rate follows. */
+                a->rate = to->sampling_rate != from->sampling_rate;
+                return set_full_rate(c, to->sampling_rate);
+        }
         if (!c->has_accelerometer) {
                 for (size_t i = 0; i < ELEMENTSOF(order); i++)
                         if (rate_value(from, order[i]) != rate_value(to, order[i]))
@@ -220,8 +226,10 @@ static int apply_orientation(Context *c, const StateConfig *from, const StateCon
         bool flip = to->invert != from->invert;
         int r;
 
-        if (!c->has_accelerometer)
-                return flip ? refuse(e, CONFIG_PART_DEVICE, "Invert", -ENODEV, NULL) : 0;
+        if (!c->has_accelerometer) /* at start-up the device is initialized with to next */
+                return flip && a->mode != CONFIG_APPLY_START
+                               ? refuse(e, CONFIG_PART_DEVICE, "Invert", -ENODEV, NULL)
+                               : 0;
         if (flip) {
                 r = backend_set_invert(c->backend, to->invert);
                 if (r < 0)
@@ -283,8 +291,8 @@ static int keep_shock_sensitivity(StateConfig *next, const StateConfig *current)
 
 /* Made or removed as to says. When the setting does not change but the devices are not as it says (their
  * creation failed at start), they are tried again, and a failure is logged, not a refusal: it must not
- * fail another setting's change. Without uinput there is nothing to remove, and nothing can be made
- * (-ENODEV). */
+ * fail another setting's change. At start-up a failure is logged too and the setting stays as the state
+ * file says. Without uinput there is nothing to remove, and nothing can be made (-ENODEV). */
 static int apply_input_devices(Context *c, const StateConfig *from, const StateConfig *to, Applied *a,
                                ConfigError *e)
 {
@@ -295,9 +303,14 @@ static int apply_input_devices(Context *c, const StateConfig *from, const StateC
         r = c->input_devices ? input_devices_enable(c->input_devices, to->input_devices) : -ENODEV;
         if (r >= 0)
                 return 0;
-        if (to->input_devices == from->input_devices) {
-                log_warning_errno(r,
-                                  "The hdaps input devices are enabled, but creating them failed again: %m");
+        if (a->mode == CONFIG_APPLY_START && !c->input_devices) {
+                log_warning("The hdaps input devices are enabled, but %s could not be opened",
+                            INPUT_DEVICES_UINPUT_PATH);
+                return 0;
+        }
+        if (a->mode == CONFIG_APPLY_START || to->input_devices == from->input_devices) {
+                log_warning_errno(r, "The hdaps input devices are enabled, but creating them failed%s: %m",
+                                  a->mode == CONFIG_APPLY_START ? "" : " again");
                 return 0;
         }
         return refuse(e, CONFIG_PART_INPUT_DEVICES, "InputDevices", r, NULL);
@@ -368,7 +381,7 @@ int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, Ch
                          ConfigError *ret_error)
 {
         _cleanup_(config_error_done) ConfigError error = {};
-        Applied applied = {};
+        Applied applied = {.mode = mode};
         ChangeMask changed;
         size_t done = 0;
         bool saved = false;
@@ -401,10 +414,11 @@ int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, Ch
                 r = p->apply(c, &c->config, next, &applied, &error);
                 if (r >= 0)
                         continue;
-                if (mode != CONFIG_APPLY_RELOAD)
+                if (mode != CONFIG_APPLY_RELOAD && mode != CONFIG_APPLY_START)
                         goto undo;
-                log_warning("Reload: %s from the state file refused (%s), keeping the old %s", error.setting,
-                            refusal_reason(&error), p->what);
+                log_warning("%s: %s from the state file refused (%s), keeping the %s %s",
+                            mode == CONFIG_APPLY_START ? "Start-up" : "Reload", error.setting,
+                            refusal_reason(&error), mode == CONFIG_APPLY_START ? "default" : "old", p->what);
                 config_error_done(&error);
                 r = p->keep(next, &c->config);
                 if (r < 0)

@@ -15,12 +15,6 @@
 
 #define SYSFS_ROOT_DEFAULT "/sys"
 
-static void load_state(Context *c)
-{
-        if (c->state_path)
-                device_load_config(c->state_path, &c->config);
-}
-
 /* No rest position saved or taken yet: one on-demand readout right after init takes it, so that it is
  * the laptop as it was when the device was initialized, not as it is when a client first asks for a
  * readout, whenever that is (mainline's hdaps_calibrate() in hdaps_init(); the 2006 patch
@@ -169,40 +163,33 @@ static void setup_motion(Context *c)
                 log_error_errno(r, "Motion processing is not available: %m");
 }
 
-static void setup_input_devices(Context *c)
-{
-        int r;
-
-        if (!c->config.input_devices)
-                return;
-        if (!c->input_devices)
-                log_warning("The hdaps input devices are enabled, but %s could not be opened",
-                            INPUT_DEVICES_UINPUT_PATH);
-        else if ((r = input_devices_enable(c->input_devices, true)) < 0)
-                log_warning_errno(r, "Creating the hdaps input devices failed: %m");
-}
-
 static void setup_disk_protect(Context *c, const char *sysfs_root)
 {
-        _cleanup_free_ char *error = NULL;
         int r;
 
         r = disk_protect_new(sysfs_root ?: SYSFS_ROOT_DEFAULT, &c->disk_protect);
-        if (r < 0) {
+        if (r < 0)
                 log_error_errno(r, "Disk protection is not available: %m");
-                return;
-        }
-        if (strv_length(c->config.protected_disks) == 0)
-                return;
-        r = disk_protect_set_disks(c->disk_protect, c->config.protected_disks, &error);
-        if (r < 0) {
-                log_warning("Not protecting the disks from the state file: %s",
-                            error ? error : strerror(-r));
-                c->config.protected_disks = strv_free(c->config.protected_disks);
-                return;
-        }
-        log_info("Disk protection armed from the state file (%zu disk(s))",
-                 strv_length(c->config.protected_disks));
+}
+
+/* Start-up is a reload from the defaults: the parts are made with the defaults, then the state file is
+ * applied through the one path of a change (CONFIG_APPLY_START); the device is initialized with the
+ * result. */
+static int apply_state_file(Context *c)
+{
+        StateConfig loaded;
+        int r;
+
+        state_config_init(&loaded);
+        if (c->state_path)
+                device_load_config(c->state_path, &loaded);
+        r = context_apply_config(c, &loaded, CONFIG_APPLY_START, NULL, NULL);
+        if (r < 0)
+                return log_error_errno(r, "Applying the state file failed: %m");
+        if (strv_length(c->config.protected_disks) > 0)
+                log_info("Disk protection armed from the state file (%zu disk(s))",
+                         strv_length(c->config.protected_disks));
+        return 0;
 }
 
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret)
@@ -224,7 +211,7 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
         c->sysroot = o->sysroot;
         c->port_capture = o->port_capture;
         poller_init(&c->poller, c);
-        state_config_init(&c->config);
+        state_config_init(&c->config); /* the defaults, then the state file (apply_state_file()) */
 
         c->backend_why = strdup(backend_reason ?: "");
         if (!c->backend_why || compose_backend_reason(c) < 0)
@@ -238,12 +225,12 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
         if (r < 0)
                 return log_error_errno(r, "Failed to allocate the event loop: %m");
 
-        load_state(c);
-        (void) poller_set_full_rate(&c->poller, c->config.sampling_rate); /* no accelerometer yet */
-        context_setup_device(c);
         setup_motion(c);
         setup_disk_protect(c, o->sysfs_root);
-        setup_input_devices(c);
+        r = apply_state_file(c);
+        if (r < 0)
+                return r;
+        context_setup_device(c);
 
         *ret = TAKE_PTR(c);
         return 0;

@@ -35,7 +35,9 @@ typedef struct Snapshot {
         char poll_rate_reason[160];
         const char *protection_state;
         bool input_devices_enabled;
-        unsigned ec_rate; /* the emulator's own */
+        unsigned ec_rate;                                  /* the emulator's own */
+        double motion_tilt_step, motion_shock_sensitivity; /* what motion processing runs */
+        char protecting[64];                               /* the disks disk protection watches */
 } Snapshot;
 
 static Snapshot snapshot(Rig *r)
@@ -71,6 +73,10 @@ static Snapshot snapshot(Rig *r)
         _cleanup_free_ char *disks = strv_join(c->config.protected_disks, " ");
         snprintf(s.disks, sizeof(s.disks), "%s", disks ? disks : "");
         snprintf(s.poll_rate_reason, sizeof(s.poll_rate_reason), "%s", strna(c->poller.poll_rate_reason));
+        s.motion_tilt_step = motion_get_config(c->motion)->tilt_step;
+        s.motion_shock_sensitivity = motion_get_config(c->motion)->shock_sensitivity;
+        _cleanup_free_ char *protecting = strv_join((char **) disk_protect_get_disks(c->disk_protect), " ");
+        snprintf(s.protecting, sizeof(s.protecting), "%s", protecting ? protecting : "");
         return s;
 }
 
@@ -103,6 +109,9 @@ static void check_same(const Snapshot *a, const Snapshot *b)
         CHECK_STREQ(a->protection_state, b->protection_state);
         CHECK_EQ(a->input_devices_enabled, b->input_devices_enabled);
         CHECK_EQ(a->ec_rate, b->ec_rate);
+        CHECK(a->motion_tilt_step == b->motion_tilt_step);
+        CHECK(a->motion_shock_sensitivity == b->motion_shock_sensitivity);
+        CHECK_STREQ(a->protecting, b->protecting);
 }
 
 /* The change masks recorded since rig_forget(), in order; n of them. */
@@ -566,6 +575,58 @@ TEST(one_ec_command_per_change)
                 }
 }
 
+/* Start-up is a reload from the defaults: a daemon started with a state file ends as one started
+ * without it that then reloads it (SIGHUP), every setting through the parts table
+ * (context_apply_config()). Both then poll for a full-rate claim alike. The one deliberate difference,
+ * InputDevices that cannot be made, stays configured at start (test below) where a reload keeps them
+ * off. */
+typedef struct StartCase {
+        const char *state;
+        bool disks;
+} StartCase;
+
+/* With a rate in the file the rest position is in it too: the first one, taken at init when there is
+ * none, is a readout at the rate init sets (the file's at start, the defaults' before a reload). */
+static const StartCase start_cases[] = {
+        {"sampling_rate=25\nrest_position=-480,-440\n"},
+        {"sampling_rate=200\noversampling_ratio=3\nfilter_order=6\nrest_position=-480,-440\n"},
+        {"invert=1\n"},
+        {"invert=1\nrest_position=-400,-420\n"},
+        {"tilt_step=3.5\nshock_sensitivity=2.5\n"},
+        {"protected_disks=sda\n", true},
+        {"protected_disks=sda sdz\n", true}, /* refused: no disk protected */
+        {"sampling_rate=20\nprotected_disks=sda\ntilt_step=7\nrest_position=-480,-440\n", true},
+};
+
+TEST(start_up_applies_as_reload_does)
+{
+        for (size_t i = 0; i < ELEMENTSOF(start_cases); i++) {
+                const StartCase *t = &start_cases[i];
+
+                fprintf(stderr, "## start-up with %s", t->state);
+                Rig *started = rig_new(&(RigOptions) {.state = t->state, .disks = t->disks});
+                Rig *reloaded = rig_new(&(RigOptions) {.disks = t->disks});
+                rig_write_state(reloaded, t->state);
+                context_reload(reloaded->c);
+                rig_advance_ms(started, 0);
+                rig_advance_ms(reloaded, 0);
+                Snapshot a = snapshot(started), b = snapshot(reloaded);
+                check_same(&a, &b);
+
+                rig_claim(started, POLLER_RATE_FULL, ":1.1");
+                rig_claim(reloaded, POLLER_RATE_FULL, ":1.1");
+                unsigned ticks_a = started->ticks, ticks_b = reloaded->ticks;
+                rig_advance_ms(started, 500);
+                rig_advance_ms(reloaded, 500);
+                a = snapshot(started);
+                b = snapshot(reloaded);
+                check_same(&a, &b);
+                CHECK_EQ(started->ticks - ticks_a, reloaded->ticks - ticks_b);
+                rig_free(started);
+                rig_free(reloaded);
+        }
+}
+
 int main(void)
 {
         RUN(setter_and_reload_apply_alike);
@@ -573,5 +634,6 @@ int main(void)
         RUN(refused_part_undoes_the_others);
         RUN(input_devices_that_cannot_be_made_refuse_no_other_change);
         RUN(one_ec_command_per_change);
+        RUN(start_up_applies_as_reload_does);
         return test_summary();
 }
