@@ -72,6 +72,23 @@ void context_read_back_ec_config(Context *c)
         context_changed(c, CHANGE_MASK(CHANGE_OVERSAMPLING_RATIO) | CHANGE_MASK(CHANGE_FILTER_ORDER));
 }
 
+int context_set_fake_data_mode(Context *c, bool on)
+{
+        bool was;
+        int r;
+
+        if (!c->has_accelerometer)
+                return -ENODEV;
+        was = backend_get_config(c->backend)->fake_data_mode;
+        r = backend_set_fake_data_mode(c->backend, on);
+        if (r < 0)
+                return r;
+        if (was != on)
+                context_changed(c, CHANGE_MASK(CHANGE_FAKE_DATA_MODE));
+        context_read_back_ec_config(c);
+        return 0;
+}
+
 /* Composes backend_reason from backend_why and backend_note. Returns 0, or -ENOMEM with the old text
  * kept. */
 static int compose_backend_reason(Context *c)

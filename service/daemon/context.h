@@ -127,6 +127,11 @@ int context_init_device(Context *c);
  * 2006 patch series' attributes did; logs and reports the properties. Failures leave the configured values
  * shown. */
 void context_read_back_ec_config(Context *c);
+/* SetFakeDataMode: switches the EC's fake-data mode (0x17/0x83: a counter instead of readouts; a self-test
+ * switch, not part of the configuration: never saved, kept by a re-initialization). Reports FakeDataMode
+ * when it changed, then reads the EC's configuration back (context_read_back_ec_config()). Returns 0,
+ * -ENODEV without an accelerometer, or the backend's negative errno; then nothing changed. */
+int context_set_fake_data_mode(Context *c, bool on);
 /* When the backend's init_note is no longer the one backend_reason ends with (a configuration the EC
  * kept pending at init was taken at a later retry, hdaps_poll()): makes backend_reason end with the
  * current note instead, logs it, reads the EC's configuration back (context_read_back_ec_config()) and
