@@ -20,18 +20,22 @@
  * readout, whenever that is (mainline's hdaps_calibrate() in hdaps_init(); the 2006 patch
  * series (PATCH 07) and tp_smapi 0.43 defer it to the first hardware query instead, see
  * docs/PROTOCOL.md). No polling: the device is powered anyway while the daemon runs. When the readout
- * fails, the calibration stays armed and the first later readout takes it. */
+ * fails, the calibration stays armed and the first later readout takes it. A backend whose init took a
+ * readout already (the kernel driver's) has the rest position from it: the configuration takes that. */
 static void take_first_rest(Context *c)
 {
         int r;
 
-        if (c->config.has_rest || !backend_get_state(c->backend)->calibration_pending)
+        if (c->config.has_rest)
                 return;
-        r = backend_update(c->backend);
-        if (r < 0) {
-                log_info_errno(r, "Reading the rest position at initialization failed (%m); the first "
-                                  "readout takes it");
-                return;
+        /* A backend whose init read a readout (the kernel driver's) finished the calibration already. */
+        if (backend_get_state(c->backend)->calibration_pending) {
+                r = backend_update(c->backend);
+                if (r < 0) {
+                        log_info_errno(r, "Reading the rest position at initialization failed (%m); the "
+                                          "first readout takes it");
+                        return;
+                }
         }
         context_check_rest(c);
 }
