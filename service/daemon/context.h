@@ -101,8 +101,10 @@ typedef struct Context {
         TabletMode *tablet_mode;     /* NULL: no tablet-mode switch (laptop mode) */
 } Context;
 
-/* Sets up the event loop, loads the state file, initializes the backend (taken, NULL: none) and motion
- * processing and disk protection from it. Returns 0 or a negative errno (logged). */
+/* Sets up the event loop, makes motion processing and disk protection with the defaults, applies the
+ * state file to them through context_apply_config() as a reload from the defaults (CONFIG_APPLY_START),
+ * then initializes the backend (taken, NULL: none) with the result. Returns 0 or a negative errno
+ * (logged). */
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret);
 Context *context_free(Context *c);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Context *, context_free);
