@@ -132,7 +132,7 @@ static int property_get_position(sd_bus *bus, const char *path, const char *inte
         Context *c = f->context;
         const HdapsState *s;
 
-        poller_refresh_on_demand(&c->poller);
+        readout_refresh(c);
         s = device_state(f);
         return sd_bus_message_append(reply, "(ii)", s ? s->x : 0, s ? s->y : 0);
 }
@@ -155,7 +155,7 @@ static int property_get_temperature(sd_bus *bus, const char *path, const char *i
         Context *c = f->context;
         const HdapsState *s;
 
-        poller_refresh_on_demand(&c->poller);
+        readout_refresh(c);
         s = device_state(f);
         return sd_bus_message_append(reply, "i", s ? s->temperature : 0);
 }
@@ -571,13 +571,10 @@ static int method_set_fake_data_mode(sd_bus_message *m, void *userdata, sd_bus_e
         r = bus_require_accelerometer(f, error);
         if (r < 0)
                 return r;
-        /* A self-test switch, deliberately not persisted: not part of the configuration. */
-        r = backend_set_fake_data_mode(c->backend, enabled);
+        r = context_set_fake_data_mode(c, enabled); /* reports FakeDataMode */
         if (r < 0)
                 return bus_error_from_backend(error, c->backend, r, "FakeDataMode");
         log_info("FakeDataMode set to %u by %s", (unsigned) enabled, strna(sd_bus_message_get_sender(m)));
-        bus_emit_changes(f, CHANGE_MASK(CHANGE_FAKE_DATA_MODE));
-        context_read_back_ec_config(c);
         return sd_bus_reply_method_return(m, NULL);
 }
 

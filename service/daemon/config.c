@@ -12,6 +12,7 @@
 #include "context.h"
 #include "input-devices.h"
 #include "log.h"
+#include "readout.h"
 #include "strv.h"
 
 void config_error_done(ConfigError *e)
@@ -110,7 +111,8 @@ static ChangeMask config_changes(const StateConfig *a, const StateConfig *b)
  * next the part's current values (a refused part of a reload). */
 
 typedef struct Applied {
-        bool rate; /* the backend's sampling rate was set: the poller's rate in force is re-applied */
+        ConfigApplyMode mode;
+        bool rate; /* the configured SamplingRate changed: the poller re-rates (timer, EffectiveRate) */
         bool ec;   /* the EC's configuration was set: it is read back */
 } Applied;
 
@@ -122,15 +124,32 @@ typedef struct ConfigPartOps {
 
 typedef struct RateSetting {
         const char *setting;
-        int (*set)(Backend *b, unsigned v);
+        int (*set)(Context *c, unsigned v);
         size_t offset; /* the unsigned in StateConfig */
 } RateSetting;
 
-static const RateSetting sampling_rate = {"SamplingRate", backend_set_sampling_rate,
+/* The poller alone sets the backend's sampling rate (to the rate in force): it is told the configured
+ * one. */
+static int set_full_rate(Context *c, unsigned rate)
+{
+        return poller_set_full_rate(&c->poller, rate);
+}
+
+static int set_oversampling_ratio(Context *c, unsigned ratio)
+{
+        return backend_set_oversampling_ratio(c->backend, ratio);
+}
+
+static int set_filter_order(Context *c, unsigned order)
+{
+        return backend_set_filter_order(c->backend, order);
+}
+
+static const RateSetting sampling_rate = {"SamplingRate", set_full_rate,
                                           offsetof(StateConfig, sampling_rate)};
-static const RateSetting oversampling_ratio = {"OversamplingRatio", backend_set_oversampling_ratio,
+static const RateSetting oversampling_ratio = {"OversamplingRatio", set_oversampling_ratio,
                                                offsetof(StateConfig, oversampling_ratio)};
-static const RateSetting filter_order = {"FilterOrder", backend_set_filter_order,
+static const RateSetting filter_order = {"FilterOrder", set_filter_order,
                                          offsetof(StateConfig, filter_order)};
 
 static unsigned rate_value(const StateConfig *config, const RateSetting *s)
@@ -138,10 +157,12 @@ static unsigned rate_value(const StateConfig *config, const RateSetting *s)
         return *(const unsigned *) ((const uint8_t *) config + s->offset);
 }
 
-/* SamplingRate, OversamplingRatio, FilterOrder: each value that changes is one EC configuration command
- * (the product and the order, as the 2006 patch series' attributes sent it). A rate that shrinks goes first
- * and one that grows after the ratio, so that no intermediate product exceeds both the old and the new one.
- * On a refusal the values set before it are set back. */
+/* SamplingRate, OversamplingRatio, FilterOrder: each value that changes is at most one EC configuration
+ * command (the product of the rate in force and the ratio, and the order, as the 2006 patch series'
+ * attributes sent it); SamplingRate goes to the poller, which sets the backend's rate only when the rate
+ * in force changes. A rate that shrinks goes first and one that grows after the ratio, so that no
+ * intermediate product exceeds both the old and the new one. On a refusal the values set before it are
+ * set back. */
 static int apply_rates(Context *c, const StateConfig *from, const StateConfig *to, Applied *a,
                        ConfigError *e)
 {
@@ -153,6 +174,11 @@ static int apply_rates(Context *c, const StateConfig *from, const StateConfig *t
         };
         int r;
 
+        if (!c->has_accelerometer && a->mode == CONFIG_APPLY_START) {
+                /* The device is initialized with the configuration next; polling's full rate follows. */
+                a->rate = to->sampling_rate != from->sampling_rate;
+                return set_full_rate(c, to->sampling_rate);
+        }
         if (!c->has_accelerometer) {
                 for (size_t i = 0; i < ELEMENTSOF(order); i++)
                         if (rate_value(from, order[i]) != rate_value(to, order[i]))
@@ -164,12 +190,12 @@ static int apply_rates(Context *c, const StateConfig *from, const StateConfig *t
 
                 if (rate_value(from, s) == rate_value(to, s))
                         continue;
-                r = s->set(c->backend, rate_value(to, s));
+                r = s->set(c, rate_value(to, s));
                 if (r < 0) {
                         for (size_t j = i; j-- > 0;) {
                                 if (rate_value(from, order[j]) == rate_value(to, order[j]))
                                         continue;
-                                int k = order[j]->set(c->backend, rate_value(from, order[j]));
+                                int k = order[j]->set(c, rate_value(from, order[j]));
                                 if (k < 0)
                                         log_error_errno(k, "Setting %s back to %u failed: %m",
                                                         order[j]->setting, rate_value(from, order[j]));
@@ -200,8 +226,10 @@ static int apply_orientation(Context *c, const StateConfig *from, const StateCon
         bool flip = to->invert != from->invert;
         int r;
 
-        if (!c->has_accelerometer)
-                return flip ? refuse(e, CONFIG_PART_DEVICE, "Invert", -ENODEV, NULL) : 0;
+        if (!c->has_accelerometer) /* at start-up the device is initialized with to next */
+                return flip && a->mode != CONFIG_APPLY_START
+                               ? refuse(e, CONFIG_PART_DEVICE, "Invert", -ENODEV, NULL)
+                               : 0;
         if (flip) {
                 r = backend_set_invert(c->backend, to->invert);
                 if (r < 0)
@@ -263,8 +291,8 @@ static int keep_shock_sensitivity(StateConfig *next, const StateConfig *current)
 
 /* Made or removed as to says. When the setting does not change but the devices are not as it says (their
  * creation failed at start), they are tried again, and a failure is logged, not a refusal: it must not
- * fail another setting's change. Without uinput there is nothing to remove, and nothing can be made
- * (-ENODEV). */
+ * fail another setting's change. At start-up a failure is logged too and the setting stays as the state
+ * file says. Without uinput there is nothing to remove, and nothing can be made (-ENODEV). */
 static int apply_input_devices(Context *c, const StateConfig *from, const StateConfig *to, Applied *a,
                                ConfigError *e)
 {
@@ -275,9 +303,14 @@ static int apply_input_devices(Context *c, const StateConfig *from, const StateC
         r = c->input_devices ? input_devices_enable(c->input_devices, to->input_devices) : -ENODEV;
         if (r >= 0)
                 return 0;
-        if (to->input_devices == from->input_devices) {
-                log_warning_errno(r,
-                                  "The hdaps input devices are enabled, but creating them failed again: %m");
+        if (a->mode == CONFIG_APPLY_START && !c->input_devices) {
+                log_warning("The hdaps input devices are enabled, but %s could not be opened",
+                            INPUT_DEVICES_UINPUT_PATH);
+                return 0;
+        }
+        if (a->mode == CONFIG_APPLY_START || to->input_devices == from->input_devices) {
+                log_warning_errno(r, "The hdaps input devices are enabled, but creating them failed%s: %m",
+                                  a->mode == CONFIG_APPLY_START ? "" : " again");
                 return 0;
         }
         return refuse(e, CONFIG_PART_INPUT_DEVICES, "InputDevices", r, NULL);
@@ -334,21 +367,21 @@ static const char *refusal_reason(const ConfigError *e)
         return strerror(-e->error);
 }
 
-/* After the EC's configuration was set: the poller's rate in force (the backend now runs the configured
- * SamplingRate) and the EC's own configuration read back. */
+/* After the EC's configuration was set: its own configuration read back, and polling re-rated for a new
+ * SamplingRate (the timer, EffectiveRate; the poller set the backend's rate already). */
 static void after_ec_config(Context *c, const Applied *a)
 {
         if (a->ec && c->has_accelerometer)
                 context_read_back_ec_config(c); /* what the EC now says (OversamplingRatio, FilterOrder) */
         if (a->rate)
-                poller_rate_changed(&c->poller);
+                poller_update(&c->poller);
 }
 
 int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, ChangeMask *ret_changed,
                          ConfigError *ret_error)
 {
         _cleanup_(config_error_done) ConfigError error = {};
-        Applied applied = {};
+        Applied applied = {.mode = mode};
         ChangeMask changed;
         size_t done = 0;
         bool saved = false;
@@ -381,10 +414,11 @@ int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, Ch
                 r = p->apply(c, &c->config, next, &applied, &error);
                 if (r >= 0)
                         continue;
-                if (mode != CONFIG_APPLY_RELOAD)
+                if (mode != CONFIG_APPLY_RELOAD && mode != CONFIG_APPLY_START)
                         goto undo;
-                log_warning("Reload: %s from the state file refused (%s), keeping the old %s", error.setting,
-                            refusal_reason(&error), p->what);
+                log_warning("%s: %s from the state file refused (%s), keeping the %s %s",
+                            mode == CONFIG_APPLY_START ? "Start-up" : "Reload", error.setting,
+                            refusal_reason(&error), mode == CONFIG_APPLY_START ? "default" : "old", p->what);
                 config_error_done(&error);
                 r = p->keep(next, &c->config);
                 if (r < 0)
@@ -481,7 +515,8 @@ void context_calibrate(Context *c)
 {
         backend_calibrate(c->backend);
         c->calibration_requested = true;
-        poller_refresh_on_demand(&c->poller);
+        (void) readout_on_demand(c);
+        context_check_rest(c); /* when that readout finished it; otherwise the next readout does */
 }
 
 void context_check_rest(Context *c)

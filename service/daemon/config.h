@@ -3,7 +3,8 @@
 
 /* The configuration (c->config and the state file) and the one path that changes it. Every change goes
  * through context_apply_config(): a D-Bus setter once the face has parsed, validated and authorized it,
- * SIGHUP's reload of the state file, a calibration a readout took. It persists (as the mode says),
+ * SIGHUP's reload of the state file, the state file at start-up (a reload from the defaults), a
+ * calibration a readout took. It persists (as the mode says),
  * applies to the device, motion processing, the input devices and disk protection in a fixed order,
  * undoes what it applied when a later part is refused (CONFIG_APPLY_CHANGE), then reports what changed
  * to the observer in one change mask and updates polling (rate, demands) and the EC read-back. The same
@@ -28,6 +29,12 @@ typedef enum ConfigApplyMode {
         /* The daemon's own change (the first rest position a readout takes): applied, then written; a
          * file that cannot be written is logged and the change stays. */
         CONFIG_APPLY_OWN,
+        /* Start-up (context_new()): the state file loaded, applied to the defaults as a reload is,
+         * before the device is initialized. Never written; a part that is refused keeps its default
+         * (logged). The device's settings are only taken: context_setup_device() initializes the device
+         * with them next. InputDevices that cannot be made stay as the file says (logged; tried again
+         * with each later change). */
+        CONFIG_APPLY_START,
 } ConfigApplyMode;
 
 /* Which part of a change was refused. */
@@ -64,7 +71,8 @@ void config_error_done(ConfigError *e);
  * be NULL) to the observer at once, then re-rates polling and reads the EC's configuration back when a rate
  * or the filter order changed, updates the protection and input-device demands. Returns 0 or a negative
  * errno with *ret_error (may be NULL; release with config_error_done()) saying which part refused; then
- * nothing changed (CONFIG_APPLY_CHANGE). In CONFIG_APPLY_RELOAD mode only -ENOMEM fails. */
+ * nothing changed (CONFIG_APPLY_CHANGE). In CONFIG_APPLY_RELOAD and CONFIG_APPLY_START modes only
+ * -ENOMEM fails. */
 int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, ChangeMask *ret_changed,
                          ConfigError *ret_error);
 

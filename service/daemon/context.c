@@ -15,29 +15,27 @@
 
 #define SYSFS_ROOT_DEFAULT "/sys"
 
-static void load_state(Context *c)
-{
-        if (c->state_path)
-                device_load_config(c->state_path, &c->config);
-}
-
 /* No rest position saved or taken yet: one on-demand readout right after init takes it, so that it is
  * the laptop as it was when the device was initialized, not as it is when a client first asks for a
  * readout, whenever that is (mainline's hdaps_calibrate() in hdaps_init(); the 2006 patch
  * series (PATCH 07) and tp_smapi 0.43 defer it to the first hardware query instead, see
  * docs/PROTOCOL.md). No polling: the device is powered anyway while the daemon runs. When the readout
- * fails, the calibration stays armed and the first later readout takes it. */
+ * fails, the calibration stays armed and the first later readout takes it. A backend whose init took a
+ * readout already (the kernel driver's) has the rest position from it: the configuration takes that. */
 static void take_first_rest(Context *c)
 {
         int r;
 
-        if (c->config.has_rest || !backend_get_state(c->backend)->calibration_pending)
+        if (c->config.has_rest)
                 return;
-        r = backend_update(c->backend);
-        if (r < 0) {
-                log_info_errno(r, "Reading the rest position at initialization failed (%m); the first "
-                                  "readout takes it");
-                return;
+        /* A backend whose init read a readout (the kernel driver's) finished the calibration already. */
+        if (backend_get_state(c->backend)->calibration_pending) {
+                r = backend_update(c->backend);
+                if (r < 0) {
+                        log_info_errno(r, "Reading the rest position at initialization failed (%m); the "
+                                          "first readout takes it");
+                        return;
+                }
         }
         context_check_rest(c);
 }
@@ -45,7 +43,6 @@ static void take_first_rest(Context *c)
 int context_init_device(Context *c)
 {
         int r = device_init(c->backend, &c->config);
-        c->poller.backend_rate = 0; /* the configured rate; poller_update() sets the rate in force */
         if (r >= 0) {
                 context_read_back_ec_config(c);
                 take_first_rest(c);
@@ -77,6 +74,23 @@ void context_read_back_ec_config(Context *c)
                                     c->config.filter_order);
         }
         context_changed(c, CHANGE_MASK(CHANGE_OVERSAMPLING_RATIO) | CHANGE_MASK(CHANGE_FILTER_ORDER));
+}
+
+int context_set_fake_data_mode(Context *c, bool on)
+{
+        bool was;
+        int r;
+
+        if (!c->has_accelerometer)
+                return -ENODEV;
+        was = backend_get_config(c->backend)->fake_data_mode;
+        r = backend_set_fake_data_mode(c->backend, on);
+        if (r < 0)
+                return r;
+        if (was != on)
+                context_changed(c, CHANGE_MASK(CHANGE_FAKE_DATA_MODE));
+        context_read_back_ec_config(c);
+        return 0;
 }
 
 /* Composes backend_reason from backend_why and backend_note. Returns 0, or -ENOMEM with the old text
@@ -125,7 +139,6 @@ void context_setup_device(Context *c)
                 return;
 
         r = device_setup(c->backend, &c->config);
-        c->poller.backend_rate = 0; /* the configured rate; poller_update() sets the rate in force */
         if (r >= 0)
                 context_read_back_ec_config(c);
         if (r < 0) {
@@ -171,40 +184,33 @@ static void setup_motion(Context *c)
                 log_error_errno(r, "Motion processing is not available: %m");
 }
 
-static void setup_input_devices(Context *c)
-{
-        int r;
-
-        if (!c->config.input_devices)
-                return;
-        if (!c->input_devices)
-                log_warning("The hdaps input devices are enabled, but %s could not be opened",
-                            INPUT_DEVICES_UINPUT_PATH);
-        else if ((r = input_devices_enable(c->input_devices, true)) < 0)
-                log_warning_errno(r, "Creating the hdaps input devices failed: %m");
-}
-
 static void setup_disk_protect(Context *c, const char *sysfs_root)
 {
-        _cleanup_free_ char *error = NULL;
         int r;
 
         r = disk_protect_new(sysfs_root ?: SYSFS_ROOT_DEFAULT, &c->disk_protect);
-        if (r < 0) {
+        if (r < 0)
                 log_error_errno(r, "Disk protection is not available: %m");
-                return;
-        }
-        if (strv_length(c->config.protected_disks) == 0)
-                return;
-        r = disk_protect_set_disks(c->disk_protect, c->config.protected_disks, &error);
-        if (r < 0) {
-                log_warning("Not protecting the disks from the state file: %s",
-                            error ? error : strerror(-r));
-                c->config.protected_disks = strv_free(c->config.protected_disks);
-                return;
-        }
-        log_info("Disk protection armed from the state file (%zu disk(s))",
-                 strv_length(c->config.protected_disks));
+}
+
+/* Start-up is a reload from the defaults: the parts are made with the defaults, then the state file is
+ * applied through the one path of a change (CONFIG_APPLY_START); the device is initialized with the
+ * result. */
+static int apply_state_file(Context *c)
+{
+        StateConfig loaded;
+        int r;
+
+        state_config_init(&loaded);
+        if (c->state_path)
+                device_load_config(c->state_path, &loaded);
+        r = context_apply_config(c, &loaded, CONFIG_APPLY_START, NULL, NULL);
+        if (r < 0)
+                return log_error_errno(r, "Applying the state file failed: %m");
+        if (strv_length(c->config.protected_disks) > 0)
+                log_info("Disk protection armed from the state file (%zu disk(s))",
+                         strv_length(c->config.protected_disks));
+        return 0;
 }
 
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret)
@@ -226,7 +232,7 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
         c->sysroot = o->sysroot;
         c->port_capture = o->port_capture;
         poller_init(&c->poller, c);
-        state_config_init(&c->config);
+        state_config_init(&c->config); /* the defaults, then the state file (apply_state_file()) */
 
         c->backend_why = strdup(backend_reason ?: "");
         if (!c->backend_why || compose_backend_reason(c) < 0)
@@ -240,11 +246,12 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
         if (r < 0)
                 return log_error_errno(r, "Failed to allocate the event loop: %m");
 
-        load_state(c);
-        context_setup_device(c);
         setup_motion(c);
         setup_disk_protect(c, o->sysfs_root);
-        setup_input_devices(c);
+        r = apply_state_file(c);
+        if (r < 0)
+                return r;
+        context_setup_device(c);
 
         *ret = TAKE_PTR(c);
         return 0;
@@ -260,6 +267,7 @@ Context *context_free(Context *c)
         protection_done(&c->protection);
         c->backend_watch = backend_watch_free(c->backend_watch);
         c->idle_exit = idle_exit_free(c->idle_exit);
+        c->rest_check = sd_event_source_disable_unref(c->rest_check);
         c->tablet_mode = tablet_mode_free(c->tablet_mode);
         c->input_devices = input_devices_free(c->input_devices);
         c->event = sd_event_unref(c->event);

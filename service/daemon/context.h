@@ -73,6 +73,8 @@ typedef struct Context {
         StateConfig config;         /* what is applied and persisted (config.h) */
         char *state_path;           /* NULL: do not persist */
         bool calibration_requested; /* context_calibrate() ran; context_check_rest() saves it first */
+        /* A calibration an on-demand readout for a reader finished: taken right after (readout_refresh()) */
+        sd_event_source *rest_check;
 
         /* The EC's own configuration as last read back (0x17/0x82), for OversamplingRatio and
          * FilterOrder; ec_config_valid false: not read (yet), the configured values are shown. */
@@ -99,8 +101,10 @@ typedef struct Context {
         TabletMode *tablet_mode;     /* NULL: no tablet-mode switch (laptop mode) */
 } Context;
 
-/* Sets up the event loop, loads the state file, initializes the backend (taken, NULL: none) and motion
- * processing and disk protection from it. Returns 0 or a negative errno (logged). */
+/* Sets up the event loop, makes motion processing and disk protection with the defaults, applies the
+ * state file to them through context_apply_config() as a reload from the defaults (CONFIG_APPLY_START),
+ * then initializes the backend (taken, NULL: none) with the result. Returns 0 or a negative errno
+ * (logged). */
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret);
 Context *context_free(Context *c);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Context *, context_free);
@@ -125,6 +129,11 @@ int context_init_device(Context *c);
  * 2006 patch series' attributes did; logs and reports the properties. Failures leave the configured values
  * shown. */
 void context_read_back_ec_config(Context *c);
+/* SetFakeDataMode: switches the EC's fake-data mode (0x17/0x83: a counter instead of readouts; a self-test
+ * switch, not part of the configuration: never saved, kept by a re-initialization). Reports FakeDataMode
+ * when it changed, then reads the EC's configuration back (context_read_back_ec_config()). Returns 0,
+ * -ENODEV without an accelerometer, or the backend's negative errno; then nothing changed. */
+int context_set_fake_data_mode(Context *c, bool on);
 /* When the backend's init_note is no longer the one backend_reason ends with (a configuration the EC
  * kept pending at init was taken at a later retry, hdaps_poll()): makes backend_reason end with the
  * current note instead, logs it, reads the EC's configuration back (context_read_back_ec_config()) and

@@ -53,14 +53,14 @@ void poller_set_hook(Poller *p, const PollHook *hook, void *userdata)
         p->hook_userdata = hook ? userdata : NULL;
 }
 
-static uint64_t poll_period_usec(const Context *c)
+static uint64_t poll_period_usec(const Poller *p)
 {
-        return USEC_PER_SEC / (c->poller.poll_rate ?: context_full_rate(c));
+        return USEC_PER_SEC / (p->poll_rate ?: p->full_rate);
 }
 
 void poller_init(Poller *p, Context *c)
 {
-        *p = (Poller) {.context = c};
+        *p = (Poller) {.context = c, .full_rate = HDAPS_DEFAULT_SAMPLING_RATE};
 }
 
 void poller_done(Poller *p)
@@ -78,175 +78,170 @@ void poller_stop(Poller *p)
         p->reinit_timer = sd_event_source_disable_unref(p->reinit_timer);
 }
 
-static void set_hardware_state(Context *c, HardwareState state)
+static void set_hardware_state(Poller *p, HardwareState state)
 {
-        if (c->poller.hardware_state == state)
+        if (p->hardware_state == state)
                 return;
-        c->poller.hardware_state = state;
-        context_changed(c, CHANGE_MASK(CHANGE_HARDWARE_STATE));
+        p->hardware_state = state;
+        context_changed(p->context, CHANGE_MASK(CHANGE_HARDWARE_STATE));
 }
 
-static void set_last_error(Context *c, const char *what, int r)
+static void set_last_error(Poller *p, const char *what, int r)
 {
         char *e = strprintf("%s: %s", what, strerror(-r));
         if (!e)
                 return;
-        free(c->poller.last_error);
-        c->poller.last_error = e;
-        context_changed(c, CHANGE_MASK(CHANGE_LAST_ERROR));
+        free(p->last_error);
+        p->last_error = e;
+        context_changed(p->context, CHANGE_MASK(CHANGE_LAST_ERROR));
 }
 
 static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata);
 
-static void arm_reinit(Context *c)
+static void arm_reinit(Poller *p)
 {
         int r;
 
-        if (!c->poller.reinit_timer) {
-                r = sd_event_add_time_relative(c->event, &c->poller.reinit_timer, CLOCK_MONOTONIC,
-                                               c->poller.reinit_delay_usec, 0, on_reinit_timer, c);
+        if (!p->reinit_timer) {
+                r = sd_event_add_time_relative(p->context->event, &p->reinit_timer, CLOCK_MONOTONIC,
+                                               p->reinit_delay_usec, 0, on_reinit_timer, p);
                 if (r < 0) {
                         log_error_errno(r, "Failed to start the re-initialization timer: %m");
                         return;
                 }
-                (void) sd_event_source_set_description(c->poller.reinit_timer, "reinit");
+                (void) sd_event_source_set_description(p->reinit_timer, "reinit");
                 return;
         }
-        (void) sd_event_source_set_time_relative(c->poller.reinit_timer, c->poller.reinit_delay_usec);
-        (void) sd_event_source_set_enabled(c->poller.reinit_timer, SD_EVENT_ONESHOT);
+        (void) sd_event_source_set_time_relative(p->reinit_timer, p->reinit_delay_usec);
+        (void) sd_event_source_set_enabled(p->reinit_timer, SD_EVENT_ONESHOT);
 }
 
 void poller_hardware_reinitialized(Poller *p)
 {
-        Context *c = p->context;
-
         if (p->hardware_state == HARDWARE_STOPPED)
                 log_info("The accelerometer works again after re-initialization; polling resumes");
         p->reinit_timer = sd_event_source_disable_unref(p->reinit_timer);
         p->hard_errors = 0;
-        set_hardware_state(c, HARDWARE_OK);
+        set_hardware_state(p, HARDWARE_OK);
         poller_update(p);
 }
 
 static int on_reinit_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
-        Context *c = userdata;
+        Poller *p = userdata;
         int r;
 
-        if (c->suspend.active || c->poller.hardware_state != HARDWARE_STOPPED) {
+        if (p->context->suspend.active || p->hardware_state != HARDWARE_STOPPED) {
                 /* Asleep: resume re-initializes. Try again later anyway, in case resume failed. */
-                if (c->poller.hardware_state == HARDWARE_STOPPED)
-                        arm_reinit(c);
+                if (p->hardware_state == HARDWARE_STOPPED)
+                        arm_reinit(p);
                 return 0;
         }
-        r = context_init_device(c);
+        r = context_init_device(p->context);
         if (r >= 0) {
-                poller_hardware_reinitialized(&c->poller);
+                poller_hardware_reinitialized(p);
                 return 0;
         }
-        set_last_error(c, "re-initializing the accelerometer failed", r);
-        c->poller.reinit_delay_usec = MIN(c->poller.reinit_delay_usec * 2, (uint64_t) REINIT_DELAY_MAX_USEC);
+        set_last_error(p, "re-initializing the accelerometer failed", r);
+        p->reinit_delay_usec = MIN(p->reinit_delay_usec * 2, (uint64_t) REINIT_DELAY_MAX_USEC);
         log_debug_errno(r, "Re-initializing the accelerometer failed, next try in %llu s: %m",
-                        (unsigned long long) (c->poller.reinit_delay_usec / USEC_PER_SEC));
-        arm_reinit(c);
+                        (unsigned long long) (p->reinit_delay_usec / USEC_PER_SEC));
+        arm_reinit(p);
         return 0;
 }
 
 /* A hard error of a poll tick: counted; after POLL_HARD_ERRORS_MAX in a row polling stops (logged
  * once) and the device is re-initialized with a back-off. */
-static void poll_hard_error(Context *c, int r)
+static void poll_hard_error(Poller *p, int r)
 {
-        c->poller.hard_errors++;
-        set_last_error(c, "reading the accelerometer failed", r);
-        if (c->poller.hardware_state == HARDWARE_OK) {
+        p->hard_errors++;
+        set_last_error(p, "reading the accelerometer failed", r);
+        if (p->hardware_state == HARDWARE_OK) {
                 log_warning_errno(r, "Reading the accelerometer failed: %m; polling goes on");
-                set_hardware_state(c, HARDWARE_FAILING);
+                set_hardware_state(p, HARDWARE_FAILING);
         }
-        if (c->poller.hard_errors < POLL_HARD_ERRORS_MAX)
+        if (p->hard_errors < POLL_HARD_ERRORS_MAX)
                 return;
 
         log_error_errno(r,
                         "Reading the accelerometer failed %u times in a row (%m): polling stopped; "
                         "re-initializing in %d s, then with a back-off up to %d s",
-                        c->poller.hard_errors, (int) (REINIT_DELAY_MIN_USEC / USEC_PER_SEC),
+                        p->hard_errors, (int) (REINIT_DELAY_MIN_USEC / USEC_PER_SEC),
                         (int) (REINIT_DELAY_MAX_USEC / USEC_PER_SEC));
-        set_hardware_state(c, HARDWARE_STOPPED);
-        c->poller.reinit_delay_usec = REINIT_DELAY_MIN_USEC;
-        arm_reinit(c);
+        set_hardware_state(p, HARDWARE_STOPPED);
+        p->reinit_delay_usec = REINIT_DELAY_MIN_USEC;
+        arm_reinit(p);
         /* on_poll_timer() stops the timer (poller_wanted() is false while stopped). */
 }
 
 /* Ticks without a new readout lower the effective rate: counted, and logged at most once per
  * BUSY_LOG_INTERVAL_USEC when they were a noticeable share of the ticks. */
-static void count_tick(Context *c, bool busy, uint64_t now)
+static void count_tick(Poller *p, bool busy, uint64_t now)
 {
-        if (c->poller.busy_window_start_usec == 0)
-                c->poller.busy_window_start_usec = now;
-        c->poller.busy_window_ticks++;
+        if (p->busy_window_start_usec == 0)
+                p->busy_window_start_usec = now;
+        p->busy_window_ticks++;
         if (busy) {
-                c->poller.busy_ticks++;
-                c->poller.busy_window_busy++;
+                p->busy_ticks++;
+                p->busy_window_busy++;
         }
-        if (now - c->poller.busy_window_start_usec < BUSY_LOG_INTERVAL_USEC)
+        if (now - p->busy_window_start_usec < BUSY_LOG_INTERVAL_USEC)
                 return;
-        if (c->poller.busy_window_busy * 100 >= c->poller.busy_window_ticks * BUSY_LOG_MIN_PERCENT)
+        if (p->busy_window_busy * 100 >= p->busy_window_ticks * BUSY_LOG_MIN_PERCENT)
                 log_warning("The EC was busy or had no new readout in %llu of %llu poll ticks over the last "
                             "%llu s (%llu since start): the effective rate is %.1f Hz, not %u Hz",
-                            (unsigned long long) c->poller.busy_window_busy,
-                            (unsigned long long) c->poller.busy_window_ticks,
-                            (unsigned long long) ((now - c->poller.busy_window_start_usec) / USEC_PER_SEC),
-                            (unsigned long long) c->poller.busy_ticks,
-                            (double) (c->poller.busy_window_ticks - c->poller.busy_window_busy) *
-                                    USEC_PER_SEC / (double) (now - c->poller.busy_window_start_usec),
-                            c->config.sampling_rate);
-        c->poller.busy_window_start_usec = now;
-        c->poller.busy_window_ticks = c->poller.busy_window_busy = 0;
+                            (unsigned long long) p->busy_window_busy,
+                            (unsigned long long) p->busy_window_ticks,
+                            (unsigned long long) ((now - p->busy_window_start_usec) / USEC_PER_SEC),
+                            (unsigned long long) p->busy_ticks,
+                            (double) (p->busy_window_ticks - p->busy_window_busy) * USEC_PER_SEC /
+                                    (double) (now - p->busy_window_start_usec),
+                            p->poll_rate);
+        p->busy_window_start_usec = now;
+        p->busy_window_ticks = p->busy_window_busy = 0;
 }
 
-static void poll_once(Context *c)
+static void poll_once(Poller *p)
 {
+        Context *c = p->context;
         HdapsReadout ro;
         int r;
 
-        if (c->poller.hook && c->poller.hook->before)
-                c->poller.hook->before(c->poller.hook_userdata);
+        if (p->hook && p->hook->before)
+                p->hook->before(p->hook_userdata);
         r = backend_poll(c->backend, &ro);
-        count_tick(c, r == -EBUSY, now_usec());
-        if (c->poller.hook && c->poller.hook->after)
-                c->poller.hook->after(r, &ro, c->poller.hook_userdata);
+        count_tick(p, r == -EBUSY, now_usec());
+        if (p->hook && p->hook->after)
+                p->hook->after(r, &ro, p->hook_userdata);
         if (r == -EBUSY)
                 return; /* no new readout this tick: keep the cached values */
         if (r < 0) {
-                poll_hard_error(c, r);
+                poll_hard_error(p, r);
                 return;
         }
-        if (c->poller.hardware_state == HARDWARE_FAILING)
-                log_info("Reading the accelerometer works again after %u failures", c->poller.hard_errors);
-        c->poller.hard_errors = 0;
-        set_hardware_state(c, HARDWARE_OK);
+        if (p->hardware_state == HARDWARE_FAILING)
+                log_info("Reading the accelerometer works again after %u failures", p->hard_errors);
+        p->hard_errors = 0;
+        set_hardware_state(p, HARDWARE_OK);
 
         readout_process(c, &ro);
 }
 
-static void poll_once_and_follow(Context *c)
-{
-        poll_once(c);
-        context_follow_backend_note(c); /* a tick may have retried a pending configuration */
-}
-
 static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
-        Context *c = userdata;
-        uint64_t period = poll_period_usec(c), ran = now_usec();
+        Poller *p = userdata;
+        Context *c = p->context;
+        uint64_t period = poll_period_usec(p), ran = now_usec();
 
-        poll_once_and_follow(c);
-        if (c->poller.hardware_state == HARDWARE_STOPPED) {
-                poller_update(&c->poller); /* drops this timer; sd-event keeps it alive until we return */
+        poll_once(p);
+        context_follow_backend_note(c); /* a tick may have retried a pending configuration */
+        if (p->hardware_state == HARDWARE_STOPPED) {
+                poller_update(p); /* drops this timer; sd-event keeps it alive until we return */
                 return 0;
         }
         if (c->observer && c->observer->tick)
                 c->observer->tick(c, c->observer_userdata); /* may stop polling: then s is gone */
-        if (!c->poller.poll_timer)
+        if (!p->poll_timer)
                 return 0;
 
         (void) sd_event_source_set_time(s, poll_schedule_next(usec, ran, period));
@@ -258,33 +253,40 @@ static int on_poll_timer(sd_event_source *s, uint64_t usec, void *userdata)
  * may have ended the next tick's prefetch; the backend makes it again once, after the whole burst. */
 static int on_keep_stream(sd_event_source *s, void *userdata)
 {
-        Context *c = userdata;
+        Poller *p = userdata;
 
-        if (c->backend && c->poller.poll_timer)
-                backend_keep_stream(c->backend);
+        if (p->context->backend && p->poll_timer)
+                backend_keep_stream(p->context->backend);
         return 0;
 }
 
-static bool poller_wanted(const Context *c)
+/* The device is there and working: polling could run, and the backend's rate can be set. */
+static bool device_usable(const Poller *p)
 {
-        return c->has_accelerometer && !c->suspend.active && c->poller.hardware_state != HARDWARE_STOPPED &&
-               c->poller.demand != 0;
+        const Context *c = p->context;
+        return c->has_accelerometer && !c->suspend.active && p->hardware_state != HARDWARE_STOPPED;
+}
+
+static bool poller_wanted(const Poller *p)
+{
+        return device_usable(p) && p->demand != 0;
 }
 
 /* The rate polling needs now and why (a new string); 0 when nothing polls. */
-static unsigned wanted_rate(const Context *c, char **ret_reason, const char **ret_code)
+static unsigned wanted_rate(const Poller *p, char **ret_reason, const char **ret_code)
 {
-        unsigned full = context_full_rate(c), rate = 0, claimed;
+        const Context *c = p->context;
+        unsigned full = p->full_rate, rate = 0, claimed;
         const char *claimer = NULL;
 
-        if (!poller_wanted(c)) {
+        if (!poller_wanted(p)) {
                 if (!c->has_accelerometer) {
                         *ret_reason = strdup("not polling: there is no accelerometer");
                         *ret_code = "no-accelerometer";
                 } else if (c->suspend.active) {
                         *ret_reason = strdup("not polling: suspended");
                         *ret_code = "suspended";
-                } else if (c->poller.hardware_state == HARDWARE_STOPPED) {
+                } else if (p->hardware_state == HARDWARE_STOPPED) {
                         *ret_reason = strdup("not polling: the hardware failed (HardwareState stopped)");
                         *ret_code = "hardware-stopped";
                 } else {
@@ -293,26 +295,25 @@ static unsigned wanted_rate(const Context *c, char **ret_reason, const char **re
                 }
                 return 0;
         }
-        if (c->poller.demand & DEMAND_PROTECTION) {
+        if (p->demand & DEMAND_PROTECTION) {
                 *ret_reason = strprintf("disk protection is armed (the full SamplingRate, %u Hz)", full);
                 *ret_code = "disk-protection";
                 return full;
         }
-        if (c->poller.demand & DEMAND_DIAGNOSIS) {
+        if (p->demand & DEMAND_DIAGNOSIS) {
                 *ret_reason = strprintf("a diagnosis is running (the full SamplingRate, %u Hz)", full);
                 *ret_code = "diagnosis";
                 return full;
         }
-        if (c->poller.demand & DEMAND_INPUT_DEVICES) {
+        if (p->demand & DEMAND_INPUT_DEVICES) {
                 *ret_reason =
                         strprintf("the input devices are enabled (the full SamplingRate, %u Hz)", full);
                 *ret_code = "input-devices";
                 return full;
         }
-        claimed = c->poller.demand & DEMAND_CLAIM ? MIN(c->poller.claim_rate, full) : 0;
-        claimer = c->poller.claimer;
-        if ((c->poller.demand & DEMAND_SENSOR_PROXY) &&
-            MIN((unsigned) SENSOR_PROXY_RATE_HZ, full) > claimed) {
+        claimed = p->demand & DEMAND_CLAIM ? MIN(p->claim_rate, full) : 0;
+        claimer = p->claimer;
+        if ((p->demand & DEMAND_SENSOR_PROXY) && MIN((unsigned) SENSOR_PROXY_RATE_HZ, full) > claimed) {
                 rate = MIN((unsigned) SENSOR_PROXY_RATE_HZ, full);
                 *ret_reason = strprintf("a net.hadess.SensorProxy claim (screen rotation, %u Hz)", rate);
                 *ret_code = "screen-rotation";
@@ -324,43 +325,49 @@ static unsigned wanted_rate(const Context *c, char **ret_reason, const char **re
         return claimed;
 }
 
-/* Sets the backend's sampling rate to rate, unless it is there already. The EC's config change drops
- * the prefetched readout; the next tick then does the bounded full read, so no readout is lost. */
-static void set_backend_rate(Context *c, unsigned rate)
+/* The rate the backend is to run: the polling rate, or when nobody polls the configured one (SamplingRate
+ * x ratio: what on-demand readers and the EC's own configuration, 0x17/0x82, then show). */
+static unsigned backend_rate_for(const Poller *p, unsigned polling_rate)
 {
+        return polling_rate ?: p->full_rate;
+}
+
+/* Sets the backend's sampling rate to rate, unless it runs that one already (the backend's own
+ * configuration says which it runs). The EC's config change drops the prefetched readout; the next tick
+ * then does the bounded full read, so no readout is lost. Returns 0 or the backend's negative errno. */
+static int set_backend_rate(Poller *p, unsigned rate)
+{
+        Backend *b = p->context->backend;
         int r;
 
-        if ((c->poller.backend_rate ?: c->config.sampling_rate) == rate)
-                return;
-        r = backend_set_sampling_rate(c->backend, rate);
-        if (r < 0) {
-                /* Kernel drivers without a rate attribute poll at their own rate: reading slower is fine. */
-                if (r != -EOPNOTSUPP)
-                        log_warning_errno(r,
-                                          "Setting the accelerometer's sampling rate to %u Hz failed, "
-                                          "polling at %u Hz anyway: %m",
-                                          rate, rate);
-                return;
-        }
-        c->poller.backend_rate = rate;
+        if (backend_get_config(b)->sampling_rate == rate)
+                return 0;
+        r = backend_set_sampling_rate(b, rate);
+        if (r < 0)
+                return r;
         log_debug("The accelerometer samples at %u Hz now", rate);
+        return 0;
 }
 
 /* Brings the rate in force (EffectiveRate) to what polling needs: the backend's rate and the timer. */
-static void apply_rate(Context *c)
+static void apply_rate(Poller *p)
 {
-        Poller *p = &c->poller;
+        Context *c = p->context;
         _cleanup_free_ char *reason = NULL;
         const char *code = NULL;
-        unsigned rate = wanted_rate(c, &reason, &code);
+        unsigned rate = wanted_rate(p, &reason, &code);
         bool changed = rate != p->poll_rate;
+        int r;
 
-        if (rate > 0)
-                set_backend_rate(c, rate);
-        else if (c->has_accelerometer && !c->suspend.active && p->hardware_state != HARDWARE_STOPPED)
-                /* Nobody polls: the EC goes back to the configured rate (SamplingRate x ratio), what
-                 * on-demand readers and the EC's own configuration (0x17/0x82) then show. */
-                set_backend_rate(c, context_full_rate(c));
+        if (device_usable(p)) {
+                r = set_backend_rate(p, backend_rate_for(p, rate));
+                /* Kernel drivers without a rate attribute poll at their own rate: reading slower is fine. */
+                if (r < 0 && r != -EOPNOTSUPP)
+                        log_warning_errno(r,
+                                          "Setting the accelerometer's sampling rate to %u Hz failed, "
+                                          "polling at %u Hz anyway: %m",
+                                          backend_rate_for(p, rate), rate);
+        }
         if (changed) {
                 log_debug("Polling rate %u Hz: %s", rate, strna(reason));
                 if ((p->demand & DEMAND_PROTECTION) && rate > 0 && rate < MOTION_SHOCK_MIN_RATE_HZ)
@@ -370,7 +377,7 @@ static void apply_rate(Context *c)
                                     rate, MOTION_SHOCK_MIN_RATE_HZ, MOTION_SHOCK_MIN_RATE_HZ);
                 p->poll_rate = rate;
                 if (p->poll_timer && rate > 0) {
-                        uint64_t period = poll_period_usec(c);
+                        uint64_t period = poll_period_usec(p);
                         (void) sd_event_source_set_time_accuracy(p->poll_timer,
                                                                  MAX(period / POLL_ACCURACY_DIVISOR, 1u));
                         (void) sd_event_source_set_time_relative(p->poll_timer, period);
@@ -414,20 +421,20 @@ void poller_set_claim(Poller *p, unsigned rate, const char *claimer)
 void poller_update(Poller *p)
 {
         Context *c = p->context;
-        bool want = poller_wanted(c);
+        bool want = poller_wanted(p);
         int r;
 
-        apply_rate(c);
+        apply_rate(p);
         if (want && !p->poll_timer) {
-                uint64_t period = poll_period_usec(c);
+                uint64_t period = poll_period_usec(p);
                 r = sd_event_add_time_relative(c->event, &p->poll_timer, CLOCK_MONOTONIC, period,
-                                               MAX(period / POLL_ACCURACY_DIVISOR, 1u), on_poll_timer, c);
+                                               MAX(period / POLL_ACCURACY_DIVISOR, 1u), on_poll_timer, p);
                 if (r < 0) {
                         log_error_errno(r, "Failed to start the polling timer: %m");
                         want = false;
                 } else {
                         (void) sd_event_source_set_description(p->poll_timer, "poll");
-                        r = sd_event_add_post(c->event, &p->keep_stream, on_keep_stream, c);
+                        r = sd_event_add_post(c->event, &p->keep_stream, on_keep_stream, p);
                         if (r < 0) /* only costs a readout after a configuration change */
                                 log_debug_errno(r, "Failed to add the keep-stream source: %m");
                         else
@@ -451,24 +458,18 @@ void poller_update(Poller *p)
         }
 }
 
-void poller_rate_changed(Poller *p)
+int poller_set_full_rate(Poller *p, unsigned rate)
 {
-        p->backend_rate = 0; /* the backend was set to the configured rate */
-        p->poll_rate = 0;    /* re-arm the timer even if the rate in force stays */
-        apply_rate(p->context);
-}
-
-void poller_refresh_on_demand(Poller *p)
-{
-        Context *c = p->context;
+        _cleanup_free_ char *reason = NULL;
+        const char *code = NULL;
+        unsigned old = p->full_rate;
         int r;
 
-        if (p->polling || !c->has_accelerometer || c->suspend.active ||
-            p->hardware_state == HARDWARE_STOPPED)
-                return;
-        r = backend_update(c->backend);
+        p->full_rate = rate;
+        if (!device_usable(p))
+                return 0;
+        r = set_backend_rate(p, backend_rate_for(p, wanted_rate(p, &reason, &code)));
         if (r < 0)
-                log_debug_errno(r, "On-demand readout failed, keeping the cached values: %m");
-        else
-                context_check_rest(c);
+                p->full_rate = old;
+        return r;
 }

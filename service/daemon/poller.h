@@ -65,7 +65,7 @@ typedef struct Poller {
          * "hardware-stopped", "disk-protection", "diagnosis", "input-devices", "screen-rotation",
          * "claim", "claim-full-rate"; NULL: not computed yet ("unclaimed") */
         const char *poll_rate_reason_code;
-        unsigned backend_rate; /* the sampling rate the backend (EC) is set to; 0: the configured */
+        unsigned full_rate; /* the configured SamplingRate (poller_set_full_rate()): full-rate demands' */
         sd_event_source *poll_timer;
         sd_event_source *keep_stream; /* while polling: after each event loop iteration (a post source) */
         bool polling;                 /* the Claimed property */
@@ -83,6 +83,7 @@ typedef struct Poller {
         void *hook_userdata;
 } Poller;
 
+/* An idle poller of c with the default SamplingRate as its full rate. */
 void poller_init(Poller *p, Context *c);
 /* Stops the timers and frees the strings. */
 void poller_done(Poller *p);
@@ -95,12 +96,13 @@ void poller_set_claim(Poller *p, unsigned rate, const char *claimer);
 /* The device, suspend or the configuration changed (the core's own calls): starts, stops or re-rates
  * polling to match the demand. */
 void poller_update(Poller *p);
-/* After the configuration set the backend's rate to the configured SamplingRate (config.c): re-applies
- * the rate in force and re-arms the timer. */
-void poller_rate_changed(Poller *p);
-/* Refreshes Position/Temperature for readers when nobody polls (rate-limited by the device layer), and
- * takes a finished calibration (context_check_rest()). */
-void poller_refresh_on_demand(Poller *p);
+/* The configured SamplingRate is now rate (config.c), the rate of the full-rate demands. The poller
+ * alone sets the backend's sampling rate: to the rate in force this makes, when the backend does not
+ * run that one already (one EC configuration command; none when the rate in force stays, e.g. below a
+ * 20 Hz claim). Without an accelerometer it only keeps rate (the device is initialized with the
+ * configuration). Returns 0, or the backend's negative errno with nothing changed. Re-arming the timer
+ * and reporting EffectiveRate are poller_update()'s, after the configuration change was reported. */
+int poller_set_full_rate(Poller *p, unsigned rate);
 /* The device was initialized again (resume): the hardware state is ok again. */
 void poller_hardware_reinitialized(Poller *p);
 /* Stops polling and the re-init back-off (shutdown). */

@@ -95,6 +95,47 @@ void readout_process(Context *c, const HdapsReadout *ro)
         protection_tick(c, shock_active, now_usec());
 }
 
+bool readout_on_demand(Context *c)
+{
+        bool pending;
+        int r;
+
+        if (c->poller.polling || !c->has_accelerometer || c->suspend.active ||
+            c->poller.hardware_state == HARDWARE_STOPPED)
+                return false;
+        pending = backend_get_state(c->backend)->calibration_pending;
+        r = backend_update(c->backend);
+        if (r < 0) {
+                log_debug_errno(r, "On-demand readout failed, keeping the cached values: %m");
+                return false;
+        }
+        return pending && !backend_get_state(c->backend)->calibration_pending;
+}
+
+static int on_rest_check(sd_event_source *s, void *userdata)
+{
+        context_check_rest(userdata);
+        return 0;
+}
+
+void readout_refresh(Context *c)
+{
+        int r;
+
+        if (!readout_on_demand(c))
+                return;
+        if (!c->rest_check) {
+                r = sd_event_add_defer(c->event, &c->rest_check, on_rest_check, c);
+                if (r < 0) {
+                        /* The next readout (a poll tick, Calibrate, another reader's) takes it. */
+                        log_debug_errno(r, "Failed to defer taking the rest position: %m");
+                        return;
+                }
+                (void) sd_event_source_set_description(c->rest_check, "rest-check");
+        }
+        (void) sd_event_source_set_enabled(c->rest_check, SD_EVENT_ONESHOT);
+}
+
 void readout_current_angles(Context *c, double *ret_pitch, double *ret_roll,
                             MotionOrientation *ret_orientation)
 {
@@ -106,7 +147,7 @@ void readout_current_angles(Context *c, double *ret_pitch, double *ret_roll,
         if (!ms || c->poller.polling || !c->has_accelerometer || !c->backend)
                 return;
 
-        poller_refresh_on_demand(&c->poller);
+        readout_refresh(c);
         const HdapsState *s = backend_get_state(c->backend);
         if (!s || !s->valid)
                 return;

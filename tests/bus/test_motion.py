@@ -429,7 +429,7 @@ class MotionTest(TpaccelTestBase):
         self.assertEqual(list(self.get('ProtectedDisks')), [])
         self.assertEqual(self.get('ProtectionState'), 'off')
         self.assertFalse(self.get('Polling'))
-        self.assertRegex(self.daemon_log(), r"Not protecting the disks from the state file: .*'sda'")
+        self.assertRegex(self.daemon_log(), r"Start-up: ProtectedDisks from the state file refused \(.*'sda'")
 
     def test_drop_parks_and_unparks(self):
         # The contract of a park: the HeadsParked signal, Parked, ParkCount and ProtectionState, the

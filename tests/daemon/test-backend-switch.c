@@ -134,10 +134,30 @@ TEST(the_watch_follows_the_kernel_driver)
         rig_free(r);
 }
 
+/* The kernel driver's backend reads a readout at init, which takes the rest position: the configuration
+ * takes it then (saved, reported), not at the first reader's readout, which never writes. */
+TEST(the_kernel_drivers_first_rest_position_is_taken_at_initialization)
+{
+        Rig *r = rig_new(&(RigOptions) {.no_accelerometer = true, .kernel_watch = true});
+        Context *c = r->c;
+
+        CHECK(!c->config.has_rest);
+        rig_forget(r);
+        rig_kernel_driver(r, KERNEL_DRIVER_MAINLINE);
+        CHECK(rig_advance_until(r, has_accelerometer, 3000) >= 0);
+        CHECK(c->config.has_rest);
+        CHECK(!backend_get_state(c->backend)->calibration_pending);
+        CHECK_EQ(c->config.rest_x, backend_get_state(c->backend)->rest_x);
+        CHECK_EQ(c->config.rest_y, backend_get_state(c->backend)->rest_y);
+        CHECK_EQ(rig_change_count(r, CHANGE_REST_POSITION), 1);
+        rig_free(r);
+}
+
 int main(void)
 {
         RUN(backend_goes_and_comes_back);
         RUN(a_backend_that_fails_to_initialize_is_no_accelerometer);
         RUN(the_watch_follows_the_kernel_driver);
+        RUN(the_kernel_drivers_first_rest_position_is_taken_at_initialization);
         return test_summary();
 }

@@ -35,7 +35,9 @@ typedef struct Snapshot {
         char poll_rate_reason[160];
         const char *protection_state;
         bool input_devices_enabled;
-        unsigned ec_rate; /* the emulator's own */
+        unsigned ec_rate;                                  /* the emulator's own */
+        double motion_tilt_step, motion_shock_sensitivity; /* what motion processing runs */
+        char protecting[64];                               /* the disks disk protection watches */
 } Snapshot;
 
 static Snapshot snapshot(Rig *r)
@@ -71,6 +73,10 @@ static Snapshot snapshot(Rig *r)
         _cleanup_free_ char *disks = strv_join(c->config.protected_disks, " ");
         snprintf(s.disks, sizeof(s.disks), "%s", disks ? disks : "");
         snprintf(s.poll_rate_reason, sizeof(s.poll_rate_reason), "%s", strna(c->poller.poll_rate_reason));
+        s.motion_tilt_step = motion_get_config(c->motion)->tilt_step;
+        s.motion_shock_sensitivity = motion_get_config(c->motion)->shock_sensitivity;
+        _cleanup_free_ char *protecting = strv_join((char **) disk_protect_get_disks(c->disk_protect), " ");
+        snprintf(s.protecting, sizeof(s.protecting), "%s", protecting ? protecting : "");
         return s;
 }
 
@@ -103,6 +109,9 @@ static void check_same(const Snapshot *a, const Snapshot *b)
         CHECK_STREQ(a->protection_state, b->protection_state);
         CHECK_EQ(a->input_devices_enabled, b->input_devices_enabled);
         CHECK_EQ(a->ec_rate, b->ec_rate);
+        CHECK(a->motion_tilt_step == b->motion_tilt_step);
+        CHECK(a->motion_shock_sensitivity == b->motion_shock_sensitivity);
+        CHECK_STREQ(a->protecting, b->protecting);
 }
 
 /* The change masks recorded since rig_forget(), in order; n of them. */
@@ -464,11 +473,182 @@ TEST(input_devices_that_cannot_be_made_refuse_no_other_change)
         rig_free(r);
 }
 
+/* One EC configuration command per change, under every kind of demand: the poller alone sets the
+ * backend's sampling rate (to the rate in force), configuration only tells it the configured one changed.
+ * Each single change sends the EC at most one 0x10 (each drops the prefetched readout), exactly one when
+ * the EC's configuration (the rate in force x OversamplingRatio, FilterOrder) changes, none when it stays
+ * (a SamplingRate above a 20 Hz claim's rate); the EC then runs the rate in force. Counted on the port
+ * log: a request's TWR0 write of 0x10. */
+typedef struct Demanded {
+        const char *name;
+        RigOptions options;
+        void (*demand)(Rig *r);
+} Demanded;
+
+static void demand_none(Rig *r)
+{
+        rig_claim(r, 0, NULL);
+}
+static void demand_claim(Rig *r)
+{
+        rig_claim(r, POLLER_RATE_FULL, ":1.2"); /* Claim; a stream's claim is the same to the core */
+}
+static void demand_claim_at_rate(Rig *r)
+{
+        rig_claim(r, 10, ":1.2");
+}
+static void demand_sensor_proxy(Rig *r)
+{
+        rig_claim(r, 0, NULL);
+        poller_set_demand(&r->c->poller, DEMAND_SENSOR_PROXY, true); /* 20 Hz */
+}
+static void demand_protection(Rig *r)
+{
+        rig_claim(r, 0, NULL);
+        char *sda[] = {(char *) "sda", NULL};
+        if (rig_protect(r, sda) < 0)
+                abort();
+}
+
+static const Demanded demands[] = {
+        {"nothing polls", {}, demand_none},
+        {"a Claim (or a stream)", {}, demand_claim},
+        {"a ClaimAtRate at 10 Hz", {}, demand_claim_at_rate},
+        {"a SensorProxy claim (20 Hz)", {}, demand_sensor_proxy},
+        {"armed disk protection", {.disks = true}, demand_protection},
+};
+
+typedef struct Change {
+        const char *name;
+        void (*change)(StateConfig *next); /* a configuration change, as its setter makes it */
+        ChangeBit bit;                     /* the property it changes */
+        bool fake_data_mode;               /* instead: SetFakeDataMode true */
+} Change;
+
+static const Change changes[] = {
+        {"SamplingRate 50 -> 25", set_rate_25, CHANGE_SAMPLING_RATE},
+        {"SamplingRate 50 -> 100", set_rate_100, CHANGE_SAMPLING_RATE},
+        {"OversamplingRatio", set_ratio_3, CHANGE_OVERSAMPLING_RATIO},
+        {"FilterOrder", set_order_6, CHANGE_FILTER_ORDER},
+        {"Invert", set_invert, CHANGE_INVERT},
+        {"TiltStep", set_tilt_step, CHANGE_TILT_STEP},
+        {"FakeDataMode", NULL, CHANGE_FAKE_DATA_MODE, true},
+};
+
+/* What the D-Bus setter does once authorized. */
+static int make_change(Rig *r, const Change *t)
+{
+        _cleanup_(state_config_done) StateConfig next = {};
+
+        if (t->fake_data_mode)
+                return context_set_fake_data_mode(r->c, true);
+        if (state_config_copy(&next, &r->c->config) < 0)
+                abort();
+        t->change(&next);
+        return context_apply_config(r->c, &next, CONFIG_APPLY_CHANGE, NULL, NULL);
+}
+
+static size_t count_lines(const char *text, const char *line)
+{
+        size_t n = 0;
+        for (const char *p = text; (p = strstr(p, line)); p += strlen(line))
+                n++;
+        return n;
+}
+
+TEST(one_ec_command_per_change)
+{
+        for (size_t d = 0; d < ELEMENTSOF(demands); d++)
+                for (size_t i = 0; i < ELEMENTSOF(changes); i++) {
+                        Rig *r = rig_new(&demands[d].options);
+
+                        fprintf(stderr, "## %s, %s\n", changes[i].name, demands[d].name);
+                        rig_claim(r, POLLER_RATE_FULL, ":1.1"); /* the first readouts calibrate */
+                        rig_advance_ms(r, 300);
+                        demands[d].demand(r);
+                        rig_advance_ms(r, 300);
+                        EcSimStatus before = rig_sim_status(r);
+
+                        rig_forget(r);
+                        rig_capture_start(r);
+                        CHECK_EQ(make_change(r, &changes[i]), 0);
+                        CHECK(rig_changed_bit(r, changes[i].bit)); /* reported by the core */
+                        rig_advance_ms(r, 500);
+                        _cleanup_free_ char *ports = rig_capture_stop(r);
+                        EcSimStatus after = rig_sim_status(r);
+
+                        size_t commands = count_lines(ports, "out,0x1610,0x10\n");
+                        bool ec_changed =
+                                after.ec_rate != before.ec_rate || after.filter_order != before.filter_order;
+                        CHECK_EQ(commands, ec_changed ? 1 : 0);
+                        unsigned in_force =
+                                r->c->poller.polling ? r->c->poller.poll_rate : context_full_rate(r->c);
+                        CHECK_EQ(after.ec_rate, in_force * r->c->config.oversampling_ratio);
+                        CHECK_EQ(after.filter_order, r->c->config.filter_order);
+                        CHECK_EQ(after.fake_data_mode, changes[i].fake_data_mode);
+                        rig_free(r);
+                }
+}
+
+/* Start-up is a reload from the defaults: a daemon started with a state file ends as one started
+ * without it that then reloads it (SIGHUP), every setting through the parts table
+ * (context_apply_config()). Both then poll for a full-rate claim alike. The one deliberate difference,
+ * InputDevices that cannot be made, stays configured at start (test below) where a reload keeps them
+ * off. */
+typedef struct StartCase {
+        const char *state;
+        bool disks;
+} StartCase;
+
+/* With a rate in the file the rest position is in it too: the first one, taken at init when there is
+ * none, is a readout at the rate init sets (the file's at start, the defaults' before a reload). */
+static const StartCase start_cases[] = {
+        {"sampling_rate=25\nrest_position=-480,-440\n"},
+        {"sampling_rate=200\noversampling_ratio=3\nfilter_order=6\nrest_position=-480,-440\n"},
+        {"invert=1\n"},
+        {"invert=1\nrest_position=-400,-420\n"},
+        {"tilt_step=3.5\nshock_sensitivity=2.5\n"},
+        {"protected_disks=sda\n", true},
+        {"protected_disks=sda sdz\n", true}, /* refused: no disk protected */
+        {"sampling_rate=20\nprotected_disks=sda\ntilt_step=7\nrest_position=-480,-440\n", true},
+};
+
+TEST(start_up_applies_as_reload_does)
+{
+        for (size_t i = 0; i < ELEMENTSOF(start_cases); i++) {
+                const StartCase *t = &start_cases[i];
+
+                fprintf(stderr, "## start-up with %s", t->state);
+                Rig *started = rig_new(&(RigOptions) {.state = t->state, .disks = t->disks});
+                Rig *reloaded = rig_new(&(RigOptions) {.disks = t->disks});
+                rig_write_state(reloaded, t->state);
+                context_reload(reloaded->c);
+                rig_advance_ms(started, 0);
+                rig_advance_ms(reloaded, 0);
+                Snapshot a = snapshot(started), b = snapshot(reloaded);
+                check_same(&a, &b);
+
+                rig_claim(started, POLLER_RATE_FULL, ":1.1");
+                rig_claim(reloaded, POLLER_RATE_FULL, ":1.1");
+                unsigned ticks_a = started->ticks, ticks_b = reloaded->ticks;
+                rig_advance_ms(started, 500);
+                rig_advance_ms(reloaded, 500);
+                a = snapshot(started);
+                b = snapshot(reloaded);
+                check_same(&a, &b);
+                CHECK_EQ(started->ticks - ticks_a, reloaded->ticks - ticks_b);
+                rig_free(started);
+                rig_free(reloaded);
+        }
+}
+
 int main(void)
 {
         RUN(setter_and_reload_apply_alike);
         RUN(unsaved_change_changes_nothing);
         RUN(refused_part_undoes_the_others);
         RUN(input_devices_that_cannot_be_made_refuse_no_other_change);
+        RUN(one_ec_command_per_change);
+        RUN(start_up_applies_as_reload_does);
         return test_summary();
 }

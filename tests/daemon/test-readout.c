@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "readout.h"
 #include "rig.h"
@@ -386,6 +387,36 @@ TEST(without_a_readout_at_initialization_the_first_readout_takes_the_rest_positi
         rig_free(r);
 }
 
+/* A reader of a property never writes: its on-demand readout (here Pitch/Roll's; Position's and
+ * Temperature's are the same readout_refresh()) may finish a calibration, but the rest position is taken
+ * and saved right after the reader, from a deferred event, not inside it. */
+TEST(a_reader_never_writes_the_state_file)
+{
+        Rig *r = rig_new(&(RigOptions) {.trace_text = LEVEL_THEN_ROLL_30, .warm_up_at_start = true});
+        Context *c = r->c;
+        double pitch, roll;
+        MotionOrientation orientation;
+        char path[256];
+
+        snprintf(path, sizeof(path), "%s/%s", r->state_dir, STATE_FILE_NAME);
+        rig_advance_ms(r, 1500); /* the warm-up is over, the roll held; nothing polls */
+        CHECK(backend_get_state(c->backend)->calibration_pending);
+        CHECK(access(path, F_OK) < 0);
+        rig_forget(r);
+        readout_current_angles(c, &pitch, &roll, &orientation);
+        CHECK(!backend_get_state(c->backend)->calibration_pending); /* the readout finished it */
+        CHECK(!c->config.has_rest);
+        CHECK(access(path, F_OK) < 0); /* not written by the reader */
+        CHECK_EQ(rig_change_count(r, CHANGE_REST_POSITION), 0);
+
+        rig_advance_ms(r, 0); /* right after the reader */
+        CHECK(c->config.has_rest);
+        CHECK(abs(c->config.rest_x - (LEVEL_X + 78)) <= REST_SLACK);
+        CHECK_EQ(access(path, F_OK), 0);
+        CHECK_EQ(rig_change_count(r, CHANGE_REST_POSITION), 1);
+        rig_free(r);
+}
+
 int main(void)
 {
         RUN(a_drop_raises_one_shock_at_every_tick_phase);
@@ -399,5 +430,6 @@ int main(void)
         RUN(the_rest_position_is_read_at_start_not_at_the_first_readout_asked_for);
         RUN(a_new_backend_without_rest_position_reads_it_at_initialization);
         RUN(without_a_readout_at_initialization_the_first_readout_takes_the_rest_position);
+        RUN(a_reader_never_writes_the_state_file);
         return test_summary();
 }
