@@ -12,6 +12,7 @@
  *   bus-polkit.c         the central method -> polkit action table and async CheckAuthorization
  *   bus-errors.c         the D-Bus errors and errno mapping
  *   bus-bounds.c         a filter bounding what sd-bus echoes of a caller's arguments by itself
+ *   bus-pump.c           the connections driven from the loop under a budget of CPU time
  *   claims.c             Claim/Release and the streams' claims, bounded, one match for leaving clients
  *   diagnose-bus.c       Diagnose(): the callers waiting for a run
  *   bus-logind.c         logind's PrepareForSleep with a delay inhibitor (suspend.h does the work)
@@ -25,6 +26,7 @@
 #include <sys/types.h>
 #include <systemd/sd-bus.h>
 
+#include "bus-pump.h"
 #include "bus-sensorproxy.h"
 #include "context.h"
 
@@ -53,6 +55,8 @@ typedef struct BusLogind BusLogind;
 typedef struct BusFace {
         Context *context; /* borrowed: the core the face shows; outlives the face */
         sd_bus *bus;
+        BusPump *pump;        /* bus-pump.c: drives bus from the loop */
+        BusBudget bus_budget; /* bus-pump.c: the CPU time every connection's bus work may take */
         bool session_bus;
         uid_t own_uid;
         sd_event_source *exit_source;  /* bus-face.c: the core's shutdown when the loop is asked to exit */
