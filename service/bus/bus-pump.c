@@ -37,7 +37,6 @@ static void refill(BusBudget *b, uint64_t now_usec)
 
 void bus_budget_spend(BusBudget *b, uint64_t now_usec, uint64_t cpu_usec)
 {
-        b->spent += cpu_usec;
         if (!b->enabled)
                 return;
         refill(b, now_usec);
@@ -60,7 +59,6 @@ struct BusPump {
         sd_event *event;
         BusBudget *budget;
         sd_event_source *io, *timer;
-        bool out_of_budget; /* the last prepare found it spent: counted once per run-out */
 };
 
 static uint64_t thread_cpu_usec(void)
@@ -115,18 +113,12 @@ static int on_prepare(sd_event_source *s, void *userdata)
         now = now_usec();
         next = bus_budget_next(p->budget, now);
         if (next > now) {
-                /* Only what is already read may leave: no read, no dispatch until the budget refilled. */
+                /* Only what is already read may leave: no read, no dispatch (a timeout's included) until
+                 * the budget refilled, when the timer wakes the loop to read again. */
                 events &= POLLOUT;
-                if (until < next || until == UINT64_MAX)
-                        until = next;
-                if (!p->out_of_budget)
-                        p->budget->waits++;
-                p->out_of_budget = true;
-        } else {
-                p->out_of_budget = false;
-                if (sd_bus_get_n_queued_write(p->bus, &queued) >= 0 && queued > BUS_PUMP_WQUEUE_MAX)
-                        events &= POLLOUT; /* the replies so far leave first */
-        }
+                until = next;
+        } else if (sd_bus_get_n_queued_write(p->bus, &queued) >= 0 && queued > BUS_PUMP_WQUEUE_MAX)
+                events &= POLLOUT; /* the replies so far leave first */
 
         r = sd_event_source_set_io_events(p->io, (uint32_t) events);
         if (r < 0)

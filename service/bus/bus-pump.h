@@ -31,8 +31,6 @@ typedef struct BusBudget {
         bool enabled;      /* false: unlimited (SCHED_OTHER) */
         int64_t tokens;    /* CPU microseconds left; negative: overdrawn */
         uint64_t refilled; /* CLOCK_MONOTONIC microseconds of the last refill */
-        uint64_t spent;    /* CPU microseconds of bus work in all (Diagnose, benchmarks) */
-        uint64_t waits;    /* how many times the budget ran out */
 } BusBudget;
 
 /* A full bucket at now_usec, enabled or not. */
@@ -40,7 +38,7 @@ void bus_budget_init(BusBudget *b, bool enabled, uint64_t now_usec);
 /* Spends cpu_usec of bus work, done by now_usec. */
 void bus_budget_spend(BusBudget *b, uint64_t now_usec, uint64_t cpu_usec);
 /* When bus work may go on: now_usec if it may now, else the CLOCK_MONOTONIC time the overdraft is
- * refilled by. Counts each run-out once in b->waits. */
+ * refilled by. */
 uint64_t bus_budget_next(BusBudget *b, uint64_t now_usec);
 
 typedef struct BusPump BusPump;

@@ -13,8 +13,6 @@ TEST(off_never_waits)
         bus_budget_init(&b, false, T0);
         bus_budget_spend(&b, T0, 10 * 1000 * MS);
         CHECK_EQ(bus_budget_next(&b, T0), T0);
-        CHECK_EQ(b.spent, 10 * 1000 * MS);
-        CHECK_EQ(b.waits, 0);
 }
 
 TEST(a_burst_passes_then_work_waits_for_the_share)
