@@ -78,27 +78,14 @@ static void pump_closed(BusPump *p)
         (void) sd_event_exit(p->event, EXIT_FAILURE);
 }
 
-/* Steps of sd-bus (a timeout, a write, or one message read and dispatched), their CPU time spent: one
- * without a budget (sd-event comes back while there is more); with one, a batch (bus-pump.h). */
+/* One step of sd-bus (a timeout, a write, or one message read and dispatched), its CPU time spent. */
 static void pump_process(BusPump *p)
 {
-        BusBudget *b = p->budget;
-        uint64_t start = b->enabled ? thread_cpu_usec() : 0, cpu = start, now;
-        int r;
+        uint64_t cpu = p->budget->enabled ? thread_cpu_usec() : 0;
+        int r = sd_bus_process(p->bus, NULL);
 
-        for (;;) {
-                r = sd_bus_process(p->bus, NULL);
-                if (!b->enabled)
-                        break;
-                uint64_t after = thread_cpu_usec();
-                now = now_usec();
-                bus_budget_spend(b, now, after - cpu);
-                cpu = after;
-                if (r <= 0 || cpu - start >= BUS_PUMP_BATCH_USEC || bus_budget_next(b, now) > now) {
-                        b->quiet_until = now + BUS_PUMP_QUIET_USEC;
-                        break;
-                }
-        }
+        if (p->budget->enabled)
+                bus_budget_spend(p->budget, now_usec(), thread_cpu_usec() - cpu);
         if (r < 0 && r != -ENOTCONN) {
                 /* What sd-bus' own event source does: a connection that failed is closed. */
                 log_debug_errno(r, "Processing the bus failed, closing it: %m");
@@ -125,8 +112,6 @@ static int on_prepare(sd_event_source *s, void *userdata)
 
         now = now_usec();
         next = bus_budget_next(p->budget, now);
-        if (next <= now && now < p->budget->quiet_until && until != 0)
-                next = p->budget->quiet_until; /* after a batch; what is read already is dispatched */
         if (next > now) {
                 /* Only what is already read may leave: no read, no dispatch (a timeout's included) until
                  * the budget refilled, when the timer wakes the loop to read again. */

@@ -11,8 +11,6 @@
  * and every other event source keep running meanwhile. At SCHED_OTHER the kernel shares the CPU fairly
  * and there is no budget.
  *
- * BUS_PUMP_BATCH_USEC below says how it reads at a real-time policy.
- *
  * The same pump bounds what a connection holds: it reads no message while one is queued for dispatch
  * or while more than BUS_PUMP_WQUEUE_MAX messages wait to be written (the bus daemon not reading ours),
  * so what sd-bus holds of its callers is one message and the replies to what was already read. */
@@ -25,22 +23,14 @@
 #define BUS_BUDGET_SHARE_PERCENT 20
 #define BUS_BUDGET_BURST_USEC    (20 * 1000ULL)
 #define BUS_PUMP_WQUEUE_MAX      256
-/* At a real-time policy the pump reads in batches: what waits, up to BUS_PUMP_BATCH_USEC of CPU time, then
- * nothing for BUS_PUMP_QUIET_USEC. A real-time task woken by each message preempts the process it shares
- * its core with thousands of times a second (each a switch, on a VM an interrupt through the host), which
- * cost a normal process more than the bus work itself; batches bound these wake-ups to 250 a second, for
- * at most 4 ms more per call. */
-#define BUS_PUMP_BATCH_USEC (1000ULL)
-#define BUS_PUMP_QUIET_USEC (4 * 1000ULL)
 
 /* The budget as a token bucket: CPU microseconds that refill at BUS_BUDGET_SHARE_PERCENT of the time
  * passed, up to BUS_BUDGET_BURST_USEC; bus work spends them. Pure arithmetic over the times it is given,
  * so that it is tested without a clock. */
 typedef struct BusBudget {
-        bool enabled;         /* false: unlimited (SCHED_OTHER) */
-        int64_t tokens;       /* CPU microseconds left; negative: overdrawn */
-        uint64_t refilled;    /* CLOCK_MONOTONIC microseconds of the last refill */
-        uint64_t quiet_until; /* CLOCK_MONOTONIC: no reading before (the pause after a batch) */
+        bool enabled;      /* false: unlimited (SCHED_OTHER) */
+        int64_t tokens;    /* CPU microseconds left; negative: overdrawn */
+        uint64_t refilled; /* CLOCK_MONOTONIC microseconds of the last refill */
 } BusBudget;
 
 /* A full bucket at now_usec, enabled or not. */
