@@ -4,10 +4,12 @@
 CPU hogs, side by side in one run: tpacceld on the emulator at SCHED_RR 1 (the unit's policy, with its
 budget of bus work: service/bus/bus-pump.h) and at SCHED_OTHER.
 
-Slowdown: tpacceld and a normal CPU-bound process (a counting loop, nice 0) share core 0; the bus daemon
-and the flood clients (tests/bus/bus-flood.py) are on core 1. The loop's count per second alone, divided
+Slowdown: tpacceld and a normal CPU-bound process (a counting loop at nice -10, and at SCHED_OTHER the
+daemon too, so that other work on a shared machine weighs little) share core 0; the bus daemon and the
+flood clients (tests/bus/bus-flood.py) are on core 1. The loop's count per second alone, divided
 by its count under each flood, is its slowdown (1.0x: the flood costs it nothing); the daemon's CPU
 share during the flood beside it. Floods:
+  none    no flood: the control (the spread of the figure on this machine)
   churn   Claim/Release, ClaimAtRate/Release, AcquireStream/close, SubscribeSamples/Unsubscribe on 4
           connections
   busy    a busy bus daemon (2 connections pipelining Introspect, never reading) and Claim/Release churn
@@ -38,19 +40,25 @@ RECORD = struct.Struct('=QiiII')
 FLAG_MISSED = 8
 PYTHON = '/usr/bin/python3'
 FLOODS = {
+    'none': [],  # the control: how much two counts of the same machine differ with no flood
     'churn': [('churn', 'Claim'), ('churn', 'ClaimAtRate'), ('churn', 'AcquireStream'),
               ('churn', 'SubscribeSamples')],
     'busy': [('jam', '2'), ('churn', 'Claim')],
     'big': [('big', '1'), ('big', '1')],
 }
-VARIANTS = {'rr1': ['chrt', '--rr', '1'], 'other': []}
+# At SCHED_OTHER the daemon runs at the counter's nice value, -10: the weight of other work on a shared
+# machine (nice 0 and above) is then a tenth or less, and the counter and the daemon share core 0 as two
+# normal processes alone would.
+NICE = ['nice', '-n', '-10']
+VARIANTS = {'rr1': ['chrt', '--rr', '1'], 'other': NICE}
 # The normal process: counts for SECONDS on core 0, prints the count per second.
 COUNTER = ('import os, sys, time\nos.sched_setaffinity(0, {0})\nn, end = 0, time.monotonic() + float(sys.argv[1])\n'
            'while time.monotonic() < end:\n    for _ in range(10000): n += 1\nprint(n / float(sys.argv[1]))\n')
 
 
 def count_rate(seconds):
-    out = subprocess.run([PYTHON, '-c', COUNTER, str(seconds)], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(NICE + [PYTHON, '-c', COUNTER, str(seconds)], check=True, capture_output=True,
+                         text=True).stdout
     return float(out)
 
 
