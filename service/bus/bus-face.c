@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -314,10 +315,19 @@ int bus_start(BusFace *f, const BusOptions *o, const ContextOptions *co)
                                                     : "system",
                                        o->address ? " at " : "", o->address ?: "");
 
-        r = sd_bus_attach_event(f->bus, c->event, SD_EVENT_PRIORITY_NORMAL);
+        /* At a real-time policy (the unit's), bus work spends a budget (bus-pump.h). */
+        r = sched_getscheduler(0);
+        if (r < 0)
+                log_warning_errno(-errno,
+                                  "Cannot tell the scheduling policy, so bus work has no budget: %m");
+        bus_budget_init(&f->bus_budget, r == SCHED_RR || r == SCHED_FIFO, now_usec());
+        if (f->bus_budget.enabled)
+                log_info("Real-time scheduling: bus work takes at most %d%% of the CPU",
+                         BUS_BUDGET_SHARE_PERCENT);
+        /* The pump ends the loop with status 1 when the connection goes. */
+        r = bus_pump_new(f->bus, c->event, SD_EVENT_PRIORITY_NORMAL, &f->bus_budget, &f->pump);
         if (r < 0)
                 return log_error_errno(r, "Failed to attach the bus to the event loop: %m");
-        (void) sd_bus_set_exit_on_disconnect(f->bus, true);
         r = bus_bounds_register(f);
         if (r < 0)
                 return r;
@@ -379,6 +389,7 @@ BusFace *bus_face_free(BusFace *f)
         f->logind = bus_logind_free(f->logind);
         f->polkit_pending = polkit_pending_free(f->polkit_pending); /* cancels the questions in flight */
         f->creds = bus_creds_free(f->creds);
+        f->pump = bus_pump_free(f->pump);
         f->bus = sd_bus_flush_close_unref(f->bus);
         /* The core outlives the face: nobody observes it any more. */
         context_set_observer(f->context, NULL, NULL);

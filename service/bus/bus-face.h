@@ -14,6 +14,7 @@
  *   bus-method.c         what the handlers share: the accelerometer a method needs, saving a change
  *   bus-errors.c         the D-Bus errors and errno mapping
  *   bus-bounds.c         a filter bounding what sd-bus echoes of a caller's arguments by itself
+ *   bus-pump.c           the connections driven from the loop under a budget of CPU time
  *   claims.c             Claim/Release and the streams' claims, bounded, one match for leaving clients
  *   diagnose-bus.c       Diagnose(): the callers waiting for a run
  *   bus-logind.c         logind's PrepareForSleep with a delay inhibitor (suspend.h does the work)
@@ -27,6 +28,7 @@
 #include <sys/types.h>
 #include <systemd/sd-bus.h>
 
+#include "bus-pump.h"
 #include "bus-sensorproxy.h"
 #include "context.h"
 
@@ -56,6 +58,8 @@ typedef struct BusLogind BusLogind;
 typedef struct BusFace {
         Context *context; /* borrowed: the core the face shows; outlives the face */
         sd_bus *bus;
+        BusPump *pump;        /* bus-pump.c: drives bus from the loop */
+        BusBudget bus_budget; /* bus-pump.c: the CPU time every connection's bus work may take */
         bool session_bus;
         uid_t own_uid;
         sd_event_source *exit_source;  /* bus-face.c: the core's shutdown when the loop is asked to exit */

@@ -79,6 +79,7 @@ struct PolkitPending {
         UidLogTable logs; /* what is known of each uid: its log lines, polkit's last verdict */
         unsigned total, total_privileged; /* checks in flight; those of callers with the reserve */
         AuthQuery *queries; /* the registry: one per call polkit was asked about, keyed by the message */
+        sd_event *event;    /* borrowed: the loop the re-runs go through (the bus is not attached) */
 };
 
 static AuthQuery *auth_query_free(AuthQuery *q);
@@ -152,6 +153,7 @@ static int pending_admit(BusFace *f, const char *sender, uid_t uid, bool *ret_pr
                 f->polkit_pending = calloc(1, sizeof(PolkitPending));
                 if (!f->polkit_pending)
                         return -ENOMEM;
+                f->polkit_pending->event = f->context->event;
         }
         p = f->polkit_pending;
         s = pending_find(p, sender);
@@ -328,7 +330,7 @@ static int polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret
         take_answer(q, reply);
 
         /* Run the call again from the top, its handler now gets the verdict. */
-        r = sd_event_add_defer(sd_bus_get_event(bus), &q->drop, on_drop, q);
+        r = sd_event_add_defer(q->registry->event, &q->drop, on_drop, q);
         if (r >= 0)
                 r = sd_event_source_set_priority(q->drop, SD_EVENT_PRIORITY_IDLE);
         if (r >= 0)

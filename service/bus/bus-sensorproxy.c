@@ -35,6 +35,7 @@ struct SensorProxy {
          * proxy's denies Introspect on the Compass object) to every name of the connection that owns
          * it, and a shared connection would list these objects in org.thinkpad.Accelerometer's tree. */
         sd_bus *bus;
+        BusPump *pump; /* drives bus under the face's budget */
         bool owns_name;
         sd_bus_slot *object_slot, *compass_slot, *name_lost_slot;
         sd_bus_track *claims; /* accelerometer claimers; NULL when there are none */
@@ -515,11 +516,13 @@ static void unexport(SensorProxy *p)
         p->object_slot = sd_bus_slot_unref(p->object_slot);
         p->compass_slot = sd_bus_slot_unref(p->compass_slot);
         p->name_lost_slot = sd_bus_slot_unref(p->name_lost_slot);
+        p->pump = bus_pump_free(p->pump);
         p->bus = sd_bus_flush_close_unref(p->bus);
 }
 
-/* A second client connection to the bus tpacceld's own connection uses, on the same event loop. */
-static int open_connection(BusFace *f, sd_bus **ret)
+/* A second client connection to the bus tpacceld's own connection uses, on the same event loop and
+ * budget. */
+static int open_connection(BusFace *f, sd_bus **ret, BusPump **ret_pump)
 {
         Context *c = f->context;
         _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
@@ -539,10 +542,9 @@ static int open_connection(BusFace *f, sd_bus **ret)
         if (r >= 0)
                 r = sd_bus_start(bus);
         if (r >= 0)
-                r = sd_bus_attach_event(bus, c->event, SD_EVENT_PRIORITY_NORMAL);
+                r = bus_pump_new(bus, c->event, SD_EVENT_PRIORITY_NORMAL, &f->bus_budget, ret_pump);
         if (r < 0)
                 return r;
-        (void) sd_bus_set_exit_on_disconnect(bus, true);
         *ret = TAKE_PTR(bus);
         return 0;
 }
@@ -567,7 +569,7 @@ int sensor_proxy_start(BusFace *f, SensorProxyMode mode)
         screen_orientation_init(&sp->screen);
         f->sensor_proxy = sp; /* owned by the face from here on (bus_face_free()) */
 
-        r = open_connection(f, &sp->bus);
+        r = open_connection(f, &sp->bus, &sp->pump);
         if (r < 0) {
                 log_warning_errno(r, "Cannot open a second bus connection for %s, not serving it: %m",
                                   SENSOR_PROXY_BUS_NAME);

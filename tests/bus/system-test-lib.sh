@@ -88,7 +88,8 @@ wait_for_name() {
 # inherits it). Uses the caller's tmp, src and pids.
 start_system_bus() { # LOG-FILE SERVICEDIR ("" for none)
         write_bus_conf "$tmp/bus.conf" "unix:path=$tmp/system_bus_socket" system "$2" deny-by-default \
-                /usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf "$src/data/org.thinkpad.Accelerometer.conf"
+                /usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf "$src/data/org.thinkpad.Accelerometer.conf" \
+                "$src/data/net.hadess.SensorProxy.conf"
         chmod 755 "$tmp"
         export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/system_bus_socket
         dbus-daemon --config-file="$tmp/bus.conf" --nofork >"$1" 2>&1 &

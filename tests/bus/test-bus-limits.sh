@@ -25,17 +25,24 @@
 #                  polkit rule, gets each of its calls through (no Busy).
 # Installs the project's .policy and a rule (allowing nobody to configure) and maybe the tpaccel user;
 # removes them on exit. Needs root.
-#   test-bus-limits.sh CHECK PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC
+#   floods         every flood at once for 20 s (TPACCEL_FLOOD_SECONDS): a busy bus daemon (2 connections
+#                  that pipeline Introspect and never read), churn of Claim, ClaimAtRate, AcquireStream,
+#                  SubscribeSamples and ClaimAccelerometer from five uids, 1 MiB and 30 MiB calls, busfuzz's
+#                  workers: the daemon lives and budgets its bus work, root's 50 Hz stream goes on, every
+#                  claim kind is served, the peak memory stays under MemoryMax, the per-connection bound
+#                  holds after; prints the longest gap between readouts and the peak memory.
+#   test-bus-limits.sh CHECK PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC [PATH/TO/busfuzz (floods)]
 set -euo pipefail
 test_name=bus-limits
 . "$(dirname "$0")/system-test-lib.sh"
 
-[ $# -eq 4 ] || fail "usage: $0 CHECK PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC"
+[ $# -ge 4 ] || fail "usage: $0 CHECK PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC [PATH/TO/busfuzz]"
 check=$1
 test_name=bus-limits-$check
 tpacceld=$(realpath "$2")
 policy=$(realpath "$3")
 sandbox_exec=$(realpath "$4")
+busfuzz=${5:+$(realpath "$5")}
 src=$(cd "${TOP_SRCDIR:-$(dirname "$0")/../..}" && pwd)
 client=$src/tests/bus/bus-limits-client.py
 flood_client=$src/tests/bus/polkit-flood-client.py
@@ -72,7 +79,9 @@ start_real_polkitd "$policy"
 
 . "$(dirname "$0")/unit-lib.sh"
 read_unit_sandbox
-start_as_unit "$tmp/unit-state"
+unit_args=()
+[ "$check" != floods ] || unit_args=(--sensor-proxy=yes) # ClaimAccelerometer's churn too
+start_as_unit "$tmp/unit-state" "${unit_args[@]}"
 daemon_pid=$unit_pid
 
 alive() {
@@ -246,6 +255,59 @@ bus-lost)
         [ "$rc" -ne 0 ] || fail "tpacceld exited with status 0 after losing the bus: Restart=on-failure would not restart it"
         grep -q "bus connection lost.*disk protection is off" "$tmp/daemon-unit.log" ||
                 fail "tpacceld did not say what losing the bus costs"
+        ;;
+floods)
+        # Every flood at once against the daemon as the unit runs it (SCHED_RR, the budget of bus work):
+        # a busy bus daemon, churn of every claim kind from as many uids, 1 MiB and 30 MiB calls, busfuzz's
+        # workers (uids 0, 65534, 1, 2, 3). Root's 50 Hz claim reads its stream throughout. Figures: the
+        # longest gap between readouts and the daemon's peak memory.
+        grep -q "Real-time scheduling: bus work takes at most" "$tmp/daemon-unit.log" ||
+                fail "tpacceld at the unit's real-time policy does not budget its bus work"
+        flood() { # UID TAG MODE ARG: bus-flood.py for the fuzzer's time
+                setpriv --reuid="$1" --regid="$1" --clear-groups /usr/bin/python3 "$src/tests/bus/bus-flood.py" \
+                        "$DBUS_SYSTEM_BUS_ADDRESS" "$3" "$4" "$seconds" "$tmp/out/$2.json" "$tmp/stop" \
+                        2>"$tmp/$2.err" &
+                pids+=($!)
+                flood_pids+=($!)
+        }
+        seconds=${TPACCEL_FLOOD_SECONDS:-20}
+        flood_pids=()
+        flood 0 watch watch 50
+        for _ in $(seq 200); do [ "$(get Polling)" = "b true" ] && break; sleep 0.05; done
+        flood 5 jam jam 2
+        flood 65534 Claim churn Claim
+        flood 1 ClaimAtRate churn ClaimAtRate
+        flood 2 AcquireStream churn AcquireStream
+        flood 3 SubscribeSamples churn SubscribeSamples
+        flood 4 ClaimAccelerometer churn ClaimAccelerometer
+        flood 6 big1 big 1
+        flood 7 big30 big 30
+        # busfuzz ends by checking that every claim went with its connection: the floods end first.
+        "$busfuzz" --address="$DBUS_SYSTEM_BUS_ADDRESS" --pid="$daemon_pid" \
+                --state-file="$unit_state_dir/state" --seconds="$seconds" --workers=5 --rss-growth-max=0 \
+                --polkit-rules="$rule_file" || fail "busfuzz's findings (see above)"
+        for pid in "${flood_pids[@]}"; do wait "$pid" || fail "a flood client failed: $(cat "$tmp"/*.err)"; done
+        alive
+        for tag in watch jam Claim ClaimAtRate AcquireStream SubscribeSamples ClaimAccelerometer big1 big30; do
+                echo "$tag: $(cat "$tmp/out/$tag.json")"
+        done
+        # The readouts went on: at least one a second on average of the 50 the claim asks for.
+        records=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["records"])' "$tmp/out/watch.json")
+        [ "$records" -ge "$seconds" ] || fail "$records readouts in $seconds s of floods"
+        # Every claim kind was served during the floods (churn answered ok at least once).
+        for tag in Claim ClaimAtRate AcquireStream SubscribeSamples ClaimAccelerometer; do
+                [ "$(answers "$tag" ok)" -gt 0 ] || fail "$tag was never served during the floods"
+        done
+        peak_kb=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$daemon_pid/status")
+        max=$(unit_get MemoryMax)
+        max_kb=$(numfmt --from=iec "$max" | awk '{print int($1 / 1024)}')
+        echo "figures: longest gap between readouts $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["longest_gap_ms"])' "$tmp/out/watch.json") ms ($records readouts); the daemon's peak memory (VmHWM) $((peak_kb / 1024)) MiB of MemoryMax=$max"
+        [ "$peak_kb" -lt "$max_kb" ] || fail "the daemon's peak memory $peak_kb kB is past MemoryMax=$max"
+        # Round 3's bounds still hold.
+        client 65534 nobody-after Claim 1 100
+        expect_bounded nobody-after 16 "per-connection bound of 16 claims"
+        root_call Claim
+        alive
         ;;
 *) fail "unknown check '$check'" ;;
 esac

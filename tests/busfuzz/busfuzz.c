@@ -759,8 +759,9 @@ static void check_daemon(const char *address, pid_t pid, const char *state_file)
         _cleanup_free_ char *load_error = NULL;
         unsigned rate = 0, ratio = 0, order = 0, ec_rate = 0, ec_order = 0;
         double tilt = 0, sens = 0;
-        bool invert = false, has = false;
+        bool invert = false, has = false, switched = false;
         StateConfig file;
+        struct stat st;
         int r;
 
         if (kill(pid, 0) < 0) {
@@ -818,7 +819,13 @@ static void check_daemon(const char *address, pid_t pid, const char *state_file)
                "ShockSensitivity %.17g, %zu protected disk(s), HasAccelerometer %d\n",
                rate, ratio, order, invert, tilt, sens, strv_length(disks), has);
 
+        /* The daemon as the unit runs it (User=, tests/bus/test-bus-limits.sh) owns its state file, and
+         * the loader takes only a file of its own euid: read as that user. */
+        if (geteuid() == 0 && stat(state_file, &st) == 0 && st.st_uid != 0 && seteuid(st.st_uid) == 0)
+                switched = true;
         r = state_config_load(state_file, &file, NULL, &load_error);
+        if (switched && seteuid(0) < 0)
+                finding("cannot become root again after reading the state file: %s", strerror(errno));
         if (r == -ENOENT) {
                 printf("busfuzz: no state file (nothing was ever saved): comparing with the defaults\n");
                 state_config_init(&file);
