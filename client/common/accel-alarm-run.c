@@ -171,6 +171,7 @@ static void on_inhibited(GObject *source, GAsyncResult *result, gpointer userdat
         r = userdata;
         r->lid_in_flight = FALSE;
         if (!reply) {
+                g_dbus_error_strip_remote_error(error);
                 g_autofree char *text = g_strdup_printf(
                         _("The motion alarm cannot keep the lid switch from suspending the machine: %s"),
                         error->message);
@@ -317,6 +318,7 @@ static void on_locked_hint(GObject *source, GAsyncResult *result, gpointer userd
                 return;
         r = userdata;
         if (!reply) {
+                g_dbus_error_strip_remote_error(error);
                 g_autofree char *text = g_strdup_printf(
                         _("The login manager does not say when session %s is locked (no LockedHint: %s): "
                           "the motion alarm cannot arm"),
@@ -352,6 +354,7 @@ static void on_session_found(GObject *source, GAsyncResult *result, gpointer use
                 return;
         r = userdata;
         if (!reply) {
+                g_dbus_error_strip_remote_error(error);
                 g_autofree char *text = g_strdup_printf(
                         _("The motion alarm cannot find this login session at the login manager (%s): it "
                           "arms only in a session that logind knows"),

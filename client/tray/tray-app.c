@@ -7,6 +7,7 @@
 #include "accel-props.h"
 #include "accel-words.h"
 #include "client-i18n.h"
+#include "tray-alarm.h"
 #include "tray-app.h"
 #include "tray-icon.h"
 #include "tray-indicator.h"
@@ -47,6 +48,7 @@ struct TrayApp {
         TrayWindow *window;
         TraySettings *settings;
         TrayNotifier *notifier;
+        TrayAlarm *alarm; /* the motion alarm: the user's choice, running while on */
 };
 
 static void update_claim(TrayApp *app);
@@ -608,6 +610,28 @@ static void action_watch_shocks(gboolean active, gpointer userdata)
         update_claim(app);
 }
 
+static void action_alarm(gboolean active, gpointer userdata)
+{
+        TrayApp *app = userdata;
+        tray_alarm_set_enabled(app->alarm, active);
+}
+
+static void action_alarm_volume(guint percent, gpointer userdata)
+{
+        TrayApp *app = userdata;
+        tray_alarm_set_volume(app->alarm, percent);
+}
+
+/* The alarm's choice or problem changed (from the menu, Settings, or the alarm itself): both show it. */
+static void on_alarm_changed(gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        tray_menu_set_alarm(app->menu, tray_alarm_get_enabled(app->alarm));
+        tray_settings_set_alarm(app->settings, tray_alarm_get_enabled(app->alarm),
+                                tray_alarm_get_volume(app->alarm), tray_alarm_get_problem(app->alarm));
+}
+
 static void action_settings(gpointer userdata)
 {
         TrayApp *app = userdata;
@@ -651,10 +675,15 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         static const TrayMenuActions actions = {
                 .animate_toggled = action_animate,
                 .watch_shocks_toggled = action_watch_shocks,
+                .alarm_toggled = action_alarm,
                 .calibrate = action_calibrate,
                 .settings = action_settings,
                 .show_window = action_show_window,
                 .quit = action_quit,
+        };
+        static const TraySettingsAlarmActions alarm_actions = {
+                .enabled_changed = action_alarm,
+                .volume_changed = action_alarm_volume,
         };
         g_autoptr(TrayApp) app = g_new0(TrayApp, 1);
 
@@ -666,8 +695,12 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->notifier = tray_notifier_new(options->icon_dir);
         app->window = tray_window_new(G_CALLBACK(on_window_visibility), app);
         app->settings = tray_settings_new();
+        app->alarm = tray_alarm_new(app->notifier);
         app->menu = tray_menu_new(&actions, app, options->animate_icon, options->watch_shocks,
-                                  options->symbolic_icons);
+                                  tray_alarm_get_enabled(app->alarm), options->symbolic_icons);
+        tray_settings_set_alarm_actions(app->settings, &alarm_actions, app);
+        tray_alarm_on_changed(app->alarm, on_alarm_changed, app);
+        on_alarm_changed(app);
 
         app->icon_name =
                 g_strconcat(TRAY_ICON_SERVICE_MISSING, options->symbolic_icons ? "-symbolic" : "", NULL);
@@ -682,6 +715,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         if (!app->bus)
                 return NULL;
         tray_settings_set_bus(app->settings, app->bus);
+        tray_alarm_set_bus(app->alarm, app->bus);
 
         /* The proxy follows the service from now on (its properties, its coming and going); the
          * service is bus-activated, and at login nothing else may have started it yet. */
@@ -706,6 +740,7 @@ void tray_app_free(TrayApp *app)
                 g_signal_handlers_disconnect_by_data(accel_client_get_proxy(app->client), app);
                 g_clear_pointer(&app->client, accel_client_free);
         }
+        g_clear_pointer(&app->alarm, tray_alarm_free);
         g_clear_object(&app->indicator);
         g_clear_pointer(&app->menu, tray_menu_free);
         g_clear_pointer(&app->settings, tray_settings_free);

@@ -12,6 +12,7 @@ struct TrayNotifier {
         NotifyNotification *parked;
         NotifyNotification *service;
         NotifyNotification *calibrated;
+        NotifyNotification *alarm;
         /* The current burst of shocks: */
         unsigned burst_count;
         gint64 burst_first_usec, burst_last_usec;
@@ -38,6 +39,7 @@ void tray_notifier_free(TrayNotifier *n)
         g_clear_object(&n->parked);
         g_clear_object(&n->service);
         g_clear_object(&n->calibrated);
+        g_clear_object(&n->alarm);
         g_free(n->burst_strongest_reason);
         g_free(n->icon_dir);
         g_free(n);
@@ -132,4 +134,10 @@ void tray_notifier_calibrated(TrayNotifier *n)
         /* The answer to a click: low urgency, gone by itself. */
         notify(n, &n->calibrated, _("Calibrated"), _("The laptop's position now counts as level."),
                TRAY_ICON_APP, NOTIFY_URGENCY_LOW, TRAY_CALIBRATED_NOTIFY_TIMEOUT_MS);
+}
+
+void tray_notifier_alarm(TrayNotifier *n, const char *summary, const char *body)
+{
+        /* What happened while the owner was away, or why the alarm cannot guard: kept until read. */
+        notify(n, &n->alarm, summary, body, TRAY_ICON_APP, NOTIFY_URGENCY_NORMAL, NOTIFY_EXPIRES_NEVER);
 }

@@ -11,54 +11,18 @@ import subprocess
 import sys
 import unittest
 
-from gi.repository import GLib
-
+from alarmtest import AlarmParts
 from clienttest import ACCEL, ACCEL_PATH, TPACCELCTL, ClientTestCase, stop_process, wait_until
 
-LOGIN = "org.freedesktop.login1"
-LOGIN_PATH = "/org/freedesktop/login1"
-MOCK = "org.freedesktop.DBus.Mock"
-SESSION = "c7"
-SESSION_PATH = f"{LOGIN_PATH}/session/{SESSION}"
-SESSION_IFACE = "org.freedesktop.login1.Session"
 
-# Short times for the test (tpaccelctl(1), ENVIRONMENT): armed 0.5 s after the lock, 1.5 s of grace.
-TIMES = {"TPACCEL_ALARM_ARMING_MS": "500", "TPACCEL_ALARM_GRACE_MS": "1500"}
-
-
-class AlarmTest(ClientTestCase):
+class AlarmTest(AlarmParts, ClientTestCase):
     def setUp(self):
         super().setUp()
-        self.env.update(TIMES)
-        self.env["XDG_SESSION_ID"] = SESSION
         # No sound server: canberra fails and the bell rings instead.
         self.env["PULSE_SERVER"] = "unix:" + os.path.join(self.tmpdir, "no-pulse")
-        self.start_mock(["--session", "--template", "logind"], LOGIN, "logind.log")
-        self.bus.call(LOGIN, LOGIN_PATH, MOCK, "AddSession", "ssusb", (SESSION, "seat0", os.getuid(), "user", True))
+        self.start_logind_session()
         self.alarm = None
         self.out = os.path.join(self.tmpdir, "alarm.out")
-
-    def start_movement_standin(self):
-        """org.thinkpad.Accelerometer with the movement members only; the calls are recorded by dbusmock."""
-        self.start_mock(["--session", ACCEL, ACCEL_PATH, ACCEL], ACCEL, "standin.log")
-        for method in ("ClaimMovement", "ReleaseMovement"):
-            self.bus.call(ACCEL, ACCEL_PATH, MOCK, "AddMethod", "sssss", (ACCEL, method, "", "", ""))
-
-    def claims(self):
-        """ClaimMovement calls minus ReleaseMovement calls: the claims the alarm holds."""
-        calls = self.bus.call(ACCEL, ACCEL_PATH, MOCK, "GetCalls", "", ())
-        return sum(1 if c[1] == "ClaimMovement" else -1 if c[1] == "ReleaseMovement" else 0 for c in calls)
-
-    def moved(self):
-        self.bus.call(ACCEL, ACCEL_PATH, MOCK, "EmitSignal", "sssav",
-                      (ACCEL, "Moved", "td", [GLib.Variant("t", 123), GLib.Variant("d", 0.5)]))
-
-    def lid_inhibitors(self):
-        return [i for i in self.bus.call(LOGIN, LOGIN_PATH, "org.freedesktop.login1.Manager", "ListInhibitors", "", ())
-                if i[0] == "handle-lid-switch" and i[3] == "block"]
-
-    def set_locked(self, locked):
-        self.bus.call(LOGIN, SESSION_PATH, SESSION_IFACE, "SetLockedHint", "b", (locked,))
 
     def start_alarm(self, *args):
         out = open(self.out, "w")
