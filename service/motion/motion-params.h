@@ -58,7 +58,8 @@
  *   MOVEMENT_MEDIAN_MS       the per-axis median over this window ignores knocks and keystrokes' rings
  *   MOVEMENT_SHIFT_G         the median this far from the resting position is a movement (~3 deg)
  *   MOVEMENT_VIBRATION_GAIN  the threshold grows by this many times the vibration RMS, ...
- *   MOVEMENT_VIBRATION_TAU_S ... the RMS of the readouts around the median, over this time constant
+ *   MOVEMENT_VIBRATION_TAU_S ... the RMS of the readouts around the median (each clipped to
+ *                            MOVEMENT_STILL_G), over this time constant, while no movement starts
  *   MOVEMENT_ACTIVITY_MS     after keyboard or mouse activity the threshold is raised for this long ...
  *   MOVEMENT_ACTIVITY_GAIN   ... by this factor (typing the password moves the machine a little)
  *   MOVEMENT_STILL_G         the median moving less than this for MOVEMENT_HOLD_MS is the machine at
@@ -68,7 +69,7 @@
 #define MOVEMENT_MEDIAN_MS       400   /* ms */
 #define MOVEMENT_SHIFT_G         0.05  /* g */
 #define MOVEMENT_VIBRATION_GAIN  3.0   /* factor */
-#define MOVEMENT_VIBRATION_TAU_S 2.0   /* s */
+#define MOVEMENT_VIBRATION_TAU_S 5.0   /* s */
 #define MOVEMENT_ACTIVITY_MS     1000  /* ms */
 #define MOVEMENT_ACTIVITY_GAIN   2.0   /* factor */
 #define MOVEMENT_STILL_G         0.025 /* g */

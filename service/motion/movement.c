@@ -109,9 +109,14 @@ void movement_feed(MovementDetector *d, uint64_t time_usec, double gx, double gy
         double mx = median(d->win_gx, d->n_win), my = median(d->win_gy, d->n_win);
 
         double threshold = movement_threshold(d, time_usec);
-        double around = MIN(hypot(gx - mx, gy - my), MOVEMENT_SHIFT_G);
-        d->vibration_ms2 +=
-                lowpass_weight(dt, MOVEMENT_VIBRATION_TAU_S) * (around * around - d->vibration_ms2);
+        /* The background: readouts around the median, each clipped so that the readouts of a movement's
+         * start (the median lags them) raise it little; not while a movement may be starting or is
+         * under way, so that it cannot raise the threshold out of its own way. */
+        if (!d->have_rest || (!d->moving && hypot(mx - d->rest_gx, my - d->rest_gy) < threshold / 2)) {
+                double around = MIN(hypot(gx - mx, gy - my), MOVEMENT_STILL_G);
+                d->vibration_ms2 +=
+                        lowpass_weight(dt, MOVEMENT_VIBRATION_TAU_S) * (around * around - d->vibration_ms2);
+        }
 
         if (!d->have_rest) {
                 d->have_rest = true;
