@@ -21,7 +21,9 @@ const char *alarm_sound_event_id(AlarmSoundKind kind)
 char *alarm_sound_volume_db(guint percent)
 {
         char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-        double db = 20.0 * log10(CLAMP(percent, ALARM_VOLUME_MIN, ALARM_VOLUME_MAX) / 100.0);
+        /* PulseAudio's percentages are cubic (pa_sw_volume_from_linear()): 80% there is -5.81 dB, and the
+         * same 80% here. */
+        double db = 60.0 * log10(CLAMP(percent, ALARM_VOLUME_MIN, ALARM_VOLUME_MAX) / 100.0);
 
         /* canberra parses it in the C locale, whatever the user's. */
         return g_strdup(g_ascii_formatd(buffer, sizeof(buffer), "%.2f", db));

@@ -21,7 +21,8 @@ typedef enum AlarmSoundKind {
 /* The event ids played for each kind (the freedesktop sound naming specification's names). */
 const char *alarm_sound_event_id(AlarmSoundKind kind);
 
-/* The canberra.volume value for a percentage (1..100): "0.00" at 100, "-1.94" at 80, in dB. */
+/* The canberra.volume value for a percentage (1..100) as PulseAudio's mixers show percentages: "0.00" at
+ * 100, "-5.81" at 80, in dB. */
 char *alarm_sound_volume_db(guint percent);
 
 typedef struct AlarmSound AlarmSound;
