@@ -82,7 +82,7 @@ static const AccelProperty properties[] = {
         {"movement-watched", "MovementWatched", N_("Movement watched"), NULL, NULL,
          N_("someone holds a movement claim: movement is detected")},
         {"moving", "Moving", N_("Moving"), NULL, NULL,
-         N_("the machine is being moved (only while movement is watched)"), TRUE},
+         N_("the machine is being moved (only while movement is watched)")},
         {"move-count", "MoveCount", N_("Movements"), NULL, NULL, N_("movements since the daemon started")},
 };
 

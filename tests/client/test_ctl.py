@@ -20,7 +20,8 @@ KEYS = ["has-accelerometer", "backend", "backend-reason", "backend-reason-code",
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
         "filter-order", "fake-data-mode", "invert", "input-devices", "polling", "effective-rate", "effective-rate-reason", "effective-rate-reason-code", "suspended", "pitch", "roll", "orientation",
         "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
-        "vibration-level", "last-polled", "shock-min-rate", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
+        "vibration-level", "last-polled", "shock-min-rate", "protected-disks", "parked", "park-count", "protection-state", "paused-until",
+        "movement-watched", "moving", "move-count"]
 USAGE, DENIED, NO_SERVICE, INVALID, NO_ACCELEROMETER = 2, 3, 4, 5, 6
 READINGS = ["position", "rest-position", "temperature", "keyboard-activity", "mouse-activity", "pitch", "roll",
             "orientation", "vibration-level"]
@@ -361,6 +362,24 @@ class CtlTest(ClientTestCase):
         # From the sample stream: the readouts while the shock is active carry its flag.
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+  shock\n")
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((a knock|a sudden movement|a fall)\)\n")
+
+    def test_monitor_movement(self):
+        """monitor watches for movement while it runs: the lift of picked-up.csv prints moved, and its end
+        moving over; the movement claim goes with it."""
+        self.start_daemon(os.path.join("movement", "picked-up.csv"))
+        proc = self.monitor()
+        self.assertTrue(proc.stdout.readline().startswith("Monitoring "))
+        self.assertIs(self.bus.accel_property("MovementWatched"), True)
+        wait_until(lambda: self.bus.accel_property("MoveCount") > 0, timeout=30, what="a movement")
+        wait_until(lambda: self.bus.accel_property("Moving") is False, timeout=30, what="the machine at rest")
+        time.sleep(0.5)  # the lines to come through
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  moved +0\.\d\d g from where it rested\n")
+        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  moving +over: at rest again\n")
+        self.assertEqual(len(re.findall(r"  moved  ", out)), 1, out)
+        wait_until(lambda: self.bus.accel_property("MovementWatched") is False, what="the movement claim to go")
 
     def pipe_to_head(self, *args, lines=3):
         """Runs "tpaccelctl --session ARGS | head -LINES" in bash; returns (tpaccelctl's exit status, the
