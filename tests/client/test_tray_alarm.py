@@ -7,11 +7,13 @@ then, and the summary notification after the unlock. The movement comes from ala
 test_alarm_sound.py has the real tpacceld and a real PulseAudio."""
 import configparser
 import os
+import subprocess
+import time
 import sys
 import unittest
 
 from alarmtest import AlarmParts
-from clienttest import ACCEL, wait_until
+from clienttest import stop_process, wait_until
 import test_tray
 
 ALARM_LABEL = "Alarm when _moved while locked"
@@ -60,7 +62,6 @@ class TrayAlarmTest(AlarmParts, test_tray.TrayTest):
         conf.read(self.conf)
         self.assertEqual(conf["Alarm"]["Enabled"], "true")
         self.assertEqual(conf["Alarm"]["Volume"], "80")
-        self.screenshot("tray-alarm-menu-state.png")
 
         # On but unlocked: nothing claimed, nothing polls.
         wait_until(lambda: self.alarm_moved_rules() == ["Moved"], what="the Moved match rule")
@@ -97,6 +98,38 @@ class TrayAlarmTest(AlarmParts, test_tray.TrayTest):
         self.assertEqual(conf["Alarm"]["Enabled"], "false")
         self.assertEqual(self.claims(), 0)
         self.assertEqual(len(self.claim_calls()), 4)
+
+    def top_windows(self):
+        """The root's mapped children, (id, width, height), as xwininfo lists them."""
+        tree = subprocess.run(["xwininfo", "-display", self.xvfb.display, "-root", "-children"],
+                              capture_output=True, text=True, check=True).stdout
+        import re
+        return {(m.group(1), int(m.group(2)), int(m.group(3)))
+                for m in re.finditer(r"^\s+(0x[0-9a-f]+) .*?(\d+)x(\d+)\+", tree, re.M)}
+
+    def test_menu_item_in_an_xembed_tray(self):
+        """The menu as a user sees it, opened from the icon in trayer (XEmbed; the StatusNotifierWatcher
+        gone), with the alarm's item ticked from tray.conf: tray-alarm-menu.png in build/tests/client."""
+        os.makedirs(os.path.dirname(self.conf))
+        with open(self.conf, "w") as f:
+            f.write("[Alarm]\nEnabled=true\n")
+        stop_process(self.processes[0])  # the watcher mock
+        wait_until(lambda: not self.bus.name_owner(test_tray.WATCHER), what="the watcher to leave")
+        self.spawn(["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel", "--width", "64",
+                    "--height", "24"], "trayer.log")
+        time.sleep(1)
+        self.start_tray("--no-animation", registered=False)
+        wait_until(lambda: "tpaccel-tray" in subprocess.run(
+            ["xwininfo", "-display", self.xvfb.display, "-root", "-tree"], capture_output=True, text=True,
+            check=True).stdout, what="the icon in trayer's window")
+        before = self.top_windows()
+        time.sleep(1)
+        self.xdotool("mousemove", "1012", "12", "click", "1")
+        menu = wait_until(lambda: [w for w in self.top_windows() - before if w[1] > 150 and w[2] > 150],
+                          what="the menu's window")
+        time.sleep(0.5)  # drawn
+        self.screenshot("tray-alarm-menu.png")
+        self.assertTrue(menu)
 
     def restart_tray(self):
         self.tray.terminate()
