@@ -7,6 +7,7 @@ then, and the summary notification after the unlock. The movement comes from ala
 test_alarm_sound.py has the real tpacceld and a real PulseAudio."""
 import configparser
 import os
+import re
 import subprocess
 import time
 import sys
@@ -103,7 +104,6 @@ class TrayAlarmTest(AlarmParts, test_tray.TrayTest):
         """The root's mapped children, (id, width, height), as xwininfo lists them."""
         tree = subprocess.run(["xwininfo", "-display", self.xvfb.display, "-root", "-children"],
                               capture_output=True, text=True, check=True).stdout
-        import re
         return {(m.group(1), int(m.group(2)), int(m.group(3)))
                 for m in re.finditer(r"^\s+(0x[0-9a-f]+) .*?(\d+)x(\d+)\+", tree, re.M)}
 
