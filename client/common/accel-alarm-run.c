@@ -69,6 +69,19 @@ static void tell_problem(AlarmRunner *r, const char *text, gboolean fatal)
                 r->callbacks.problem(text, fatal, r->userdata);
 }
 
+/* Finishes a call made with the runner as userdata. NULL with *ret left NULL when it was cancelled (the
+ * runner may be gone), NULL with *ret and *error set when it failed, else the reply with *ret set. */
+static GVariant *finish_call(GObject *source, GAsyncResult *result, gpointer userdata, AlarmRunner **ret,
+                             GError **error)
+{
+        GVariant *reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, error);
+
+        if (!reply && g_error_matches(*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                return NULL;
+        *ret = userdata;
+        return reply;
+}
+
 static void apply(AlarmRunner *r, AlarmEffects effects);
 
 /* --- The movement claim --------------------------------------------------------------------- */
@@ -84,12 +97,11 @@ static void release_claim(AlarmRunner *r)
 static void on_claimed(GObject *source, GAsyncResult *result, gpointer userdata)
 {
         g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
-        AlarmRunner *r;
+        AlarmRunner *r = NULL;
+        g_autoptr(GVariant) reply = finish_call(source, result, userdata, &r, &error);
 
-        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        if (!r)
                 return;
-        r = userdata;
         r->claim_in_flight = FALSE;
         if (!reply) {
                 g_autofree char *words = accel_error_describe(error, _("bus"));
@@ -310,13 +322,12 @@ static void on_session_properties(GDBusConnection *bus, const char *sender, cons
 static void on_locked_hint(GObject *source, GAsyncResult *result, gpointer userdata)
 {
         g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        AlarmRunner *r = NULL;
+        g_autoptr(GVariant) reply = finish_call(source, result, userdata, &r, &error);
         g_autoptr(GVariant) value = NULL;
-        AlarmRunner *r;
 
-        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        if (!r)
                 return;
-        r = userdata;
         if (!reply) {
                 g_dbus_error_strip_remote_error(error);
                 g_autofree char *text = g_strdup_printf(
@@ -346,13 +357,12 @@ static void follow_session(AlarmRunner *r, const char *path)
 static void on_session_found(GObject *source, GAsyncResult *result, gpointer userdata)
 {
         g_autoptr(GError) error = NULL;
-        g_autoptr(GVariant) reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+        AlarmRunner *r = NULL;
+        g_autoptr(GVariant) reply = finish_call(source, result, userdata, &r, &error);
         const char *path;
-        AlarmRunner *r;
 
-        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        if (!r)
                 return;
-        r = userdata;
         if (!reply) {
                 g_dbus_error_strip_remote_error(error);
                 g_autofree char *text = g_strdup_printf(

@@ -56,6 +56,16 @@ static void start(Run *r)
         r->now = 1000 * S;
 }
 
+/* A new run, locked, then moved after_lock later (at wall time T0): warned when it was armed by then. */
+#define T0 (1700000000LL * S)
+static void locked_then_moved(Run *r, gint64 after_lock)
+{
+        start(r);
+        apply(r, alarm_lock(&r->alarm, r->now));
+        run_until(r, r->now + after_lock);
+        apply(r, alarm_moved(&r->alarm, r->now, T0));
+}
+
 TEST(test_lock_arms_after_the_delay_and_claims_only_while_locked)
 {
         Run r;
@@ -96,16 +106,13 @@ TEST(test_owner_unlocks_within_the_grace)
         Run r;
         g_autofree char *summary = NULL;
 
-        start(&r);
-        apply(&r, alarm_lock(&r.alarm, r.now));
-        run_until(&r, r.now + 60 * S);
-        apply(&r, alarm_moved(&r.alarm, r.now, 1700000000LL * S));
+        locked_then_moved(&r, 60 * S);
         CHECK_EQ(r.alarm.state, ALARM_WARNED);
         CHECK_EQ(r.warnings, 1);
         CHECK(r.lid_blocked);
         /* Moving on while warned: counted, no second warning, the grace not extended. */
         run_until(&r, r.now + 5 * S);
-        apply(&r, alarm_moved(&r.alarm, r.now, 1700000005LL * S));
+        apply(&r, alarm_moved(&r.alarm, r.now, T0 + 5 * S));
         CHECK_EQ(r.warnings, 1);
         run_until(&r, r.now + 2 * S); /* 7 s of the 8 s grace */
         CHECK_EQ(r.sounds, 0);
@@ -129,10 +136,7 @@ TEST(test_thief_gets_the_alarm_until_unlock)
         Run r;
         g_autofree char *summary = NULL;
 
-        start(&r);
-        apply(&r, alarm_lock(&r.alarm, r.now));
-        run_until(&r, r.now + 10 * S);
-        apply(&r, alarm_moved(&r.alarm, r.now, 1700000000LL * S));
+        locked_then_moved(&r, 10 * S);
         run_until(&r, r.now + 8 * S - 1);
         CHECK_EQ(r.sounds, 0);
         run_until(&r, r.now + 1);
@@ -142,7 +146,7 @@ TEST(test_thief_gets_the_alarm_until_unlock)
         /* It repeats every 500 ms, for as long as it takes: 10 minutes. */
         run_until(&r, r.now + 600 * S);
         CHECK_EQ(r.sounds, 1 + 1200);
-        apply(&r, alarm_moved(&r.alarm, r.now, 1700000600LL * S));
+        apply(&r, alarm_moved(&r.alarm, r.now, T0 + 600 * S));
         CHECK_EQ(r.alarm.state, ALARM_SOUNDING);
         apply(&r, alarm_unlock(&r.alarm, r.now));
         CHECK(r.seen & ALARM_EFFECT_SILENCE);
