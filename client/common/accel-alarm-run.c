@@ -107,7 +107,8 @@ static void on_claimed(GObject *source, GAsyncResult *result, gpointer userdata)
                 g_autofree char *words = accel_error_describe(error, _("bus"));
                 g_autofree char *text =
                         g_strdup_printf(_("The motion alarm cannot watch for movement: %s"), words);
-                tell_problem(r, text, TRUE);
+                /* Not running and not activatable: claimed when it appears (on_service_appeared()). */
+                tell_problem(r, text, !accel_error_is_service_missing(error));
                 return;
         }
         r->claim_held = TRUE;
@@ -127,19 +128,17 @@ static void claim(AlarmRunner *r)
                                ACCEL_CALL_TIMEOUT_MS, r->cancellable, on_claimed, r);
 }
 
-/* tpacceld came or went: a new instance has no claim of ours. */
+/* tpacceld came (its first instance, or a new one after a restart): a claim wanted and not held goes to
+ * it. GDBus tells a change of owner as a vanish, then an appearance. */
 static void on_service_appeared(GDBusConnection *bus, const char *name, const char *owner, gpointer userdata)
 {
         AlarmRunner *r = userdata;
 
-        if (!r->claim_held)
-                return;
-        /* Held by an instance that left without our noticing its going (a restart between two name
-         * changes); the new one has none. */
-        r->claim_held = FALSE;
         apply(r, alarm_reclaim(&r->alarm));
 }
 
+/* tpacceld went: our claim died with it. Claimed again at once (D-Bus activation starts a new instance
+ * where it can), else when one appears. */
 static void on_service_vanished(GDBusConnection *bus, const char *name, gpointer userdata)
 {
         AlarmRunner *r = userdata;
@@ -148,7 +147,6 @@ static void on_service_vanished(GDBusConnection *bus, const char *name, gpointer
                 return;
         g_message(_("Motion alarm: tpacceld left the bus; claiming again when it is back"));
         r->claim_held = FALSE;
-        /* D-Bus activation brings it back if it can; a claim wanted meanwhile goes to it. */
         apply(r, alarm_reclaim(&r->alarm));
 }
 

@@ -31,10 +31,10 @@ class AlarmParts:
         self.bus.call(LOGIN, LOGIN_PATH, MOCK, "AddSession", "ssusb", (SESSION, "seat0", os.getuid(), "user", True))
 
     def start_movement_standin(self):
-        """org.thinkpad.Accelerometer with the movement members only; the calls are recorded by dbusmock."""
-        self.start_mock(["--session", ACCEL, ACCEL_PATH, ACCEL], ACCEL, "standin.log")
-        for method in ("ClaimMovement", "ReleaseMovement"):
-            self.bus.call(ACCEL, ACCEL_PATH, MOCK, "AddMethod", "sssss", (ACCEL, method, "", "", ""))
+        """org.thinkpad.Accelerometer with the movement members only (movement_standin.py); the calls are
+        recorded by dbusmock."""
+        self.start_mock(["--session", "--template", os.path.join(os.path.dirname(__file__), "movement_standin.py")],
+                        ACCEL, "standin.log")
 
     def claims(self):
         """ClaimMovement calls minus ReleaseMovement calls at the stand-in: the claims held."""

@@ -112,6 +112,22 @@ class AlarmTest(AlarmParts, ClientTestCase):
         self.assertEqual(stop_process(self.alarm, timeout=10), 0)
         self.assertEqual(self.claims(), 0)
 
+    def test_service_restart_while_armed_claims_again(self):
+        """tpacceld stopped while the alarm is armed (the claim died with it) and back: claimed again from
+        the new instance, still armed; a movement then is seen."""
+        self.start_movement_standin()
+        self.start_alarm()
+        self.set_locked(True)
+        self.wait_output("armed: moving")
+        self.wait_claims(1)
+        stop_process(self.processes[-2])  # the stand-in (the alarm is the last process)
+        wait_until(lambda: not self.bus.name_owner(ACCEL), what="the stand-in to leave")
+        self.start_movement_standin()
+        self.wait_claims(1, "the claim on the new instance")
+        self.moved()
+        self.wait_output("moved: the alarm sounds")
+        self.assertIsNone(self.alarm.poll())
+
     def test_session_without_lockedhint_is_told(self):
         """A login manager whose session has no LockedHint (older logind, or none): the alarm says it cannot
         arm, and ends with a failure instead of guarding nothing."""
