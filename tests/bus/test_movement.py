@@ -19,6 +19,7 @@ from gi.repository import GLib
 from daemontest import IFACE, NAME, PATH, PROPERTIES_IFACE, TRACES, TpaccelTestBase, error_name
 
 NOT_CLAIMED = 'org.thinkpad.Accelerometer.Error.NotClaimed'
+NO_ACCELEROMETER = 'org.thinkpad.Accelerometer.Error.NoAccelerometer'
 LIMITS_EXCEEDED = 'org.freedesktop.DBus.Error.LimitsExceeded'
 MOVEMENT_RATE_HZ = 10          # poller.h
 CLAIMS_PER_CONNECTION_MAX = 16  # claims.h
@@ -114,6 +115,14 @@ class MovementTest(TpaccelTestBase):
         self.assertTrue(self.get('MovementWatched'))
         self.assertDBusError(NOT_CLAIMED, self.accel.Release)
         self.accel.ReleaseMovement()
+        self.assertFalse(self.get('MovementWatched'))
+        self.assertFalse(self.get('Polling'))
+
+    def test_claim_movement_without_accelerometer(self):
+        self.start('--sim-fault=absent')
+        self.assertFalse(self.get('HasAccelerometer'))
+        self.assertDBusError(NO_ACCELEROMETER, self.accel.ClaimMovement,
+                             message_re='initializing the accelerometer failed')
         self.assertFalse(self.get('MovementWatched'))
         self.assertFalse(self.get('Polling'))
 
