@@ -40,7 +40,7 @@ test_pkgs+=(locales)
 # notification daemon, grim for screenshots; GNOME Shell's Wayland session with its AppIndicator extension;
 # dunst, a real notification daemon under Xvfb.
 test_pkgs+=(sway waybar mako-notifier grim gnome-shell gnome-shell-extension-appindicator dconf-cli dunst)
-# The motion alarm (armed while the session is locked): the tray plays the freedesktop sound theme through libcanberra; the tests
+# The motion alarm: the tray plays the freedesktop sound theme through libcanberra; the tests
 # check a real PulseAudio's null sink for the stream.
 test_pkgs+=(libcanberra-dev libcanberra-pulse sound-theme-freedesktop pulseaudio pulseaudio-utils)
 
