@@ -20,8 +20,7 @@ KEYS = ["has-accelerometer", "backend", "backend-reason", "backend-reason-code",
         "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
         "filter-order", "fake-data-mode", "invert", "input-devices", "polling", "effective-rate", "effective-rate-reason", "effective-rate-reason-code", "suspended", "pitch", "roll", "orientation",
         "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
-        "vibration-level", "last-polled", "shock-min-rate", "protected-disks", "parked", "park-count", "protection-state", "paused-until",
-        "movement-watched", "moving", "move-count"]
+        "vibration-level", "last-polled", "shock-min-rate", "protected-disks", "parked", "park-count", "protection-state", "paused-until"]
 USAGE, DENIED, NO_SERVICE, INVALID, NO_ACCELEROMETER = 2, 3, 4, 5, 6
 READINGS = ["position", "rest-position", "temperature", "keyboard-activity", "mouse-activity", "pitch", "roll",
             "orientation", "vibration-level"]
