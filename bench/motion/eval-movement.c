@@ -38,49 +38,36 @@ typedef struct MovementLabels {
         unsigned n_allowed;
 } MovementLabels;
 
+static int parse_movement_expect(const char *e, void *userdata)
+{
+        MovementLabels *l = userdata;
+        MovementLabel m = {};
+        double a, b;
+
+        if (strcmp(e, "no-movement") == 0)
+                l->none = true;
+        else if (l->n_moves < EVAL_MAX_EVENTS &&
+                 sscanf(e, "movement at_ms=%lf until_ms=%lf kind=%15s", &m.at_ms, &m.until_ms, m.kind) ==
+                         3 &&
+                 m.at_ms < m.until_ms)
+                l->moves[l->n_moves++] = m;
+        else if (l->n_allowed < EVAL_MAX_EVENTS &&
+                 sscanf(e, "movement-allowed from_ms=%lf to_ms=%lf", &a, &b) == 2 && a <= b) {
+                l->allowed_from[l->n_allowed] = a;
+                l->allowed_to[l->n_allowed++] = b;
+        } else
+                return -EINVAL;
+        return 0;
+}
+
 static int load_labels(const char *path, MovementLabels *ret, char **ret_error)
 {
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        char line[512];
-        unsigned n = 0;
+        int r;
 
-        if (!f) {
-                int r = -errno;
-                if (asprintf(ret_error, "%s: %s", path, strerror(-r)) < 0)
-                        *ret_error = NULL;
-                return r;
-        }
         *ret = (MovementLabels) {};
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        snprintf(ret->name, sizeof(ret->name), "%.*s", (int) strcspn(base, "."), base);
-
-        while (fgets(line, sizeof(line), f) && line[0] == '#') {
-                const char *e = line + strlen("# expect: ");
-                MovementLabel m = {};
-                double a, b;
-
-                n++;
-                line[strcspn(line, "\n")] = '\0';
-                if (strncmp(line, "# expect: ", strlen("# expect: ")) != 0)
-                        continue;
-                if (strcmp(e, "no-movement") == 0)
-                        ret->none = true;
-                else if (ret->n_moves < EVAL_MAX_EVENTS &&
-                         sscanf(e, "movement at_ms=%lf until_ms=%lf kind=%15s", &m.at_ms, &m.until_ms,
-                                m.kind) == 3 &&
-                         m.at_ms < m.until_ms)
-                        ret->moves[ret->n_moves++] = m;
-                else if (ret->n_allowed < EVAL_MAX_EVENTS &&
-                         sscanf(e, "movement-allowed from_ms=%lf to_ms=%lf", &a, &b) == 2 && a <= b) {
-                        ret->allowed_from[ret->n_allowed] = a;
-                        ret->allowed_to[ret->n_allowed++] = b;
-                } else {
-                        if (asprintf(ret_error, "%s:%u: unknown or malformed expect line", path, n) < 0)
-                                *ret_error = NULL;
-                        return -EINVAL;
-                }
-        }
+        r = labels_read(path, ret->name, sizeof(ret->name), parse_movement_expect, ret, ret_error);
+        if (r < 0)
+                return r;
         if (ret->none == (ret->n_moves > 0)) {
                 if (asprintf(ret_error, "%s: expects neither or both no-movement and a movement", path) < 0)
                         *ret_error = NULL;

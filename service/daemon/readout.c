@@ -37,7 +37,7 @@ static void report_motion(Context *c, const MotionEvents *ev)
         if (ev->mask & MOTION_EVENT_SHOCK_ACTIVE)
                 context_changed(c, CHANGE_MASK(CHANGE_SHOCK_ACTIVE));
         if (ev->mask & MOTION_EVENT_MOVED) {
-                log_info("Moved: %.2f g from where it rested, %llu movements so far", ev->move_strength,
+                log_info("Moved: %.2f g from where it rested (movement %llu since start)", ev->move_strength,
                          (unsigned long long) ms->move_count);
                 report_motion_event(c, ev, MOTION_EVENT_MOVED);
                 context_changed(c, CHANGE_MASK(CHANGE_MOVE_COUNT));

@@ -11,17 +11,22 @@ import signal
 import subprocess
 import time
 import unittest
+import xml.etree.ElementTree as ET
 
-from clienttest import ACCEL, PYTHON, TOP_BUILDDIR, TPACCELCTL, ClientTestCase, wait_until
+from clienttest import ACCEL, PYTHON, TOP_BUILDDIR, TOP_SRCDIR, TPACCELCTL, ClientTestCase, wait_until
 from gi.repository import GLib
 from locales import locale_env  # tests/lib
 
-KEYS = ["has-accelerometer", "backend", "backend-reason", "backend-reason-code", "hardware-state", "last-error", "model", "axis-code", "position", "rest-position",
-        "temperature", "keyboard-activity", "mouse-activity", "sampling-rate", "oversampling-ratio",
-        "filter-order", "fake-data-mode", "invert", "input-devices", "polling", "effective-rate", "effective-rate-reason", "effective-rate-reason-code", "suspended", "pitch", "roll", "orientation",
-        "tilt-step", "shock-sensitivity", "shock-active", "shock-hold-ms", "shock-count", "last-shock",
-        "vibration-level", "last-polled", "shock-min-rate", "protected-disks", "parked", "park-count", "protection-state", "paused-until",
-        "movement-watched", "moving", "move-count"]
+
+def xml_keys():
+    """tpaccelctl's key of every property of the interface XML but deprecated ones: HasAccelerometer is
+    has-accelerometer."""
+    root = ET.parse(os.path.join(TOP_SRCDIR, 'data', 'org.thinkpad.Accelerometer.xml')).getroot()
+    return [re.sub(r'(?<!^)([A-Z])', r'-\1', p.get('name')).lower() for p in root.iter('property')
+            if not any(a.get('name') == 'org.freedesktop.DBus.Deprecated' for a in p.findall('annotation'))]
+
+
+KEYS = xml_keys()
 USAGE, DENIED, NO_SERVICE, INVALID, NO_ACCELEROMETER = 2, 3, 4, 5, 6
 READINGS = ["position", "rest-position", "temperature", "keyboard-activity", "mouse-activity", "pitch", "roll",
             "orientation", "vibration-level"]
@@ -366,7 +371,7 @@ class CtlTest(ClientTestCase):
     def test_monitor_movement(self):
         """monitor watches for movement while it runs: the lift of picked-up.csv prints moved, and its end
         moving over; the movement claim goes with it."""
-        self.start_daemon(os.path.join("movement", "picked-up.csv"))
+        self.start_daemon(os.path.join("movement", "picked-up.csv"), loop=True)  # a second lift 16 s later
         proc = self.monitor()
         self.assertTrue(proc.stdout.readline().startswith("Monitoring "))
         self.assertIs(self.bus.accel_property("MovementWatched"), True)
@@ -378,7 +383,6 @@ class CtlTest(ClientTestCase):
         self.assertEqual(proc.returncode, 0, err)
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  moved +0\.\d\d g from where it rested\n")
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  moving +over: at rest again\n")
-        self.assertEqual(len(re.findall(r"  moved  ", out)), 1, out)
         wait_until(lambda: self.bus.accel_property("MovementWatched") is False, what="the movement claim to go")
 
     def pipe_to_head(self, *args, lines=3):

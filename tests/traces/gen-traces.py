@@ -697,6 +697,14 @@ def scenario_into_bag():
     return t
 
 
+def desk(name, duration_ms, seed, description):
+    """A negative: the machine flat on a desk the whole time, never moved."""
+    t = Trace(name, duration_ms, seed, description)
+    t.set_tilt(lambda ms: (0.0, 0.0))
+    t.expect.append("no-movement")
+    return t
+
+
 def typing_strokes(t, rng, start_ms, end_ms, rate=(120, 250), press_deg=0.0):
     """Keystrokes: rings (0.01-0.03 g, slams 0.035-0.05 g) at 8-40 Hz with the keyboard flag; press_deg: the
     base pressed down at the front by up to that much for each key (a hand on a light machine)."""
@@ -713,9 +721,8 @@ def typing_strokes(t, rng, start_ms, end_ms, rate=(120, 250), press_deg=0.0):
 
 
 def scenario_typing_desk():
-    t = Trace("typing", 20000, 75, "typing on it at 4-8 keys/s with space-bar slams and the hands pressing the "
-              "base by up to 0.5 deg, then trackpoint use")
-    t.set_tilt(lambda ms: (0.0, 0.0))
+    t = desk("typing", 20000, 75, "typing on it at 4-8 keys/s with space-bar slams and the hands pressing the "
+             "base by up to 0.5 deg, then trackpoint use")
     rng = random.Random(751)
     typing_strokes(t, rng, 2000, 12000, press_deg=0.5)
     ms = 13000.0
@@ -723,40 +730,34 @@ def scenario_typing_desk():
         t.add(lambda u: (0.006 * math.sin(u / 40.0), 0.004 * math.cos(u / 55.0)), ms, ms + 100)
         t.activity(ms, "mouse", 100)
         ms += 120
-    t.expect += ["no-movement"]
     return t
 
 
 def scenario_password():
-    t = Trace("typing-password", 16000, 76, "the lock screen: a key wakes it at 5 s, a 12-character password "
-              "typed at 3-5 keys/s pressing the front of the base down by up to 2 deg, Enter slammed")
-    t.set_tilt(lambda ms: (0.0, 0.0))
+    t = desk("typing-password", 16000, 76, "the lock screen: a key wakes it at 5 s, a 12-character password "
+             "typed at 3-5 keys/s pressing the front of the base down by up to 2 deg, Enter slammed")
     rng = random.Random(761)
     typing_strokes(t, rng, 5000, 5001, press_deg=2.0)
     typing_strokes(t, rng, 6500, 9500, rate=(200, 330), press_deg=2.0)
     t.ring(9700, 0.06, 25, 15, 90)
     t.add(lambda u: (0.0, -math.sin(math.radians(2.0)) * math.sin(math.pi * (u - 9700) / 250.0)), 9700, 9950)
     t.activity(9700, "keyboard")
-    t.expect += ["no-movement"]
     return t
 
 
 def scenario_knocks():
-    t = Trace("knocks", 20000, 77, "knocks on the desk: 0.15, 0.3, 0.5 g pushes of 40 ms 3 s apart, a double knock, "
-              "and a fist banged on the desk (1.2 g, 60 ms)")
-    t.set_tilt(lambda ms: (0.0, 0.0))
+    t = desk("knocks", 20000, 77, "knocks on the desk: 0.15, 0.3, 0.5 g pushes of 40 ms 3 s apart, a double knock, "
+             "and a fist banged on the desk (1.2 g, 60 ms)")
     for t0, amp, width in ((3000, 0.15, 40), (6000, 0.3, 40), (9000, 0.5, 40), (12000, 0.3, 40),
                            (12150, 0.3, 40), (15000, 1.2, 60)):
         t.pulse(t0, amp, width, 70)
         t.ring(t0 + width, amp / 3, 25, 25, 250)
-    t.expect += ["no-movement"]
     return t
 
 
 def scenario_fan():
-    t = Trace("fan", 20000, 78, "a desk fan beside it, switched on at 3 s: a hum at 25 and 50 Hz (0.012 g) with "
-              "a wobble at its 1 Hz oscillation")
-    t.set_tilt(lambda ms: (0.0, 0.0))
+    t = desk("fan", 20000, 78, "a desk fan beside it, switched on at 3 s: a hum at 25 and 50 Hz (0.012 g) with "
+             "a wobble at its 1 Hz oscillation")
     h1, h2 = hum(random.Random(781), 25.0, 0.008), hum(random.Random(782), 50.0, 0.004)
 
     def f(ms):
@@ -764,14 +765,12 @@ def scenario_fan():
         a, b = h1(ms), h2(ms)
         return k * (a[0] + b[0]), k * (a[1] + b[1])
     t.add(f, 3000)
-    t.expect += ["no-movement"]
     return t
 
 
 def scenario_train_passing():
-    t = Trace("train-passing", 24000, 79, "a train passing the house: the floor shakes at 5-40 Hz up to 0.03 g "
-              "with a rumble at 2-4 Hz (0.01 g), building up over 4 s from 4 s, 10 s long")
-    t.set_tilt(lambda ms: (0.0, 0.0))
+    t = desk("train-passing", 24000, 79, "a train passing the house: the floor shakes at 5-40 Hz up to 0.03 g "
+             "with a rumble at 2-4 Hz (0.01 g), building up over 4 s from 4 s, 10 s long")
     rng = random.Random(791)
     shake, shake2 = band(rng, 5, 40, 8, 0.03), band(rng, 5, 40, 8, 0.025)
     rumble, rumble2 = band(rng, 2, 4, 3, 0.01), band(rng, 2, 4, 3, 0.008)
@@ -780,14 +779,12 @@ def scenario_train_passing():
         k = smoothstep((ms - 4000) / 4000) * (1 - smoothstep((ms - 14000) / 4000))
         return k * (shake2(ms) + rumble2(ms)), k * (shake(ms) + rumble(ms))
     t.add(f, 4000)
-    t.expect += ["no-movement"]
     return t
 
 
 def scenario_people_walking():
-    t = Trace("people-walking-past", 20000, 80, "people walking past on a wooden floor: footsteps at 2 Hz "
-              "(rings of 0.01-0.03 g at 10-20 Hz), three people at 2-7 s, 9-13 s and 14-19 s")
-    t.set_tilt(lambda ms: (0.0, 0.0))
+    t = desk("people-walking-past", 20000, 80, "people walking past on a wooden floor: footsteps at 2 Hz "
+             "(rings of 0.01-0.03 g at 10-20 Hz), three people at 2-7 s, 9-13 s and 14-19 s")
     rng = random.Random(801)
     for a, b, peak in ((2000, 7000, 0.03), (9000, 13000, 0.02), (14000, 19000, 0.025)):
         ms, mid = float(a), (a + b) / 2
@@ -795,7 +792,6 @@ def scenario_people_walking():
             k = 1 - abs(ms - mid) / (mid - a) * 0.7  # the nearest step is the strongest
             t.ring(ms, peak * k * rng.uniform(0.7, 1.0), rng.uniform(10, 20), 40, rng.uniform(0, 180))
             ms += 500 * rng.uniform(0.9, 1.1)
-    t.expect += ["no-movement"]
     return t
 
 
