@@ -140,23 +140,18 @@ class TrayAlarmTest(AlarmParts, test_tray.TrayTest):
         self.start_tray("--no-animation")
 
     def test_locked_at_start_arms_at_once(self):
-        """The tray started in a locked session (restarted while locked): armed without a new lock."""
-        os.makedirs(os.path.dirname(self.conf))
-        with open(self.conf, "w") as f:
-            f.write("[Alarm]\nEnabled=true\nVolume=35\n")
-        self.set_locked(True)
-        self.start_tray("--no-animation")
-        self.wait_claims(1, "the claim of a tray started while locked")
-        self.set_locked(False)
-        self.wait_claims(0)
-
-    def test_bad_tray_conf_takes_the_defaults(self):
+        """The tray started in a locked session (restarted while locked): armed without a new lock. Its
+        tray.conf's volume is out of range: told, the default taken, the choice still on."""
         os.makedirs(os.path.dirname(self.conf))
         with open(self.conf, "w") as f:
             f.write("[Alarm]\nEnabled=true\nVolume=400\n")
+        self.set_locked(True)
         self.start_tray("--no-animation")
-        wait_until(lambda: "Volume is not a volume from 1 to 100, taking 80" in self.tray_log(), what="the warning")
+        self.wait_claims(1, "the claim of a tray started while locked")
+        self.assertIn("Volume is not a volume from 1 to 100, taking 80", self.tray_log())
         self.assertEqual(self.alarm_item().get("toggle-state"), 1)
+        self.set_locked(False)
+        self.wait_claims(0)
 
     def test_desktop_without_lockedhint_is_told(self):
         self.env["XDG_SESSION_ID"] = "nosuch"
