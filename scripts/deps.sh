@@ -11,7 +11,7 @@ what=${1:-test}
 
 # What scripts/demo.sh needs on a fresh machine: the build without tests, dbus-run-session and dbus-send.
 build_pkgs=(meson ninja-build pkg-config gcc gettext libsystemd-dev libglib2.0-dev libgtk-3-dev libx11-dev
-            libayatana-appindicator3-dev libjson-glib-dev dbus-daemon dbus-bin)
+            libayatana-appindicator3-dev libjson-glib-dev libcanberra-dev dbus-daemon dbus-bin)
 # Configuring with the tests (tests/client: dbusmock and gi; tests/bus: libseccomp) and the unit tier
 # (xmllint and polkit's DTD for the policies; tests/checks/check-format.sh: clang-format).
 unit_pkgs=(python3-dbusmock python3-gi libseccomp-dev libxml2-utils polkitd clang-format)
@@ -42,9 +42,9 @@ test_pkgs+=(locales)
 # notification daemon, grim for screenshots; GNOME Shell's Wayland session with its AppIndicator extension;
 # dunst, a real notification daemon under Xvfb.
 test_pkgs+=(sway waybar mako-notifier grim gnome-shell gnome-shell-extension-appindicator dconf-cli dunst)
-# The motion alarm: the tray plays the freedesktop sound theme through libcanberra; the tests
-# check a real PulseAudio's null sink for the stream.
-test_pkgs+=(libcanberra-dev libcanberra-pulse sound-theme-freedesktop pulseaudio pulseaudio-utils)
+# The motion alarm: the tray and tpaccelctl alarm play the freedesktop sound theme through libcanberra (its
+# -dev in build_pkgs); the tests check a real PulseAudio's null sink for the stream.
+test_pkgs+=(libcanberra-pulse sound-theme-freedesktop pulseaudio pulseaudio-utils)
 
 # docs/screenshots: the tray in real panel hosts and notification daemons (no test uses them).
 screenshot_pkgs=(xfce4-panel xfce4-sntray-plugin xfce4-notifyd xfconf dunst trayer xfwm4 xdotool imagemagick

@@ -66,7 +66,8 @@ static int parse_expect(Labels *l, const char *e)
         return -EINVAL;
 }
 
-int labels_load(const char *path, Labels *ret, char **ret_error)
+int labels_read(const char *path, char *name, size_t name_size,
+                int (*parse)(const char *expect, void *userdata), void *userdata, char **ret_error)
 {
         _cleanup_fclose_ FILE *f = fopen(path, "re");
         char line[512];
@@ -78,11 +79,9 @@ int labels_load(const char *path, Labels *ret, char **ret_error)
                         *ret_error = NULL;
                 return r;
         }
-
-        *ret = (Labels) {};
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
-        snprintf(ret->name, sizeof(ret->name), "%.*s", (int) strcspn(base, "."), base);
+        snprintf(name, name_size, "%.*s", (int) strcspn(base, "."), base);
 
         while (fgets(line, sizeof(line), f)) {
                 n++;
@@ -91,11 +90,30 @@ int labels_load(const char *path, Labels *ret, char **ret_error)
                         break; /* labels live in the leading comment block */
                 if (strncmp(line, EXPECT_PREFIX, strlen(EXPECT_PREFIX)) != 0)
                         continue;
-                if (parse_expect(ret, line + strlen(EXPECT_PREFIX)) < 0)
+                if (parse(line + strlen(EXPECT_PREFIX), userdata) < 0)
                         return fail(ret_error, path, n, "unknown or malformed expect line");
         }
-        if (ret->no_shock && ret->n_shocks > 0)
-                return fail(ret_error, path, n, "both no-shock and shock expected");
+        return 0;
+}
+
+static int parse_shock_expect(const char *e, void *userdata)
+{
+        return parse_expect(userdata, e);
+}
+
+int labels_load(const char *path, Labels *ret, char **ret_error)
+{
+        int r;
+
+        *ret = (Labels) {};
+        r = labels_read(path, ret->name, sizeof(ret->name), parse_shock_expect, ret, ret_error);
+        if (r < 0)
+                return r;
+        if (ret->no_shock && ret->n_shocks > 0) {
+                if (asprintf(ret_error, "%s: both no-shock and shock expected", path) < 0)
+                        *ret_error = NULL;
+                return -EINVAL;
+        }
         return 0;
 }
 

@@ -4,6 +4,7 @@
 /* The "# expect:" labels of a trace file (format: tests/traces/gen-traces.py). */
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "motion.h"
 
@@ -36,6 +37,11 @@ typedef struct Labels {
         unsigned n_flips;
 } Labels;
 
+/* Reads the "# expect:" lines of a trace file's leading comment block, each (without the prefix) to
+ * parse(), which returns 0 or a negative errno for a line it does not take; name gets the file name
+ * without directory and extension. Returns 0, or a negative errno with *ret_error "PATH[:LINE]: reason". */
+int labels_read(const char *path, char *name, size_t name_size,
+                int (*parse)(const char *expect, void *userdata), void *userdata, char **ret_error);
 /* Reads the labels of a trace file. Returns 0, or a negative errno with *ret_error "PATH:LINE: reason". */
 int labels_load(const char *path, Labels *ret, char **ret_error);
 

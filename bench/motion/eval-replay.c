@@ -17,8 +17,6 @@
 #include "trace.h"
 #endif
 
-#define POLL_PERIOD_USEC ((uint64_t) (EVAL_PERIOD_MS * USEC_PER_MSEC))
-
 typedef struct Row {
         double ms, x, y;
         bool keyboard, mouse;
@@ -28,6 +26,7 @@ struct Replay {
         bool direct;
         uint64_t t0_usec; /* sample time of trace time 0 */
         uint64_t phase_usec;
+        uint64_t period_usec; /* the poll period */
         double duration_ms;
         uint64_t tick;
         double data_ms;
@@ -125,6 +124,7 @@ int replay_open_direct(const char *trace_path, Replay **ret, char **ret_error)
         if (k < 0)
                 return k;
         r->direct = true;
+        r->period_usec = (uint64_t) (EVAL_PERIOD_MS * USEC_PER_MSEC);
         r->duration_ms = r->rows[r->n_rows - 1].ms;
         *ret = TAKE_PTR(r);
         return 0;
@@ -132,7 +132,8 @@ int replay_open_direct(const char *trace_path, Replay **ret, char **ret_error)
 
 static int next_direct(Replay *r, MotionSample *s)
 {
-        double ms = r->tick * EVAL_PERIOD_MS, prev_ms = ms - EVAL_PERIOD_MS;
+        double period_ms = (double) r->period_usec / USEC_PER_MSEC;
+        double ms = r->tick * period_ms, prev_ms = ms - period_ms;
         if (ms > r->duration_ms)
                 return 0;
 
@@ -147,7 +148,7 @@ static int next_direct(Replay *r, MotionSample *s)
         const Row *a = &r->rows[r->pos], *b = r->pos + 1 < r->n_rows ? a + 1 : a;
         double u = b->ms > a->ms ? (ms - a->ms) / (b->ms - a->ms) : 0;
         *s = (MotionSample) {
-                .time_usec = r->tick * POLL_PERIOD_USEC,
+                .time_usec = r->tick * r->period_usec,
                 .x = (int) lround(a->x + u * (b->x - a->x)),
                 .y = (int) lround(a->y + u * (b->y - a->y)),
                 .rest_x = (int) lround(r->rows[0].x),
@@ -163,6 +164,13 @@ static int next_direct(Replay *r, MotionSample *s)
 
 #if HAVE_SIM
 int replay_open_pipeline(const char *trace_path, unsigned phase_ms, Replay **ret, char **ret_error)
+{
+        return replay_open_pipeline_at(trace_path, 1000 / (unsigned) EVAL_PERIOD_MS, phase_ms, ret,
+                                       ret_error);
+}
+
+int replay_open_pipeline_at(const char *trace_path, unsigned rate_hz, unsigned phase_ms, Replay **ret,
+                            char **ret_error)
 {
         _cleanup_(replay_freep) Replay *r = calloc(1, sizeof(*r));
         _cleanup_(trace_freep) Trace *trace = NULL;
@@ -182,7 +190,8 @@ int replay_open_pipeline(const char *trace_path, unsigned phase_ms, Replay **ret
                 return k;
         r->port = port;
         r->t0_usec = port_now_ns(port) / NSEC_PER_USEC;
-        assert(phase_ms < (unsigned) EVAL_PERIOD_MS);
+        assert(rate_hz > 0 && phase_ms < 1000 / rate_hz);
+        r->period_usec = USEC_PER_SEC / rate_hz;
         r->phase_usec = phase_ms * USEC_PER_MSEC;
         k = ec_new(TAKE_PTR(port), &r->ec);
         if (k < 0)
@@ -191,6 +200,7 @@ int replay_open_pipeline(const char *trace_path, unsigned phase_ms, Replay **ret
         if (k < 0)
                 return k;
         HdapsConfig config = HDAPS_CONFIG_DEFAULT;
+        config.sampling_rate = rate_hz; /* as the poller sets the EC's rate to the poll rate */
         k = hdaps_init(r->dev, &config);
         if (k < 0) {
                 if (asprintf(ret_error, "hdaps_init on the emulator: %s", strerror(-k)) < 0)
@@ -203,7 +213,7 @@ int replay_open_pipeline(const char *trace_path, unsigned phase_ms, Replay **ret
 
 static int next_pipeline(Replay *r, MotionSample *s, char **ret_error)
 {
-        uint64_t next = r->t0_usec + r->phase_usec + (r->tick + 1) * POLL_PERIOD_USEC;
+        uint64_t next = r->t0_usec + r->phase_usec + (r->tick + 1) * r->period_usec;
         uint64_t now = port_now_ns(r->port) / NSEC_PER_USEC;
 
         if (replay_trace_ms(r, next) > r->duration_ms)
@@ -243,6 +253,13 @@ static int next_pipeline(Replay *r, MotionSample *s, char **ret_error)
 }
 #else
 int replay_open_pipeline(const char *trace_path, unsigned phase_ms, Replay **ret, char **ret_error)
+{
+        return replay_open_pipeline_at(trace_path, 1000 / (unsigned) EVAL_PERIOD_MS, phase_ms, ret,
+                                       ret_error);
+}
+
+int replay_open_pipeline_at(const char *trace_path, unsigned rate_hz, unsigned phase_ms, Replay **ret,
+                            char **ret_error)
 {
         if (asprintf(ret_error, "this build has no EC emulator (service/sim); use --direct") < 0)
                 *ret_error = NULL;

@@ -12,6 +12,10 @@ typedef struct Replay Replay;
  * 20 ms, the first poll phase_ms (0 <= phase_ms < 20) later than at phase 0: which samples of the EC
  * every readout averages. -EOPNOTSUPP if this build has no emulator. */
 int replay_open_pipeline(const char *trace_path, unsigned phase_ms, Replay **ret, char **ret_error);
+/* The same at rate_hz readouts a second (the EC set to that rate, as the poller sets it), the first poll
+ * phase_ms (< 1000 / rate_hz) later than at phase 0. */
+int replay_open_pipeline_at(const char *trace_path, unsigned rate_hz, unsigned phase_ms, Replay **ret,
+                            char **ret_error);
 /* The rows sampled every 20 ms with linear interpolation; rest = the first row. */
 int replay_open_direct(const char *trace_path, Replay **ret, char **ret_error);
 Replay *replay_free(Replay *r);

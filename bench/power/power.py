@@ -12,7 +12,8 @@ Cases: the tray's defaults (animated icon), the tray with its window open, the t
 minimized (shown, then unmapped as a window manager does for a minimized window or one on another
 workspace), the tray in headless sway with waybar as its tray host (Wayland: its window shown, on
 another workspace, closed) and in headless GNOME Shell on Wayland with the AppIndicator extension (shown,
-minimized, closed), the tray with --watch-shocks, a net.hadess.SensorProxy rotation claim (tpacceld under
+minimized, closed), the tray with --watch-shocks, a movement claim (a theft alarm's client holding
+ClaimMovement, subscribed to Moved), a net.hadess.SensorProxy rotation claim (tpacceld under
 umockdev-run with a tablet-mode switch in tablet mode, as tests/sensorproxy; the client is
 tests/sensorproxy/rotation-client.py), the same claim on a Tablet in laptop mode (the switch off: the
 orientation is pinned to normal, so nothing needs polling), disk protection
@@ -202,6 +203,20 @@ class Case:
                 getattr(self, session).stop()
 
 
+# A theft alarm's side of a movement claim, as a tray or `tpaccelctl alarm` holds it: ClaimMovement on
+# its own connection, Moved and PropertiesChanged subscribed, nothing else.
+MOVEMENT_CLIENT = """
+from gi.repository import Gio, GLib
+bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+for member, iface in (('Moved', 'org.thinkpad.Accelerometer'), ('PropertiesChanged', 'org.freedesktop.DBus.Properties')):
+    bus.signal_subscribe('org.thinkpad.Accelerometer', iface, member, '/org/thinkpad/Accelerometer', None,
+                         Gio.DBusSignalFlags.NONE, lambda *a: None)
+bus.call_sync('org.thinkpad.Accelerometer', '/org/thinkpad/Accelerometer', 'org.thinkpad.Accelerometer',
+              'ClaimMovement', None, None, Gio.DBusCallFlags.NONE, -1, None)
+GLib.MainLoop().run()
+"""
+
+
 def run_case(build, case, trace, seconds):
     tmp = tempfile.mkdtemp(prefix='tpaccel-power-')
     c = Case(build, tmp)
@@ -247,6 +262,11 @@ def run_case(build, case, trace, seconds):
                 time.sleep(2)
                 if client.poll() is not None:
                     raise RuntimeError('the rotation client exited')
+        elif case == 'movement':
+            client = c.spawn(['/usr/bin/python3', '-c', MOVEMENT_CLIENT])
+            watched['client'] = client.pid
+            wait_for(lambda: c.prop('MovementWatched') == 'true', 'the movement claim')
+            wait_for(lambda: c.prop('EffectiveRate') == '10', 'the 10 Hz movement claim')
         elif case == 'protection':
             r = c.busctl('call', NAME, PATH, IFACE, 'SetProtectedDisks', 'as', '1', 'sda')
             if r.returncode != 0:
@@ -370,7 +390,8 @@ CASES = [('tray', "the tray's defaults (animated icon)"), ('tray-window', 'the t
          ('gnome-closed', 'the tray in GNOME Shell (Wayland), window closed'),
          ('rotation', 'a SensorProxy rotation claim'),
          ('rotation-laptop', 'a SensorProxy rotation claim, Tablet in laptop mode'),
-         ('protection', 'disk protection armed'), ('idle', 'nothing claims'),
+         ('protection', 'disk protection armed'), ('movement', 'a movement claim (an alarm armed)'),
+         ('idle', 'nothing claims'),
          ('iio', 'iio-sensor-proxy 3.0 claimed (umockdev hdaps)')]
 TRACE_NAMES = [('rest.csv', 'rest'), ('wobble.csv', 'moving')]
 

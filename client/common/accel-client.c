@@ -12,10 +12,9 @@ static const struct {
         AccelSignals bit;
         const char *member;
 } signal_members[] = {
-        {ACCEL_SIGNAL_SAMPLE, "Sample"},
-        {ACCEL_SIGNAL_TILT, "Tilt"},
-        {ACCEL_SIGNAL_SHOCK, "Shock"},
-        {ACCEL_SIGNAL_HEADS_PARKED, "HeadsParked"},
+        {ACCEL_SIGNAL_SAMPLE, "Sample"}, {ACCEL_SIGNAL_TILT, "Tilt"},
+        {ACCEL_SIGNAL_SHOCK, "Shock"},   {ACCEL_SIGNAL_HEADS_PARKED, "HeadsParked"},
+        {ACCEL_SIGNAL_MOVED, "Moved"},
 };
 
 typedef struct Subscription {

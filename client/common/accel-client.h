@@ -23,6 +23,7 @@ typedef enum AccelSignals {
         ACCEL_SIGNAL_TILT = 1 << 1,
         ACCEL_SIGNAL_SHOCK = 1 << 2,
         ACCEL_SIGNAL_HEADS_PARKED = 1 << 3,
+        ACCEL_SIGNAL_MOVED = 1 << 4,
 } AccelSignals;
 
 typedef struct AccelClient AccelClient;

@@ -79,6 +79,11 @@ static const AccelProperty properties[] = {
         {"protection-state", "ProtectionState", N_("Protection"), NULL, NULL,
          N_("off, armed, parked, paused")},
         {"paused-until", "PausedUntil", N_("Paused until"), NULL, NULL, N_("when a Pause ends")},
+        {"movement-watched", "MovementWatched", N_("Movement watched"), NULL, NULL,
+         N_("someone holds a movement claim: movement is detected")},
+        {"moving", "Moving", N_("Moving"), NULL, NULL,
+         N_("the machine is being moved (only while movement is watched)")},
+        {"move-count", "MoveCount", N_("Movements"), NULL, NULL, N_("movements since the daemon started")},
 };
 
 const char *accel_property_signature(const AccelProperty *prop)

@@ -26,6 +26,7 @@ static const CodeWords code_words[] = {
         {"EffectiveRateReasonCode", "screen-rotation", N_("the desktop follows the screen rotation")},
         {"EffectiveRateReasonCode", "claim", N_("a program reads the tilt")},
         {"EffectiveRateReasonCode", "claim-full-rate", N_("a program reads at the full rate")},
+        {"EffectiveRateReasonCode", "movement", N_("a program watches for the machine being moved")},
 
         {"ProtectionState", "off", N_("off")},
         {"ProtectionState", "armed", N_("armed")},

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tpaccelctl monitor: claim the accelerometer and print its signals, one line each, until Ctrl-C or
- * until the service leaves the bus. */
+/* tpaccelctl monitor: claim the accelerometer (and watch for movement) and print its signals, one line
+ * each, until Ctrl-C or until the service leaves the bus. */
 #include <errno.h>
 #include <stdio.h>
 
@@ -18,9 +18,10 @@ typedef struct Monitor {
         ExitStatus status;
         char *orientation;
         gboolean claimed;
-        AccelStream *stream;    /* --samples: every readout (AcquireStream) */
-        gboolean output_closed; /* writing to stdout failed: the loop ends, nothing more is printed */
-        guint output_watch;     /* ctl_watch_output_closed(); 0: none or fired */
+        gboolean watching_movement; /* holds a movement claim (ClaimMovement) */
+        AccelStream *stream;        /* --samples: every readout (AcquireStream) */
+        gboolean output_closed;     /* writing to stdout failed: the loop ends, nothing more is printed */
+        guint output_watch;         /* ctl_watch_output_closed(); 0: none or fired */
 } Monitor;
 
 static void monitor_output_failed(Monitor *m, int r)
@@ -82,6 +83,8 @@ static void on_properties_changed(GDBusProxy *proxy, GVariant *changed, const ch
                 print_event(m, "device", "%s", b ? _("accelerometer appeared") : _("accelerometer gone"));
         if (g_variant_lookup(changed, "Suspended", "b", &b))
                 print_event(m, "power", "%s", b ? _("suspended") : _("resumed"));
+        if (g_variant_lookup(changed, "Moving", "b", &b) && !b)
+                print_event(m, "moving", "%s", _("over: at rest again"));
 }
 
 static void on_tilt(TpaccelAccelerometer *proxy, double pitch, double roll, const char *orientation,
@@ -96,6 +99,11 @@ static void on_shock(TpaccelAccelerometer *proxy, double magnitude, guint64 time
                      gpointer userdata)
 {
         print_event(userdata, "shock", "%.2f g (%s)", magnitude, accel_shock_reason_words(reason));
+}
+
+static void on_moved(TpaccelAccelerometer *proxy, guint64 time_usec, double strength, gpointer userdata)
+{
+        print_event(userdata, "moved", _("%.2f g from where it rested"), strength);
 }
 
 static void on_heads_parked(TpaccelAccelerometer *proxy, const char *const *disks, gboolean parked,
@@ -192,7 +200,8 @@ static ExitStatus check_accelerometer(Monitor *m)
 static ExitStatus follow_service(Monitor *m)
 {
         g_autoptr(GError) error = NULL;
-        AccelSignals signals = ACCEL_SIGNAL_TILT | ACCEL_SIGNAL_SHOCK | ACCEL_SIGNAL_HEADS_PARKED;
+        AccelSignals signals =
+                ACCEL_SIGNAL_TILT | ACCEL_SIGNAL_SHOCK | ACCEL_SIGNAL_HEADS_PARKED | ACCEL_SIGNAL_MOVED;
         TpaccelAccelerometer *proxy;
 
         m->client = accel_client_new_sync(m->ctl->bus, 0, &error);
@@ -202,6 +211,7 @@ static ExitStatus follow_service(Monitor *m)
         g_signal_connect(proxy, "tilt", G_CALLBACK(on_tilt), m);
         g_signal_connect(proxy, "shock", G_CALLBACK(on_shock), m);
         g_signal_connect(proxy, "heads-parked", G_CALLBACK(on_heads_parked), m);
+        g_signal_connect(proxy, "moved", G_CALLBACK(on_moved), m);
         g_signal_connect(proxy, "g-properties-changed", G_CALLBACK(on_properties_changed), m);
         g_signal_connect(proxy, "notify::g-name-owner", G_CALLBACK(on_name_owner), m);
         accel_client_set_signals(m->client, signals);
@@ -211,6 +221,29 @@ static ExitStatus follow_service(Monitor *m)
                 return EXIT_STATUS_NO_SERVICE;
         }
         return m->ctl->samples ? samples_start(m) : EXIT_STATUS_OK;
+}
+
+/* Movement is watched while monitor runs (a movement claim), so that its Moved events show. A service
+ * that cannot (an older one) only means no movement events: said once, monitor goes on. */
+static void watch_movement(Monitor *m, gboolean on)
+{
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GVariant) reply = NULL;
+
+        if (on == m->watching_movement)
+                return;
+        reply = g_dbus_connection_call_sync(m->ctl->bus, ACCEL_BUS_NAME, ACCEL_OBJECT, ACCEL_INTERFACE,
+                                            on ? "ClaimMovement" : "ReleaseMovement", NULL,
+                                            G_VARIANT_TYPE("()"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                                            ACCEL_CALL_TIMEOUT_MS, /* cancellable= */ NULL, &error);
+        if (reply)
+                m->watching_movement = on;
+        else if (on)
+                fprintf(stderr, _("tpaccelctl: movement is not watched, no movement events: %s\n"),
+                        error->message);
+        else if (!accel_error_is_service_missing(error))
+                fprintf(stderr, _("tpaccelctl: releasing the movement claim failed, ignoring: %s\n"),
+                        error->message);
 }
 
 static void print_header(Monitor *m)
@@ -266,6 +299,7 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
                 return status;
         }
         m.claimed = TRUE;
+        watch_movement(&m, TRUE);
         print_header(&m);
 
         loop = g_main_loop_new(NULL, FALSE);
@@ -283,8 +317,10 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args)
                 g_source_remove(m.output_watch);
         stop_following(&m);
 
-        if (m.claimed)
+        if (m.claimed) {
+                watch_movement(&m, FALSE);
                 ctl_release(ctl);
+        }
         if (m.status == EXIT_STATUS_OK && !m.output_closed)
                 (void) ctl_output_line(stdout, _("Released the accelerometer.\n"));
         g_free(m.orientation);

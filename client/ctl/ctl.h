@@ -82,3 +82,4 @@ ExitStatus ctl_monitor(Ctl *ctl, char **args, int n_args);
 ExitStatus ctl_ec(Ctl *ctl, char **args, int n_args);
 ExitStatus ctl_record(Ctl *ctl, char **args, int n_args);
 ExitStatus ctl_diagnose(Ctl *ctl, char **args, int n_args);
+ExitStatus ctl_alarm(Ctl *ctl, char **args, int n_args);

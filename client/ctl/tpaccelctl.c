@@ -62,6 +62,11 @@ static const Command commands[] = {
             "and rate in comments. Stops after N seconds of readouts or at Ctrl-C; tpacceld --backend=sim\n"
             "--trace=FILE replays it."),
          FALSE, FALSE, FALSE, TRUE},
+        {"alarm", ctl_alarm, "alarm [session ID] [volume PERCENT]",
+         N_("Motion alarm while the session is locked"),
+         N_("Sound an alarm when the machine is moved while the login session (ID, default this one) is\n"
+            "locked: a warning, then after a grace a loud sound until the unlock, at PERCENT of the sound\n"
+            "server's volume (default 80; the terminal bell without a sound server). Until Ctrl-C.")},
 };
 
 static const Command *command_find(const char *name)

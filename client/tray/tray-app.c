@@ -7,6 +7,7 @@
 #include "accel-props.h"
 #include "accel-words.h"
 #include "client-i18n.h"
+#include "tray-alarm.h"
 #include "tray-app.h"
 #include "tray-icon.h"
 #include "tray-indicator.h"
@@ -49,6 +50,7 @@ struct TrayApp {
         TrayNotifier *notifier;
         gboolean no_tray_host; /* no tray host shows the icon (said once, in no_tray_host_body()) */
         gboolean told_no_host;
+        TrayAlarm *alarm; /* the motion alarm: the user's choice, running while on */
 };
 
 static void update_claim(TrayApp *app);
@@ -629,6 +631,28 @@ static void action_watch_shocks(gboolean active, gpointer userdata)
         update_claim(app);
 }
 
+static void action_alarm(gboolean active, gpointer userdata)
+{
+        TrayApp *app = userdata;
+        tray_alarm_set_enabled(app->alarm, active);
+}
+
+static void action_alarm_volume(guint percent, gpointer userdata)
+{
+        TrayApp *app = userdata;
+        tray_alarm_set_volume(app->alarm, percent);
+}
+
+/* The alarm's choice or problem changed (from the menu, Settings, or the alarm itself): both show it. */
+static void on_alarm_changed(gpointer userdata)
+{
+        TrayApp *app = userdata;
+
+        tray_menu_set_alarm(app->menu, tray_alarm_get_enabled(app->alarm));
+        tray_settings_set_alarm(app->settings, tray_alarm_get_enabled(app->alarm),
+                                tray_alarm_get_volume(app->alarm), tray_alarm_get_problem(app->alarm));
+}
+
 static void action_settings(gpointer userdata)
 {
         TrayApp *app = userdata;
@@ -698,10 +722,15 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         static const TrayMenuActions actions = {
                 .animate_toggled = action_animate,
                 .watch_shocks_toggled = action_watch_shocks,
+                .alarm_toggled = action_alarm,
                 .calibrate = action_calibrate,
                 .settings = action_settings,
                 .show_window = action_show_window,
                 .quit = action_quit,
+        };
+        static const TraySettingsAlarmActions alarm_actions = {
+                .enabled_changed = action_alarm,
+                .volume_changed = action_alarm_volume,
         };
         g_autoptr(TrayApp) app = g_new0(TrayApp, 1);
 
@@ -713,8 +742,12 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->notifier = tray_notifier_new(options->icon_dir);
         app->window = tray_window_new(G_CALLBACK(on_window_visibility), app);
         app->settings = tray_settings_new();
+        app->alarm = tray_alarm_new(app->notifier);
         app->menu = tray_menu_new(&actions, app, options->animate_icon, options->watch_shocks,
-                                  options->symbolic_icons);
+                                  tray_alarm_get_enabled(app->alarm), options->symbolic_icons);
+        tray_settings_set_alarm_actions(app->settings, &alarm_actions, app);
+        tray_alarm_on_changed(app->alarm, on_alarm_changed, app);
+        on_alarm_changed(app);
 
         app->icon_name =
                 g_strconcat(TRAY_ICON_SERVICE_MISSING, options->symbolic_icons ? "-symbolic" : "", NULL);
@@ -730,6 +763,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         if (!app->bus)
                 return NULL;
         tray_settings_set_bus(app->settings, app->bus);
+        tray_alarm_set_bus(app->alarm, app->bus);
 
         /* The proxy follows the service from now on (its properties, its coming and going); the
          * service is bus-activated, and at login nothing else may have started it yet. */
@@ -756,6 +790,7 @@ void tray_app_free(TrayApp *app)
         }
         if (app->indicator)
                 tray_indicator_on_host_changed(app->indicator, NULL, NULL);
+        g_clear_pointer(&app->alarm, tray_alarm_free);
         g_clear_object(&app->indicator);
         g_clear_pointer(&app->menu, tray_menu_free);
         g_clear_pointer(&app->settings, tray_settings_free);

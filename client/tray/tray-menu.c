@@ -9,8 +9,9 @@
 struct TrayMenu {
         GtkWidget *menu;
         GtkWidget *tilt, *orientation, *temperature;
-        GtkWidget *calibrate, *settings;
-        gboolean boxed_toggles, animate_on, watch_on;
+        GtkWidget *calibrate, *settings, *alarm;
+        gboolean boxed_toggles, animate_on, watch_on, alarm_on;
+        gboolean setting_alarm; /* tray_menu_set_alarm(): not the user's click */
         TrayMenuActions actions;
         gpointer userdata;
 };
@@ -35,6 +36,7 @@ static GtkWidget *action(TrayMenu *m, const char *label, GCallback callback)
 
 static const char ANIMATE_LABEL[] = N_("_Animate icon");
 static const char WATCH_LABEL[] = N_("_Watch for shocks (full rate, more power)");
+static const char ALARM_LABEL[] = N_("Alarm when _moved while locked");
 
 static void set_boxed_label(GtkWidget *item, const char *label, gboolean on)
 {
@@ -67,8 +69,17 @@ static void on_watch_shocks(GtkMenuItem *item, gpointer userdata)
         m->actions.watch_shocks_toggled(toggled(m, item, WATCH_LABEL, &m->watch_on), m->userdata);
 }
 
+static void on_alarm(GtkMenuItem *item, gpointer userdata)
+{
+        TrayMenu *m = userdata;
+
+        if (m->setting_alarm)
+                return;
+        m->actions.alarm_toggled(toggled(m, item, ALARM_LABEL, &m->alarm_on), m->userdata);
+}
+
 /* A toggle: a check item, or a plain item with a box in its label (boxed_toggles). */
-static void toggle(TrayMenu *m, const char *label, gboolean on, GCallback callback)
+static GtkWidget *toggle(TrayMenu *m, const char *label, gboolean on, GCallback callback)
 {
         GtkWidget *item;
 
@@ -82,6 +93,7 @@ static void toggle(TrayMenu *m, const char *label, gboolean on, GCallback callba
                 g_signal_connect(item, "toggled", callback, m);
         }
         gtk_menu_shell_append(GTK_MENU_SHELL(m->menu), item);
+        return item;
 }
 
 static void on_calibrate(GtkMenuItem *item, gpointer userdata)
@@ -109,7 +121,7 @@ static void on_quit(GtkMenuItem *item, gpointer userdata)
 }
 
 TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gboolean animate_icon,
-                        gboolean watch_shocks, gboolean boxed_toggles)
+                        gboolean watch_shocks, gboolean alarm, gboolean boxed_toggles)
 {
         TrayMenu *m = g_new0(TrayMenu, 1);
 
@@ -118,6 +130,7 @@ TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gbool
         m->boxed_toggles = boxed_toggles;
         m->animate_on = animate_icon;
         m->watch_on = watch_shocks;
+        m->alarm_on = alarm;
         m->menu = g_object_ref_sink(gtk_menu_new());
 
         m->tilt = readout(m->menu);
@@ -127,6 +140,7 @@ TrayMenu *tray_menu_new(const TrayMenuActions *actions, gpointer userdata, gbool
 
         toggle(m, ANIMATE_LABEL, animate_icon, G_CALLBACK(on_animate));
         toggle(m, WATCH_LABEL, watch_shocks, G_CALLBACK(on_watch_shocks));
+        m->alarm = toggle(m, ALARM_LABEL, alarm, G_CALLBACK(on_alarm));
         m->calibrate = action(m, _("_Calibrate"), G_CALLBACK(on_calibrate));
         m->settings = action(m, _("_Settings…"), G_CALLBACK(on_settings));
         action(m, _("Show _window"), G_CALLBACK(on_show_window));
@@ -182,4 +196,17 @@ void tray_menu_set_service_usable(TrayMenu *m, gboolean usable)
 {
         gtk_widget_set_sensitive(m->calibrate, usable);
         gtk_widget_set_sensitive(m->settings, usable);
+}
+
+void tray_menu_set_alarm(TrayMenu *m, gboolean on)
+{
+        if (m->alarm_on == on)
+                return;
+        m->alarm_on = on;
+        m->setting_alarm = TRUE;
+        if (m->boxed_toggles)
+                set_boxed_label(m->alarm, ALARM_LABEL, on);
+        else
+                gtk_check_menu_item_set_active(GTK_CHECK_MENU_ITEM(m->alarm), on);
+        m->setting_alarm = FALSE;
 }

@@ -27,7 +27,7 @@ struct TrayNotifier {
         char *icon_dir;
         GDBusConnection *bus;      /* the session bus, NULL until connected */
         GCancellable *cancellable; /* every call; cancelled when freed */
-        Slot shock, parked, service, calibrated, no_host;
+        Slot shock, parked, service, calibrated, no_host, alarm;
         /* The current burst of shocks: */
         unsigned burst_count;
         gint64 burst_first_usec, burst_last_usec;
@@ -37,7 +37,7 @@ struct TrayNotifier {
 
 static Slot *slots(TrayNotifier *n, size_t i)
 {
-        Slot *all[] = {&n->shock, &n->parked, &n->service, &n->calibrated, &n->no_host};
+        Slot *all[] = {&n->shock, &n->parked, &n->service, &n->calibrated, &n->no_host, &n->alarm};
         return i < G_N_ELEMENTS(all) ? all[i] : NULL;
 }
 
@@ -220,4 +220,10 @@ void tray_notifier_no_tray_host(TrayNotifier *n, const char *summary, const char
 {
         /* Worth keeping: it says what to install. */
         notify(n, &n->no_host, summary, body, TRAY_ICON_APP, URGENCY_NORMAL, FALSE, EXPIRES_DEFAULT);
+}
+
+void tray_notifier_alarm(TrayNotifier *n, const char *summary, const char *body)
+{
+        /* What happened while the owner was away, or why the alarm cannot guard: kept until read. */
+        notify(n, &n->alarm, summary, body, TRAY_ICON_APP, URGENCY_NORMAL, FALSE, 0 /* never */);
 }

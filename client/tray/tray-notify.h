@@ -44,6 +44,9 @@ void tray_notifier_calibrated(TrayNotifier *n);
  * dismisses it. */
 void tray_notifier_no_tray_host(TrayNotifier *n, const char *summary, const char *body);
 
+/* The motion alarm's news (tray-alarm.h): the summary after an unlock, or why it cannot guard. */
+void tray_notifier_alarm(TrayNotifier *n, const char *summary, const char *body);
+
 /* The body of a burst's notification: count shocks over span_usec, the strongest of strongest_g and
  * the reason words of that one. Newly allocated. */
 char *tray_notify_burst_text(unsigned count, gint64 span_usec, double strongest_g, const char *reason);

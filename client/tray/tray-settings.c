@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "accel-alarm.h"
 #include "accel-bus.h"
+#include "accel-sound.h"
 #include "client-i18n.h"
 #include "tray-refusal.h"
 #include "tray-settings.h"
@@ -25,12 +27,30 @@ struct TraySettings {
         GtkWidget *sensitivity;
         GtkWidget *invert;
         GtkWidget *controls; /* the grid of them */
+        GtkWidget *alarm, *alarm_volume, *alarm_note;
         GDBusConnection *bus;
         char *unavailable; /* why the settings cannot be changed now (shown in the bar); NULL: they can */
         TraySettingsValues values;
+        gboolean alarm_enabled;
+        guint alarm_volume_percent;
+        char *alarm_problem; /* "" when none */
+        TraySettingsAlarmActions alarm_actions;
+        gpointer alarm_userdata;
         gboolean updating; /* setting widgets from values: not a user change */
         GCancellable *cancellable;
 };
+
+/* Why the alarm cannot guard, else what it does. */
+static void show_alarm_note(TraySettings *s)
+{
+        g_autofree char *usual = g_strdup_printf(
+                _("Armed %u s after the session locks. A movement then plays a warning; unless the session "
+                  "is unlocked within %u s, a loud alarm follows until it is. Mind headphones: it is loud."),
+                ALARM_ARMING_MS_DEFAULT / 1000, ALARM_GRACE_MS_DEFAULT / 1000);
+
+        gtk_label_set_text(GTK_LABEL(s->alarm_note),
+                           s->alarm_problem && s->alarm_problem[0] ? s->alarm_problem : usual);
+}
 
 static void show_values(TraySettings *s)
 {
@@ -39,7 +59,10 @@ static void show_values(TraySettings *s)
         gtk_spin_button_set_value(GTK_SPIN_BUTTON(s->filter), s->values.filter_order);
         gtk_spin_button_set_value(GTK_SPIN_BUTTON(s->sensitivity), s->values.shock_sensitivity);
         gtk_switch_set_active(GTK_SWITCH(s->invert), s->values.invert);
+        gtk_switch_set_active(GTK_SWITCH(s->alarm), s->alarm_enabled);
+        gtk_spin_button_set_value(GTK_SPIN_BUTTON(s->alarm_volume), s->alarm_volume_percent);
         s->updating = FALSE;
+        show_alarm_note(s);
 }
 
 /* The bar's line; "" hides it, and the dialog goes back to its natural height (it kept the bar's). */
@@ -118,6 +141,24 @@ static void on_sensitivity_changed(GtkSpinButton *spin, gpointer userdata)
 static void on_invert_changed(GObject *object, GParamSpec *pspec, gpointer userdata)
 {
         call_setter(userdata, "SetInvert", g_variant_new("(b)", gtk_switch_get_active(GTK_SWITCH(object))));
+}
+
+static void on_alarm_changed(GObject *object, GParamSpec *pspec, gpointer userdata)
+{
+        TraySettings *s = userdata;
+
+        if (s->updating || !s->alarm_actions.enabled_changed)
+                return;
+        s->alarm_actions.enabled_changed(gtk_switch_get_active(GTK_SWITCH(object)), s->alarm_userdata);
+}
+
+static void on_alarm_volume_changed(GtkSpinButton *spin, gpointer userdata)
+{
+        TraySettings *s = userdata;
+
+        if (s->updating || !s->alarm_actions.volume_changed)
+                return;
+        s->alarm_actions.volume_changed((guint) gtk_spin_button_get_value_as_int(spin), s->alarm_userdata);
 }
 
 static GtkWidget *spin(double min, double max, double step, guint digits)
@@ -210,6 +251,28 @@ static void build(TraySettings *s)
         g_signal_connect(s->sensitivity, "value-changed", G_CALLBACK(on_sensitivity_changed), s);
         g_signal_connect(s->invert, "notify::active", G_CALLBACK(on_invert_changed), s);
 
+        /* The tray's own: no service needed, outside the controls made insensitive without it. */
+        GtkWidget *frame = gtk_frame_new(_("Motion alarm"));
+        GtkWidget *alarm_grid = gtk_grid_new();
+        gtk_grid_set_column_spacing(GTK_GRID(alarm_grid), 12);
+        gtk_grid_set_row_spacing(GTK_GRID(alarm_grid), 6);
+        gtk_container_set_border_width(GTK_CONTAINER(alarm_grid), 8);
+        gtk_container_add(GTK_CONTAINER(frame), alarm_grid);
+        gtk_box_pack_start(GTK_BOX(content), frame, FALSE, FALSE, 0);
+        s->alarm = gtk_switch_new();
+        add_row(GTK_GRID(alarm_grid), 0, _("Alarm when moved while locked"),
+                _("Sound an alarm when the machine is moved while the session is locked"), s->alarm);
+        s->alarm_volume = spin(ALARM_VOLUME_MIN, ALARM_VOLUME_MAX, 1, 0);
+        add_row(GTK_GRID(alarm_grid), 1, _("Alarm volume (%)"),
+                _("Of the sound server's volume; the system's mixer is left alone"), s->alarm_volume);
+        s->alarm_note = gtk_label_new("");
+        gtk_label_set_line_wrap(GTK_LABEL(s->alarm_note), TRUE);
+        gtk_label_set_max_width_chars(GTK_LABEL(s->alarm_note), 50);
+        gtk_label_set_xalign(GTK_LABEL(s->alarm_note), 0);
+        gtk_grid_attach(GTK_GRID(alarm_grid), s->alarm_note, 0, 2, 2, 1);
+        g_signal_connect(s->alarm, "notify::active", G_CALLBACK(on_alarm_changed), s);
+        g_signal_connect(s->alarm_volume, "value-changed", G_CALLBACK(on_alarm_volume_changed), s);
+
         gtk_widget_show_all(content);
         update_sensitivity(s);
 }
@@ -219,7 +282,10 @@ TraySettings *tray_settings_new(void)
         TraySettings *s = g_new0(TraySettings, 1);
 
         s->cancellable = g_cancellable_new();
+        s->alarm_volume_percent = ALARM_VOLUME_DEFAULT;
+        s->alarm_problem = g_strdup("");
         build(s);
+        show_values(s);
         return s;
 }
 
@@ -231,6 +297,7 @@ void tray_settings_free(TraySettings *s)
         g_clear_object(&s->cancellable);
         g_clear_object(&s->bus);
         g_free(s->unavailable);
+        g_free(s->alarm_problem);
         g_signal_handlers_disconnect_by_data(s->dialog, s);
         gtk_widget_destroy(s->dialog);
         g_free(s);
@@ -267,4 +334,20 @@ void tray_settings_present(TraySettings *s, GtkWindow *parent)
 const char *tray_settings_get_error(TraySettings *s)
 {
         return gtk_widget_get_visible(s->info_bar) ? gtk_label_get_text(GTK_LABEL(s->error_label)) : "";
+}
+
+void tray_settings_set_alarm_actions(TraySettings *s, const TraySettingsAlarmActions *actions,
+                                     gpointer userdata)
+{
+        s->alarm_actions = *actions;
+        s->alarm_userdata = userdata;
+}
+
+void tray_settings_set_alarm(TraySettings *s, gboolean enabled, guint volume, const char *problem)
+{
+        s->alarm_enabled = enabled;
+        s->alarm_volume_percent = volume;
+        g_free(s->alarm_problem);
+        s->alarm_problem = g_strdup(problem ?: "");
+        show_values(s);
 }

@@ -3,7 +3,8 @@
 
 /* The Settings dialog: sampling rate, filter order, invert and shock sensitivity. Every change calls
  * the service's polkit-guarded method (interactive authorization allowed); a refusal or error is
- * shown in the dialog and the control goes back to the service's value. */
+ * shown in the dialog and the control goes back to the service's value. Below them, the tray's own
+ * motion alarm (tray-alarm.h): on or off and its volume, which need no service and stay sensitive. */
 
 #include <gtk/gtk.h>
 
@@ -32,6 +33,18 @@ void tray_settings_set_values(TraySettings *s, const TraySettingsValues *values)
 
 /* Shows the dialog (a fixed-size dialog: tiling compositors float it), on top of parent (NULL: none). */
 void tray_settings_present(TraySettings *s, GtkWindow *parent);
+
+typedef struct TraySettingsAlarmActions {
+        void (*enabled_changed)(gboolean enabled, gpointer userdata);
+        void (*volume_changed)(guint percent, gpointer userdata);
+} TraySettingsAlarmActions;
+
+/* Where the alarm's controls report the user's changes. */
+void tray_settings_set_alarm_actions(TraySettings *s, const TraySettingsAlarmActions *actions,
+                                     gpointer userdata);
+
+/* The alarm's current choice; problem: why it cannot guard ("" or NULL: the usual explanation shows). */
+void tray_settings_set_alarm(TraySettings *s, gboolean enabled, guint volume, const char *problem);
 
 /* The error line currently shown, "" if none (for tests and logs). */
 const char *tray_settings_get_error(TraySettings *s);

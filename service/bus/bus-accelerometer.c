@@ -27,6 +27,7 @@
 #include "ec-protocol.h"
 #include "input-devices.h"
 #include "log.h"
+#include "movement-watch.h"
 #include "readout.h"
 #include "strutil.h"
 #include "strv.h"
@@ -325,6 +326,26 @@ static int property_get_protection_state(sd_bus *bus, const char *path, const ch
         return sd_bus_message_append(reply, "s", protection_state(((BusFace *) userdata)->context));
 }
 
+static int property_get_movement(sd_bus *bus, const char *path, const char *interface, const char *property,
+                                 sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        BusFace *f = userdata;
+        const MotionState *m = motion_state(f);
+        bool watched = movement_watched(f->context);
+
+        if (streq(property, "MovementWatched"))
+                return sd_bus_message_append(reply, "b", watched);
+        return sd_bus_message_append(reply, "b", watched && m && m->moving);
+}
+
+static int property_get_move_count(sd_bus *bus, const char *path, const char *interface,
+                                   const char *property, sd_bus_message *reply, void *userdata,
+                                   sd_bus_error *error)
+{
+        const MotionState *m = motion_state(userdata);
+        return sd_bus_message_append(reply, "t", m ? m->move_count : (uint64_t) 0);
+}
+
 /* Methods */
 
 static int method_claim(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -361,6 +382,35 @@ static int method_claim_at_rate(sd_bus_message *m, void *userdata, sd_bus_error 
         r = claims_add(f, m, rate, error);
         if (r <= 0)
                 return r < 0 ? r : 1;
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+/* ClaimMovement: a claim of its own kind (claims.c), which watches for movement. */
+static int method_claim_movement(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        BusFace *f = userdata;
+        int r;
+
+        r = bus_require_accelerometer(f, error);
+        if (r < 0)
+                return r;
+        r = claims_add_movement(f, m, error);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+static int method_release_movement(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        BusFace *f = userdata;
+        int r;
+
+        r = claims_remove_movement(f, m);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return sd_bus_error_setf(error, ACCEL_ERROR_NOT_CLAIMED, "%s holds no movement claim",
+                                         strna(sd_bus_message_get_sender(m)));
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -871,11 +921,16 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         PROP("ParkCount", "t", property_get_park_count, CHANGE),
         PROP("ProtectionState", "s", property_get_protection_state, CHANGE),
         PROP("PausedUntil", "t", property_get_paused_until, CHANGE),
+        PROP("MovementWatched", "b", property_get_movement, CHANGE),
+        PROP("Moving", "b", property_get_movement, CHANGE),
+        PROP("MoveCount", "t", property_get_move_count, CHANGE),
 
         SD_BUS_METHOD("Claim", "", "", method_claim, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("ClaimAtRate", SD_BUS_ARGS("u", rate), SD_BUS_NO_RESULT,
                                 method_claim_at_rate, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Release", "", "", method_release, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("ClaimMovement", "", "", method_claim_movement, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("ReleaseMovement", "", "", method_release_movement, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_ARGS("AcquireStream", SD_BUS_NO_ARGS, SD_BUS_RESULT("h", fd, "u", record_size),
                                 method_acquire_stream, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("SubscribeSamples", "", "", method_subscribe_samples, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -908,6 +963,7 @@ static const sd_bus_vtable accelerometer_vtable[] = {
         SD_BUS_SIGNAL_WITH_ARGS("Tilt", SD_BUS_ARGS("d", pitch, "d", roll, "s", orientation), 0),
         SD_BUS_SIGNAL_WITH_ARGS("Shock", SD_BUS_ARGS("d", magnitude, "t", time_usec, "s", reason), 0),
         SD_BUS_SIGNAL_WITH_ARGS("HeadsParked", SD_BUS_ARGS("as", disks, "b", parked), 0),
+        SD_BUS_SIGNAL_WITH_ARGS("Moved", SD_BUS_ARGS("t", time_usec, "d", strength), 0),
         SD_BUS_VTABLE_END,
 };
 

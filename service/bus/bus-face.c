@@ -58,6 +58,9 @@ static const char *const change_properties[_CHANGE_BIT_MAX] = {
         [CHANGE_PARK_COUNT] = "ParkCount",
         [CHANGE_PROTECTION_STATE] = "ProtectionState",
         [CHANGE_PAUSED_UNTIL] = "PausedUntil",
+        [CHANGE_MOVEMENT_WATCHED] = "MovementWatched",
+        [CHANGE_MOVING] = "Moving",
+        [CHANGE_MOVE_COUNT] = "MoveCount",
 };
 /* A second property sent with the same change: an old name, or a reason's stable code. */
 static const char *const change_aliases[_CHANGE_BIT_MAX] = {
@@ -118,6 +121,9 @@ static void emit_motion(BusFace *f, const MotionEvents *ev)
         if (ev->mask & MOTION_EVENT_SHOCK)
                 (void) sd_bus_emit_signal(f->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Shock", "dts",
                                           ev->shock_magnitude, ev->shock_time_usec, ev->shock_reason);
+        if (ev->mask & MOTION_EVENT_MOVED)
+                (void) sd_bus_emit_signal(f->bus, ACCEL_OBJECT_PATH, ACCEL_INTERFACE, "Moved", "td",
+                                          ev->move_time_usec, ev->move_strength);
 }
 
 /* "as" cannot go through sd_bus_emit_signal()'s varargs as a string list (it wants a count and the

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Claim/ClaimAtRate/Release and the sample streams' claims: a table of claimers, one per unique name
- * holding a claim or a stream, each with its uid, the rates its claims asked for (0: the configured
- * SamplingRate; Release drops the most recent) and its count of open streams (bus-stream.c: claims at
+/* Claim/ClaimAtRate/Release, ClaimMovement/ReleaseMovement and the sample streams' claims: a table of
+ * claimers, one per unique name holding a claim or a stream, each with its uid, the rates its claims
+ * asked for (0: the configured SamplingRate; Release drops the most recent), its count of movement
+ * claims (counted as claims in the bounds; while anyone holds one, movement is watched:
+ * movement-watch.h) and its count of open streams (bus-stream.c: claims at
  * the full rate that Release does not drop, closing the stream does). The poller polls at the highest
  * rate any claim needs (poller_set_claim()).
  *
@@ -26,6 +28,7 @@
 #include "bus-stream.h"
 #include "claims.h"
 #include "log.h"
+#include "movement-watch.h"
 #include "strutil.h"
 
 typedef struct Claimer {
@@ -34,8 +37,9 @@ typedef struct Claimer {
         bool reserved;                             /* may use the privileged reserve */
         unsigned rates[CLAIMS_PER_CONNECTION_MAX]; /* the claims' rates, most recent last; 0: SamplingRate */
         size_t n_rates;
-        size_t n_streams; /* open sample streams: claims at the configured SamplingRate */
-        unsigned need;    /* the highest rate its claims need (POLLER_RATE_FULL: the configured one) */
+        size_t n_streams;  /* open sample streams: claims at the configured SamplingRate */
+        size_t n_movement; /* ClaimMovement claims: movement detection (movement-watch.h) */
+        unsigned need;     /* the highest rate its claims need (POLLER_RATE_FULL: the configured one) */
 } Claimer;
 
 struct Claims {
@@ -53,6 +57,12 @@ static Claimer *claimer_free(Claimer *k)
         free(k->name);
         free(k);
         return NULL;
+}
+
+/* Claims in the sense of the CLAIMS_* bounds: Claim/ClaimAtRate and ClaimMovement ones. */
+static size_t claimer_claims(const Claimer *k)
+{
+        return k->n_rates + k->n_movement;
 }
 
 static void claimer_update_need(Claimer *k)
@@ -82,20 +92,25 @@ static ssize_t find_claimer(const Claims *t, const char *name)
         return -1;
 }
 
-/* Tells the poller the highest rate any claim needs now (0: no claim) and a claimer needing it. */
+/* Tells the poller the highest rate any claim needs now (0: no claim) and a claimer needing it, and
+ * the core whether anyone watches for movement. */
 static void claims_changed(BusFace *f)
 {
         Context *c = f->context;
         Claims *t = f->claims;
         unsigned max = 0;
         const char *claimer = NULL;
+        bool movement = false;
 
-        for (size_t i = 0; t && i < t->n; i++)
+        for (size_t i = 0; t && i < t->n; i++) {
                 if (t->v[i]->need > max) {
                         max = t->v[i]->need;
                         claimer = t->v[i]->name;
                 }
+                movement = movement || t->v[i]->n_movement > 0;
+        }
         poller_set_claim(&c->poller, max, claimer);
+        movement_watch_set(c, movement);
 }
 
 /* The bus driver's NameOwnerChanged: a unique name without a new owner left the bus. */
@@ -122,9 +137,9 @@ static int on_name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error
         i = find_claimer(f->claims, name);
         if (i >= 0) {
                 Claimer *k = f->claims->v[i];
-                f->claims->n_claims -= k->n_rates;
+                f->claims->n_claims -= claimer_claims(k);
                 if (!k->reserved)
-                        f->claims->n_claims_other -= k->n_rates;
+                        f->claims->n_claims_other -= claimer_claims(k);
                 remove_claimer(f->claims, (size_t) i);
         }
         claims_changed(f);
@@ -216,7 +231,7 @@ static size_t held_by_uid(const Claims *t, uid_t uid, bool streams)
 
         for (size_t i = 0; i < t->n; i++)
                 if (t->v[i]->uid == uid)
-                        n += streams ? t->v[i]->n_streams : t->v[i]->n_rates;
+                        n += streams ? t->v[i]->n_streams : claimer_claims(t->v[i]);
         return n;
 }
 
@@ -242,7 +257,7 @@ static int admit(BusFace *f, sd_bus_message *m, bool streams, Claimer **ret, sd_
         if (r <= 0)
                 return r;
 
-        have = k ? (streams ? k->n_streams : k->n_rates) : 0;
+        have = k ? (streams ? k->n_streams : claimer_claims(k)) : 0;
         if (have >= (streams ? STREAMS_PER_SENDER_MAX : CLAIMS_PER_CONNECTION_MAX))
                 bound = "per-connection",
                 limit = streams ? STREAMS_PER_SENDER_MAX : CLAIMS_PER_CONNECTION_MAX;
@@ -314,6 +329,23 @@ int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_erro
         return 1;
 }
 
+int claims_add_movement(BusFace *f, sd_bus_message *m, sd_bus_error *error)
+{
+        Claimer *k;
+        int r;
+
+        r = admit(f, m, /* streams= */ false, &k, error);
+        if (r < 0)
+                return r;
+        k->n_movement++;
+        f->claims->n_claims++;
+        if (!k->reserved)
+                f->claims->n_claims_other++;
+        log_debug("Movement claim by %s (%zu)", k->name, k->n_movement);
+        claims_changed(f);
+        return 0;
+}
+
 /* After one of claimer i's claims went: its need follows, a claimer left without claims goes, and the
  * poller hears of it. */
 static void claimer_released_one(BusFace *f, size_t i)
@@ -321,7 +353,7 @@ static void claimer_released_one(BusFace *f, size_t i)
         Claimer *k = f->claims->v[i];
 
         claimer_update_need(k);
-        if (k->n_streams == 0 && k->n_rates == 0)
+        if (k->n_streams == 0 && claimer_claims(k) == 0)
                 remove_claimer(f->claims, i);
         claims_changed(f);
 }
@@ -361,6 +393,24 @@ void claims_remove_stream(BusFace *f, const char *sender)
 int claims_remove(BusFace *f, sd_bus_message *m)
 {
         return release_one(f, sd_bus_message_get_sender(m), /* streams= */ false);
+}
+
+int claims_remove_movement(BusFace *f, sd_bus_message *m)
+{
+        const char *sender = sd_bus_message_get_sender(m);
+        ssize_t i = sender ? find_claimer(f->claims, sender) : -1;
+        Claimer *k;
+
+        if (i < 0 || f->claims->v[i]->n_movement == 0)
+                return 0;
+        k = f->claims->v[i];
+        k->n_movement--;
+        f->claims->n_claims--;
+        if (!k->reserved)
+                f->claims->n_claims_other--;
+        log_debug("Movement claim of %s released", sender);
+        claimer_released_one(f, (size_t) i);
+        return 1;
 }
 
 void claims_free(BusFace *f)

@@ -13,7 +13,7 @@
 
 typedef struct BusFace BusFace;
 
-#define CLAIMS_PER_CONNECTION_MAX 16u  /* Claim/ClaimAtRate claims one connection holds */
+#define CLAIMS_PER_CONNECTION_MAX 16u  /* Claim/ClaimAtRate/ClaimMovement claims one connection holds */
 #define CLAIMS_PER_UID_MAX        32u  /* ... all connections of one user hold */
 #define CLAIMS_MAX                256u /* ... everyone holds */
 #define CLAIMS_RESERVED           64u  /* ... of which only privileged callers may hold the last ones */
@@ -33,6 +33,11 @@ int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_erro
 void claims_remove_stream(BusFace *f, const char *sender);
 /* Drops the sender's most recent claim made by Claim or ClaimAtRate; 0 if the caller held none. */
 int claims_remove(BusFace *f, sd_bus_message *m);
+/* Records a movement claim of the sender (ClaimMovement: movement is watched while any is held,
+ * movement-watch.h), counted as a claim in the CLAIMS_* bounds; or sets error as claims_add(). */
+int claims_add_movement(BusFace *f, sd_bus_message *m, sd_bus_error *error);
+/* Drops one of the sender's movement claims: 1, or 0 if it held none. */
+int claims_remove_movement(BusFace *f, sd_bus_message *m);
 /* Drops every claim and the match; f->claims is NULL after. */
 void claims_free(BusFace *f);
 /* Whether uid may use the reserves (claims, streams, sensor-proxy claims): root, the daemon's own uid,

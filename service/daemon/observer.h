@@ -49,6 +49,9 @@ typedef enum ChangeBit {
         CHANGE_PARK_COUNT,
         CHANGE_PROTECTION_STATE,
         CHANGE_PAUSED_UNTIL,
+        CHANGE_MOVEMENT_WATCHED,
+        CHANGE_MOVING,
+        CHANGE_MOVE_COUNT,
         _CHANGE_BIT_MAX,
 } ChangeBit;
 
@@ -68,7 +71,8 @@ typedef struct ContextObserver {
         /* A readout went through calibration and motion (its events already reported), before disk
          * protection sees it. */
         void (*readout)(Context *c, const ReadoutEvent *e, void *userdata);
-        /* Motion processing of a readout reported events (tilt step, shock; MotionEvents.mask != 0). */
+        /* Motion processing of a readout reported events (tilt step, shock, movement; MotionEvents.mask
+         * != 0). */
         void (*motion)(Context *c, const MotionEvents *ev, void *userdata);
         /* A readout went through motion processing: the motion state is that of time_usec (new_data
          * false for a repeated readout). */

@@ -2,10 +2,10 @@
 /* Polling: a CLOCK_MONOTONIC timer, armed only while something demands readouts (and the device is
  * present, awake and working), at the highest rate any demand needs (EffectiveRate): armed disk
  * protection, a diagnosis, the input devices and plain claims the configured SamplingRate, ClaimAtRate
- * claims their own, a SensorProxy claim SENSOR_PROXY_RATE_HZ. The backend's (EC's) sampling rate follows
- * it, set as the 2006 patch series' sampling_rate attribute sets it while polling (docs/PROTOCOL.md, "Rate
- * changes while polling"). Each tick: one readout -> readout_process() (readout.h). No demand: no timer at
- * all. */
+ * claims their own, a SensorProxy claim SENSOR_PROXY_RATE_HZ, a movement claim MOVEMENT_RATE_HZ. The
+ * backend's (EC's) sampling rate follows it, set as the 2006 patch series' sampling_rate attribute
+ * sets it while polling (docs/PROTOCOL.md, on rate changes while polling). Each tick: one readout ->
+ * readout_process() (readout.h). No demand: no timer at all. */
 
 #include <errno.h>
 #include <string.h>
@@ -317,6 +317,12 @@ static unsigned wanted_rate(const Poller *p, char **ret_reason, const char **ret
                 rate = MIN((unsigned) SENSOR_PROXY_RATE_HZ, full);
                 *ret_reason = strprintf("a net.hadess.SensorProxy claim (screen rotation, %u Hz)", rate);
                 *ret_code = "screen-rotation";
+                return rate;
+        }
+        if ((c->poller.demand & DEMAND_MOVEMENT) && MIN((unsigned) MOVEMENT_RATE_HZ, full) > claimed) {
+                rate = MIN((unsigned) MOVEMENT_RATE_HZ, full);
+                *ret_reason = strprintf("a movement claim (movement detection, %u Hz)", rate);
+                *ret_code = "movement";
                 return rate;
         }
         *ret_reason = strprintf("a claim by %s at %u Hz%s", strna(claimer), claimed,

@@ -20,19 +20,26 @@ typedef struct HdapsReadout HdapsReadout;
  * (docs/ROTATION.md). */
 #define SENSOR_PROXY_RATE_HZ 20
 
+/* The poll rate a movement claim needs (ClaimMovement): the movement detector's median window
+ * (MOVEMENT_MEDIAN_MS, 400 ms) holds 4 readouts, enough to ignore a knock, and a movement is seen
+ * within a second of its start (docs/MOTION.md, "Movement"). */
+#define MOVEMENT_RATE_HZ 10
+
 /* Who needs readouts, and at what rate. Claims and the sensor proxy come from the D-Bus face; the
  * others from the core.
  *   DEMAND_CLAIM          Claim/ClaimAtRate: the claims' highest rate (poller_set_claim())
  *   DEMAND_SENSOR_PROXY   a net.hadess.SensorProxy accelerometer claim: SENSOR_PROXY_RATE_HZ
  *   DEMAND_PROTECTION     disk protection is armed: the full SamplingRate
  *   DEMAND_DIAGNOSIS      a Diagnose() run: the full SamplingRate
- *   DEMAND_INPUT_DEVICES  the hdaps input devices are enabled: the full SamplingRate */
+ *   DEMAND_INPUT_DEVICES  the hdaps input devices are enabled: the full SamplingRate
+ *   DEMAND_MOVEMENT       a movement claim (ClaimMovement): MOVEMENT_RATE_HZ, and movement detection */
 typedef enum Demand {
         DEMAND_CLAIM = 1u << 0,
         DEMAND_SENSOR_PROXY = 1u << 1,
         DEMAND_PROTECTION = 1u << 2,
         DEMAND_DIAGNOSIS = 1u << 3,
         DEMAND_INPUT_DEVICES = 1u << 4,
+        DEMAND_MOVEMENT = 1u << 5,
 } Demand;
 
 /* poller_set_claim()'s rate for claims at the configured SamplingRate. */
@@ -63,7 +70,7 @@ typedef struct Poller {
         char *poll_rate_reason; /* the EffectiveRateReason property */
         /* EffectiveRateReasonCode (static): "unclaimed", "no-accelerometer", "suspended",
          * "hardware-stopped", "disk-protection", "diagnosis", "input-devices", "screen-rotation",
-         * "claim", "claim-full-rate"; NULL: not computed yet ("unclaimed") */
+         * "claim", "claim-full-rate", "movement"; NULL: not computed yet ("unclaimed") */
         const char *poll_rate_reason_code;
         unsigned full_rate; /* the configured SamplingRate (poller_set_full_rate()): full-rate demands' */
         sd_event_source *poll_timer;

@@ -4,6 +4,7 @@
 #include "context.h"
 #include "input-devices.h"
 #include "log.h"
+#include "movement-watch.h"
 #include "readout.h"
 
 /* The observer's motion event for the events of ev in kind (one MOTION_EVENT_* bit). */
@@ -35,6 +36,14 @@ static void report_motion(Context *c, const MotionEvents *ev)
         }
         if (ev->mask & MOTION_EVENT_SHOCK_ACTIVE)
                 context_changed(c, CHANGE_MASK(CHANGE_SHOCK_ACTIVE));
+        if (ev->mask & MOTION_EVENT_MOVED) {
+                log_info("Moved: %.2f g from where it rested (movement %llu since start)", ev->move_strength,
+                         (unsigned long long) ms->move_count);
+                report_motion_event(c, ev, MOTION_EVENT_MOVED);
+                context_changed(c, CHANGE_MASK(CHANGE_MOVE_COUNT));
+        }
+        if (ev->mask & MOTION_EVENT_MOVING)
+                context_changed(c, CHANGE_MASK(CHANGE_MOVING));
 }
 
 static void check_activity(Context *c)
@@ -78,6 +87,7 @@ void readout_process(Context *c, const HdapsReadout *ro)
                         .keyboard = ro->keyboard,
                         .mouse = ro->mouse,
                         .rate_hz = c->poller.poll_rate,
+                        .watch_movement = movement_watched(c),
                 };
                 MotionEvents ev = {};
 

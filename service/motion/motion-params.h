@@ -51,3 +51,28 @@
 #define SHOCK_ACTIVITY_GAIN      2.0 /* factor on the thresholds during that window */
 #define SHOCK_QUIET_FACTOR       0.5 /* quiet = deviation below this fraction of the jolt threshold */
 #define SHOCK_GAP_RESET_S        1.0 /* s, a gap longer than this between readouts restarts the history */
+
+/* Movement (movement.c): "the machine was moved" (picked up, slid, carried, put into a bag) apart from
+ * typing, knocks and vibration. Thresholds in g from where the machine rested; reasons in
+ * docs/MOTION.md ("Movement").
+ *   MOVEMENT_MEDIAN_MS       the per-axis median over this window ignores knocks and keystrokes' rings
+ *   MOVEMENT_SHIFT_G         the median this far from the resting position is a movement (~3 deg)
+ *   MOVEMENT_VIBRATION_GAIN  the threshold grows by this many times the vibration RMS, ...
+ *   MOVEMENT_VIBRATION_TAU_S ... the RMS of the readouts around the median (each clipped to
+ *                            MOVEMENT_STILL_G), over this time constant, while no movement starts
+ *   MOVEMENT_ACTIVITY_MS     after keyboard or mouse activity the threshold is raised for this long ...
+ *   MOVEMENT_ACTIVITY_GAIN   ... by this factor (typing the password moves the machine a little)
+ *   MOVEMENT_STILL_G         the median moving less than this for MOVEMENT_HOLD_MS is the machine at
+ *   MOVEMENT_HOLD_MS         rest again: Moving ends, and where it is is the new resting position
+ *   MOVEMENT_REST_TAU_S      the resting position follows slow drift with this time constant
+ *   MOVEMENT_GAP_RESET_S     a gap longer than this between readouts restarts the history */
+#define MOVEMENT_MEDIAN_MS       400   /* ms */
+#define MOVEMENT_SHIFT_G         0.05  /* g */
+#define MOVEMENT_VIBRATION_GAIN  3.0   /* factor */
+#define MOVEMENT_VIBRATION_TAU_S 5.0   /* s */
+#define MOVEMENT_ACTIVITY_MS     1000  /* ms */
+#define MOVEMENT_ACTIVITY_GAIN   2.0   /* factor */
+#define MOVEMENT_STILL_G         0.025 /* g */
+#define MOVEMENT_HOLD_MS         2000  /* ms */
+#define MOVEMENT_REST_TAU_S      10.0  /* s */
+#define MOVEMENT_GAP_RESET_S     1.0   /* s */

@@ -8,6 +8,7 @@
 #include "macros.h"
 #include "motion-params.h"
 #include "motion.h"
+#include "movement.h"
 #include "orientation.h"
 #include "shock.h"
 #include "strutil.h"
@@ -23,6 +24,7 @@ struct Motion {
         TiltTracker tilt;
         OrientationTracker orientation;
         ShockDetector shock;
+        MovementDetector movement;
         double tilt_pitch, tilt_roll; /* angles sent with the last Tilt event */
         bool tilt_sent;
 };
@@ -75,6 +77,7 @@ int motion_new(const MotionConfig *config, Motion **ret)
                 return -ENOMEM;
         m->config = *config;
         shock_init(&m->shock, config->shock_sensitivity, config->shock_hold_ms);
+        movement_init(&m->movement);
         m->state.orientation = MOTION_ORIENTATION_UNDEFINED;
         *ret = m;
         return 0;
@@ -136,6 +139,13 @@ void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret)
                 }
         }
 
+        MovementResult movement = {};
+        if (s->watch_movement)
+                movement_feed(&m->movement, s->time_usec, x / m->config.counts_per_g,
+                              y / m->config.counts_per_g, new_data, activity, &movement);
+        else
+                movement.moving_changed = movement_stop(&m->movement);
+
         if (new_data) {
                 tilt_update(&m->tilt, s->time_usec, x, y, !activity && !m->shock.active);
                 tilt_angles(&m->tilt, x, y, m->config.counts_per_g, &m->state.pitch, &m->state.roll);
@@ -152,6 +162,8 @@ void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret)
         m->state.last_shock_usec = m->shock.last_onset_usec;
         m->state.last_shock_magnitude = m->shock.last_magnitude;
         m->state.vibration_level = shock_vibration_level(&m->shock);
+        m->state.moving = m->movement.moving;
+        m->state.move_count = m->movement.count;
 
         if (orientation_changed)
                 ret->mask |= MOTION_EVENT_ORIENTATION;
@@ -165,6 +177,14 @@ void motion_feed(Motion *m, const MotionSample *s, MotionEvents *ret)
         }
         if (shock.active_changed)
                 ret->mask |= MOTION_EVENT_SHOCK_ACTIVE;
+        if (movement.onset) {
+                ret->mask |= MOTION_EVENT_MOVED;
+                ret->move_strength = movement.strength;
+                ret->move_time_usec = s->time_usec;
+        }
+        if (movement.moving_changed)
+                ret->mask |= MOTION_EVENT_MOVING;
+        ret->moving = m->state.moving;
 
         ret->pitch = m->state.pitch;
         ret->roll = m->state.roll;
@@ -190,8 +210,18 @@ void motion_reset(Motion *m)
         tilt_reset(&m->tilt);
         orientation_reset(&m->orientation);
         shock_reset(&m->shock);
+        movement_reset(&m->movement);
         m->state.drift_x = m->state.drift_y = 0;
         m->state.vibration_level = 0;
+}
+
+bool motion_stop_movement(Motion *m)
+{
+        assert(m);
+
+        bool changed = movement_stop(&m->movement);
+        m->state.moving = false;
+        return changed;
 }
 
 int motion_set_tilt_step(Motion *m, double degrees)

@@ -55,6 +55,7 @@ typedef struct MotionSample {
         bool keyboard, mouse;  /* activity flags of this readout */
         unsigned rate_hz;      /* the rate polling runs at; below MOTION_SHOCK_MIN_RATE_HZ no shock
                                 * detection (0: unknown, taken as fast enough) */
+        bool watch_movement;   /* someone watches for movement (movement.h): detect it */
 } MotionSample;
 
 /* What one sample changed; flags in mask say which fields are meaningful. */
@@ -63,6 +64,8 @@ typedef enum MotionEventFlags {
         MOTION_EVENT_ORIENTATION = 1 << 1,  /* Orientation property changed */
         MOTION_EVENT_SHOCK = 1 << 2,        /* a shock onset: send Shock(magnitude, time, reason) */
         MOTION_EVENT_SHOCK_ACTIVE = 1 << 3, /* ShockActive property changed */
+        MOTION_EVENT_MOVED = 1 << 4,        /* a movement started: send Moved(time, strength) */
+        MOTION_EVENT_MOVING = 1 << 5,       /* Moving property changed */
 } MotionEventFlags;
 
 typedef struct MotionEvents {
@@ -73,6 +76,9 @@ typedef struct MotionEvents {
         double shock_magnitude; /* g */
         uint64_t shock_time_usec;
         const char *shock_reason; /* static string: "jolt", "drift", "freefall" */
+        bool moving;
+        double move_strength; /* g */
+        uint64_t move_time_usec;
 } MotionEvents;
 
 typedef struct Motion Motion;
@@ -98,6 +104,9 @@ void motion_angles_of(const Motion *m, const MotionSample *s, double *ret_pitch,
 
 /* Forgets history (after a gap: resume, polling restarted, recalibration). Keeps counters. */
 void motion_reset(Motion *m);
+/* Nobody watches for movement any more: its history goes and Moving is false. Returns whether Moving
+ * changed. */
+bool motion_stop_movement(Motion *m);
 
 /* Parameter changes; -EINVAL (and nothing changes) when out of range. */
 int motion_set_tilt_step(Motion *m, double degrees);
@@ -115,6 +124,8 @@ typedef struct MotionState {
         double vibration_level;    /* g, the background the detector adapts to */
         double drift_x, drift_y;   /* rest-drift correction currently applied, counts */
         uint64_t last_sample_usec; /* the time of the last readout fed (motion_feed()); 0: none */
+        bool moving;               /* a movement is in progress (only while watched) */
+        uint64_t move_count;       /* movements detected since creation */
 } MotionState;
 
 const MotionState *motion_get_state(const Motion *m);

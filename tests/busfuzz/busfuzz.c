@@ -4,12 +4,12 @@
  * processes, a quarter as root and the others as several unprivileged uids (65534, 1, 2, 3), open
  * connections that come and go, some kept open for a while (up to HELD_MAX per worker, with their
  * claims and streams), and send bounded random sequences of every method of org.thinkpad.Accelerometer
- * (ClaimAtRate and AcquireStream included: a stream's fd is held unread for a while, then closed),
- * org.thinkpad.EmbeddedController and net.hadess.SensorProxy, property Get/GetAll/Set, Claim/Release,
- * Introspect and unknown members, with random and boundary arguments and wrong signatures. Meanwhile the
- * parent flips what polkit allows (the mock's SetAllowed, or with --polkit-rules a rules file the real
- * polkitd reloads) and now and then sends SIGHUP. Afterwards it checks: the daemon is alive, every call
- * was answered, the properties agree with the state file and with the EC's own configuration
+ * (ClaimAtRate, ClaimMovement and AcquireStream included: a stream's fd is held unread for a while,
+ * then closed), org.thinkpad.EmbeddedController and net.hadess.SensorProxy, property Get/GetAll/Set,
+ * Claim/Release, Introspect and unknown members, with random and boundary arguments and wrong signatures.
+ * Meanwhile the parent flips what polkit allows (the mock's SetAllowed, or with --polkit-rules a rules file
+ * the real polkitd reloads) and now and then sends SIGHUP. Afterwards it checks: the daemon is alive, every
+ * call was answered, the properties agree with the state file and with the EC's own configuration
  * (0x17/0x82), every claim went with its connection (Polling false), and the RSS stayed bounded.
  *
  *   busfuzz --address=ADDR --pid=PID --state-file=PATH [--seconds=N] [--seed=S] [--workers=N]
@@ -341,6 +341,8 @@ static const Method methods[] = {
         {PATH, IFACE, "AcquireStream", ""},
         {PATH, IFACE, "AcquireStream", ""},
         {PATH, IFACE, "Release", ""},
+        {PATH, IFACE, "ClaimMovement", ""},
+        {PATH, IFACE, "ReleaseMovement", ""},
         {PATH, IFACE, "Calibrate", ""},
         {PATH, IFACE, "SetSamplingRate", "u"},
         {PATH, IFACE, "SetOversamplingRatio", "u"},

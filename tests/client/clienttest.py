@@ -96,6 +96,7 @@ class ClientTestCase(BusTestCase):
         self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.bus.address
         self.env["NO_AT_BRIDGE"] = "1"
         self.env["GSETTINGS_BACKEND"] = "memory"
+        self.env["XDG_CONFIG_HOME"] = os.path.join(self.tmpdir, "config")  # the tray's choices (tray.conf)
         self.env.pop("DISPLAY", None)
         self.processes = []
         self.daemon = None

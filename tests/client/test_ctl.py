@@ -368,6 +368,23 @@ class CtlTest(ClientTestCase):
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  sample +x +-?\d+  y +-?\d+  shock\n")
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((a knock|a sudden movement|a fall)\)\n")
 
+    def test_monitor_movement(self):
+        """monitor watches for movement while it runs: the lift of picked-up.csv prints moved, and its end
+        moving over; the movement claim goes with it."""
+        self.start_daemon(os.path.join("movement", "picked-up.csv"), loop=True)  # a second lift 16 s later
+        proc = self.monitor()
+        self.assertTrue(proc.stdout.readline().startswith("Monitoring "))
+        self.assertIs(self.bus.accel_property("MovementWatched"), True)
+        wait_until(lambda: self.bus.accel_property("MoveCount") > 0, timeout=30, what="a movement")
+        wait_until(lambda: self.bus.accel_property("Moving") is False, timeout=30, what="the machine at rest")
+        time.sleep(0.5)  # the lines to come through
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  moved +0\.\d\d g from where it rested\n")
+        self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  moving +over: at rest again\n")
+        wait_until(lambda: self.bus.accel_property("MovementWatched") is False, what="the movement claim to go")
+
     def pipe_to_head(self, *args, lines=3):
         """Runs "tpaccelctl --session ARGS | head -LINES" in bash; returns (tpaccelctl's exit status, the
         lines head printed, tpaccelctl's stderr, seconds taken). Fails if the pipeline does not end."""

@@ -16,7 +16,14 @@ rate. Expected events are machine-readable comment lines read by bench/motion/ev
   # expect: orientation a,b,c                     the exact sequence of orientations (no flicker)
   # expect: flip to=O at_ms=T                     the flip to O must come within 500 ms after T (the
                                                   moment the angle crosses the 35 degree entry angle)
-Usage: gen-traces.py [OUTDIR]   (default: the directory of this script)
+The movement traces (movement/, for bench/motion/eval-movement; not shock traces) have their own:
+  # expect: no-movement                           no Moved anywhere (outside movement-allowed spans)
+  # expect: movement at_ms=T until_ms=U kind=K    the machine is moved from T to U: Moved must come
+                                                  within 1000 ms after T; more Moved until U + 3 s are
+                                                  the same movement (put down, carried on)
+  # expect: movement-allowed from_ms=A to_ms=B    Moved in [A, B] is neither required nor a false alarm
+Usage: gen-traces.py [OUTDIR]   (default: the directory of this script; the movement traces go to
+OUTDIR/movement/)
 """
 import math
 import os
@@ -583,6 +590,217 @@ def round2(variant=0):
     ]
 
 
+# --- Movement: the machine moved (a theft alarm's input) or not (typing, knocks, vibration). ---
+# SYNTHETIC, like the rest; the orders of magnitude are the generator's choices: lifting a laptop tilts it
+# by 5-20 deg within half a second and the hands then hold it with a tremor and a wobble of 1-2 deg; a
+# slide of 30 cm in 1 s is a push of up to 0.15 g, back and forth, with the rattle of friction; carried
+# closed under the arm or in a bag it stands nearly on edge (60-90 deg) and swings with the steps. The
+# negatives happen on a desk at rest: keystrokes ring at 8-40 Hz (0.01-0.05 g) and a typing hand presses
+# the base by up to a degree or two; a knock is tens of milliseconds; a fan hums at 25-60 Hz; a train
+# passing a house shakes the floor at 5-40 Hz (up to 0.03 g) for ten seconds; footsteps on a wooden
+# floor are short rings of 0.01-0.03 g.
+
+
+def hands(t, start_ms, end_ms, seed):
+    """The hands holding a machine: tremor (~10 Hz, 0.004 g) and a slow wobble of 1-2 deg."""
+    rng = random.Random(seed)
+    wob_p, wob_r = band(rng, 0.4, 1.5, 3, 1.5), band(rng, 0.4, 1.5, 3, 1.0)
+    t.add(lambda ms: (0.004 * math.sin(2 * math.pi * 10 * ms / 1000.0)
+                      + math.sin(math.radians(wob_r(ms))),
+                      0.003 * math.sin(2 * math.pi * 9 * ms / 1000.0 + 1)
+                      + math.sin(math.radians(wob_p(ms)))), start_ms, end_ms)
+
+
+def carried(t, start_ms, end_ms, step_hz=1.9, amp=1.0):
+    """Walking with it: steps (vertical 0.25 g through the tilt, fore-aft 0.06 g, sideways sway at half the
+    step rate), fading in and out over 0.8 s."""
+    def f(ms):
+        k = amp * smoothstep((ms - start_ms) / 800) * (1 - smoothstep((ms - end_ms + 800) / 800))
+        u = ms / 1000.0
+        return (0.04 * k * math.sin(math.pi * step_hz * u),
+                0.06 * k * math.sin(2 * math.pi * step_hz * u + 0.8),
+                k * (0.25 * math.sin(2 * math.pi * step_hz * u) + 0.1 * math.sin(4 * math.pi * step_hz * u + 1.1)))
+    t.add_body(f, start_ms, end_ms)
+
+
+def scenario_picked_up():
+    t = Trace("picked-up", 16000, 71, "flat on a desk; at 6 s picked up (to pitch 12, roll -6 in 0.5 s), held in "
+              "the hands 3 s, put down flat again at 9.5 s")
+
+    def f(ms):
+        k = smoothstep((ms - 6000) / 500) * (1 - smoothstep((ms - 9500) / 400))
+        return 12 * k, -6 * k
+    t.set_tilt(f)
+    t.ring(6000, 0.15, 8, 60, 70)   # the jolt of lifting
+    hands(t, 6300, 9500, 711)
+    t.ring(9900, 0.25, 20, 20, 100)  # set down
+    t.expect += ["movement at_ms=6000 until_ms=10000 kind=lift"]
+    return t
+
+
+def scenario_slid():
+    t = Trace("slid-across-desk", 14000, 72, "flat on a desk; at 6 s slid 30 cm across it in 1 s (a push of up to "
+              "0.15 g, then the braking) with the rattle of friction")
+    t.set_tilt(lambda ms: (0.0, 0.0))
+    d, T = 0.30, 1.0  # metres, seconds: displacement d * smoothstep(t / T)
+
+    def push(ms):
+        u = (ms - 6000) / 1000.0
+        a = d * (math.pi / T) ** 2 / 2 * math.cos(math.pi * u / T) / G  # g
+        return 0.35 * a, a, 0.0  # mostly away from the user, a little sideways
+    t.add_body(push, 6000, 7000)
+    rattle = band(random.Random(721), 20, 40, 4, 0.015)
+    t.add(lambda ms: (rattle(ms), 0.7 * rattle(ms + 13)), 6000, 7000)
+    t.ring(7000, 0.04, 15, 30, 80)  # it stops
+    t.expect += ["movement at_ms=6000 until_ms=7000 kind=slide"]
+    return t
+
+
+def scenario_lid_closed_carried():
+    t = Trace("lid-closed-carried", 20000, 73, "flat on a desk; at 6 s the lid is closed (a jolt), at 7.5 s the "
+              "machine is lifted and turned on edge under the arm (pitch 75 in 0.8 s), carried walking for 7 s, "
+              "put down flat on another desk at 16 s")
+
+    def f(ms):
+        k = smoothstep((ms - 7500) / 800) * (1 - smoothstep((ms - 16000) / 700))
+        return 75 * k, 8 * k
+    t.set_tilt(f)
+    t.ring(6000, 0.08, 15, 40, 90)  # the lid shuts
+    t.ring(7500, 0.12, 8, 60, 60)
+    hands(t, 7800, 16000, 731)
+    carried(t, 8500, 15500)
+    t.ring(16600, 0.3, 20, 20, 100)
+    t.expect += ["movement-allowed from_ms=6000 to_ms=7500",
+                 "movement at_ms=7500 until_ms=16700 kind=carry"]
+    return t
+
+
+def scenario_into_bag():
+    t = Trace("put-into-bag", 20000, 74, "flat on a desk; at 6 s picked up (pitch 10), turned on edge and slid "
+              "into a bag on the floor (pitch 85, roll 10 by 7.5 s, bumping), then the bag is carried away "
+              "swinging (0.8 Hz, 10 deg)")
+
+    def f(ms):
+        if ms < 6600:
+            k = smoothstep((ms - 6000) / 600)
+            return 10 * k, 0.0
+        k = smoothstep((ms - 6600) / 900)
+        swing = 10 * math.sin(2 * math.pi * 0.8 * (ms - 9000) / 1000.0) * smoothstep((ms - 9000) / 1000)
+        return 10 + 75 * k, 10 * k + swing
+    t.set_tilt(f)
+    t.ring(6000, 0.15, 8, 60, 70)
+    for t0 in (6900, 7200, 7500):
+        t.ring(t0, 0.1, 18, 25, 160)  # it bumps the bag's sides
+    hands(t, 6300, 8500, 741)
+    carried(t, 9000, 20000, 1.8)
+    t.expect += ["movement at_ms=6000 until_ms=20000 kind=bag"]
+    return t
+
+
+def desk(name, duration_ms, seed, description):
+    """A negative: the machine flat on a desk the whole time, never moved."""
+    t = Trace(name, duration_ms, seed, description)
+    t.set_tilt(lambda ms: (0.0, 0.0))
+    t.expect.append("no-movement")
+    return t
+
+
+def typing_strokes(t, rng, start_ms, end_ms, rate=(120, 250), press_deg=0.0):
+    """Keystrokes: rings (0.01-0.03 g, slams 0.035-0.05 g) at 8-40 Hz with the keyboard flag; press_deg: the
+    base pressed down at the front by up to that much for each key (a hand on a light machine)."""
+    ms = float(start_ms)
+    while ms < end_ms:
+        slam = rng.random() < 0.12
+        amp = rng.uniform(0.035, 0.05) if slam else rng.uniform(0.01, 0.03)
+        t.ring(ms, amp, rng.uniform(8, 40), rng.uniform(8, 15), rng.uniform(60, 120))
+        if press_deg:
+            p = math.sin(math.radians(press_deg * rng.uniform(0.4, 1.0)))
+            t.add(lambda u, s0=ms, p=p: (0.0, -p * math.sin(math.pi * (u - s0) / 180.0)), ms, ms + 180)
+        t.activity(ms, "keyboard")
+        ms += rng.uniform(*rate)
+
+
+def scenario_typing_desk():
+    t = desk("typing", 20000, 75, "typing on it at 4-8 keys/s with space-bar slams and the hands pressing the "
+             "base by up to 0.5 deg, then trackpoint use")
+    rng = random.Random(751)
+    typing_strokes(t, rng, 2000, 12000, press_deg=0.5)
+    ms = 13000.0
+    while ms < 18000:
+        t.add(lambda u: (0.006 * math.sin(u / 40.0), 0.004 * math.cos(u / 55.0)), ms, ms + 100)
+        t.activity(ms, "mouse", 100)
+        ms += 120
+    return t
+
+
+def scenario_password():
+    t = desk("typing-password", 16000, 76, "the lock screen: a key wakes it at 5 s, a 12-character password "
+             "typed at 3-5 keys/s pressing the front of the base down by up to 2 deg, Enter slammed")
+    rng = random.Random(761)
+    typing_strokes(t, rng, 5000, 5001, press_deg=2.0)
+    typing_strokes(t, rng, 6500, 9500, rate=(200, 330), press_deg=2.0)
+    t.ring(9700, 0.06, 25, 15, 90)
+    t.add(lambda u: (0.0, -math.sin(math.radians(2.0)) * math.sin(math.pi * (u - 9700) / 250.0)), 9700, 9950)
+    t.activity(9700, "keyboard")
+    return t
+
+
+def scenario_knocks():
+    t = desk("knocks", 20000, 77, "knocks on the desk: 0.15, 0.3, 0.5 g pushes of 40 ms 3 s apart, a double knock, "
+             "and a fist banged on the desk (1.2 g, 60 ms)")
+    for t0, amp, width in ((3000, 0.15, 40), (6000, 0.3, 40), (9000, 0.5, 40), (12000, 0.3, 40),
+                           (12150, 0.3, 40), (15000, 1.2, 60)):
+        t.pulse(t0, amp, width, 70)
+        t.ring(t0 + width, amp / 3, 25, 25, 250)
+    return t
+
+
+def scenario_fan():
+    t = desk("fan", 20000, 78, "a desk fan beside it, switched on at 3 s: a hum at 25 and 50 Hz (0.012 g) with "
+             "a wobble at its 1 Hz oscillation")
+    h1, h2 = hum(random.Random(781), 25.0, 0.008), hum(random.Random(782), 50.0, 0.004)
+
+    def f(ms):
+        k = smoothstep((ms - 3000) / 2000) * (1 + 0.3 * math.sin(2 * math.pi * 1.0 * ms / 1000.0))
+        a, b = h1(ms), h2(ms)
+        return k * (a[0] + b[0]), k * (a[1] + b[1])
+    t.add(f, 3000)
+    return t
+
+
+def scenario_train_passing():
+    t = desk("train-passing", 24000, 79, "a train passing the house: the floor shakes at 5-40 Hz up to 0.03 g "
+             "with a rumble at 2-4 Hz (0.01 g), building up over 4 s from 4 s, 10 s long")
+    rng = random.Random(791)
+    shake, shake2 = band(rng, 5, 40, 8, 0.03), band(rng, 5, 40, 8, 0.025)
+    rumble, rumble2 = band(rng, 2, 4, 3, 0.01), band(rng, 2, 4, 3, 0.008)
+
+    def f(ms):
+        k = smoothstep((ms - 4000) / 4000) * (1 - smoothstep((ms - 14000) / 4000))
+        return k * (shake2(ms) + rumble2(ms)), k * (shake(ms) + rumble(ms))
+    t.add(f, 4000)
+    return t
+
+
+def scenario_people_walking():
+    t = desk("people-walking-past", 20000, 80, "people walking past on a wooden floor: footsteps at 2 Hz "
+             "(rings of 0.01-0.03 g at 10-20 Hz), three people at 2-7 s, 9-13 s and 14-19 s")
+    rng = random.Random(801)
+    for a, b, peak in ((2000, 7000, 0.03), (9000, 13000, 0.02), (14000, 19000, 0.025)):
+        ms, mid = float(a), (a + b) / 2
+        while ms < b:
+            k = 1 - abs(ms - mid) / (mid - a) * 0.7  # the nearest step is the strongest
+            t.ring(ms, peak * k * rng.uniform(0.7, 1.0), rng.uniform(10, 20), 40, rng.uniform(0, 180))
+            ms += 500 * rng.uniform(0.9, 1.1)
+    return t
+
+
+def movement_traces():
+    return [scenario_picked_up(), scenario_slid(), scenario_lid_closed_carried(), scenario_into_bag(),
+            scenario_typing_desk(), scenario_password(), scenario_knocks(), scenario_fan(),
+            scenario_train_passing(), scenario_people_walking()]
+
+
 def scenario_demo_tour():
     """scripts/demo.sh's motion (not a test trace): every tray icon step and every orientation within the
     first seconds, then again in a loop. Holds long enough for the 4 Hz icon and the 250 ms orientation
@@ -648,7 +866,12 @@ def main():
     ] + round2()
     for t in traces:
         t.render(outdir)
-    print("wrote %d traces to %s" % (len(traces), outdir))
+    movement_dir = os.path.join(outdir, "movement")
+    os.makedirs(movement_dir, exist_ok=True)
+    moves = movement_traces()
+    for t in moves:
+        t.render(movement_dir)
+    print("wrote %d traces to %s and %d to %s" % (len(traces), outdir, len(moves), movement_dir))
 
 
 if __name__ == "__main__":
