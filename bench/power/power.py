@@ -17,7 +17,8 @@ ClaimMovement, subscribed to Moved), a net.hadess.SensorProxy rotation claim (tp
 umockdev-run with a tablet-mode switch in tablet mode, as tests/sensorproxy; the client is
 tests/sensorproxy/rotation-client.py), the same claim on a Tablet in laptop mode (the switch off: the
 orientation is pinned to normal, so nothing needs polling), disk protection
-armed (a fake sysfs disk), nothing at all, and, for comparison, Debian's iio-sensor-proxy claimed
+armed (a fake sysfs disk), a movement claim (a theft alarm's client holding ClaimMovement,
+subscribed to Moved), nothing at all, and, for comparison, Debian's iio-sensor-proxy claimed
 (claimer.py iio) on bench/compare/compare-iio.py's umockdev hdaps testbed (imported from there). Traces:
 rest.csv (still on a desk) and wobble.csv (moving); the testbed cannot replay them: its rest is a fixed
 position, its moving is compare-iio.py's motion script (a 40 degree turn every 1-1.5 s, looped).

@@ -395,8 +395,8 @@ static int method_claim_movement(sd_bus_message *m, void *userdata, sd_bus_error
         if (r < 0)
                 return r;
         r = claims_add_movement(f, m, error);
-        if (r < 0)
-                return r;
+        if (r <= 0)
+                return r < 0 ? r : 1; /* 1: waits for the sender's uid, runs again */
         return sd_bus_reply_method_return(m, NULL);
 }
 

@@ -331,19 +331,21 @@ int claims_add_stream(BusFace *f, sd_bus_message *m, uid_t *ret_uid, sd_bus_erro
 
 int claims_add_movement(BusFace *f, sd_bus_message *m, sd_bus_error *error)
 {
-        Claimer *k;
+        Claimer *k = NULL;
         int r;
 
         r = admit(f, m, /* streams= */ false, &k, error);
         if (r < 0)
                 return r;
+        if (!k)
+                return 0; /* admitted nothing yet: the call waits for its sender's uid */
         k->n_movement++;
         f->claims->n_claims++;
         if (!k->reserved)
                 f->claims->n_claims_other++;
         log_debug("Movement claim by %s (%zu)", k->name, k->n_movement);
         claims_changed(f);
-        return 0;
+        return 1;
 }
 
 /* After one of claimer i's claims went: its need follows, a claimer left without claims goes, and the

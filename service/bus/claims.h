@@ -34,7 +34,9 @@ void claims_remove_stream(BusFace *f, const char *sender);
 /* Drops the sender's most recent claim made by Claim or ClaimAtRate; 0 if the caller held none. */
 int claims_remove(BusFace *f, sd_bus_message *m);
 /* Records a movement claim of the sender (ClaimMovement: movement is watched while any is held,
- * movement-watch.h), counted as a claim in the CLAIMS_* bounds; or sets error as claims_add(). */
+ * movement-watch.h), counted as a claim in the CLAIMS_* bounds: returns 1. Returns 0 when the call
+ * waits for its sender's uid (the handler returns 1 and runs again); or sets error as claims_add() and
+ * returns a negative errno. */
 int claims_add_movement(BusFace *f, sd_bus_message *m, sd_bus_error *error);
 /* Drops one of the sender's movement claims: 1, or 0 if it held none. */
 int claims_remove_movement(BusFace *f, sd_bus_message *m);

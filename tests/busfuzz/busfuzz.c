@@ -145,6 +145,9 @@ static const char *const properties[] = {
         "ParkCount",
         "ProtectionState",
         "PausedUntil",
+        "MovementWatched",
+        "Moving",
+        "MoveCount",
         "NoSuchProperty",
         "",
 };
