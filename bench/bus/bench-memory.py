@@ -8,7 +8,7 @@ limit, as on the system bus). Prints VmRSS at rest, then VmHWM (peak) and VmRSS 
            Diagnose(s), Properties.GetAll(s) and Properties.Get(ss) in turn (each refused with a short
            error), all at once, then again, ROUNDS times
   bench-memory.py TPACCELD [CONNECTIONS CALLS STRING_MIB ROUNDS]   (default 4 8 30 3)
-Not a test: it prints figures (docs/HARDENING.md, "Memory")."""
+Not a test: it prints figures (docs/evidence/HARDENING.md, "Memory")."""
 
 import os
 import sys

@@ -18,7 +18,7 @@ Tick gaps: CPU hogs (stress-ng --cpu on every core, nice 0) while a 50 Hz claim 
 poll period's p99 and longest gap, and readouts flagged missed.
 
   bench-realtime.py TPACCELD [--seconds S]    (default 8 per measurement)
-Needs root (SCHED_RR, taskset). Not a test: it prints figures (docs/HARDENING.md, "Real-time
+Needs root (SCHED_RR, taskset). Not a test: it prints figures (docs/evidence/HARDENING.md, "Real-time
 priority"); on a machine shared with other work, compare the two columns of one run, not runs."""
 
 import argparse

@@ -6,7 +6,7 @@ of the daemon. A client holds a sample stream (a claim at the full SamplingRate,
 disk protection polls at) and records every readout's time_usec and every Shock signal. Prints, per
 variant and trace, the poll period's p50/p99/max (the gaps between consecutive readouts), the readouts
 with the missed flag, and whether each shock the trace expects ("# expect: shock at_ms=T") was caught:
-a Shock signal within [T, T + 0.5 s] of the trace's start. The floor (docs/BENCHMARKS.md): p99 <= 1.2x
+a Shock signal within [T, T + 0.5 s] of the trace's start. The floor (docs/evidence/BENCHMARKS.md): p99 <= 1.2x
 the period and every event caught.
 
   bench-load.py TPACCELD [--hogs N] [--variants default,nice-5,...] [--runs R] [--floor-variant rr1]
