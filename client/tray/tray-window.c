@@ -258,22 +258,27 @@ static void on_after_paint(GdkFrameClock *clock, gpointer userdata)
         tell_visibility(w);
 }
 
+static void forget_clock(TrayWindow *w)
+{
+        if (w->clock) {
+                /* A window destroyed from outside takes its clock's handlers with it (GTK 3.24.49 on
+                 * Debian 13): only a handler still there is disconnected. */
+                if (g_signal_handler_is_connected(w->clock, w->after_paint_id))
+                        g_signal_handler_disconnect(w->clock, w->after_paint_id);
+                g_clear_object(&w->clock);
+        }
+        w->after_paint_id = 0;
+        w->draw_asked_usec = 0;
+        w->stalled = FALSE;
+}
+
 static void on_realize(GtkWidget *widget, gpointer userdata)
 {
         TrayWindow *w = userdata;
 
+        forget_clock(w);
         w->clock = g_object_ref(gtk_widget_get_frame_clock(widget));
         w->after_paint_id = g_signal_connect(w->clock, "after-paint", G_CALLBACK(on_after_paint), w);
-}
-
-static void forget_clock(TrayWindow *w)
-{
-        if (w->clock) {
-                g_signal_handler_disconnect(w->clock, w->after_paint_id);
-                g_clear_object(&w->clock);
-        }
-        w->draw_asked_usec = 0;
-        w->stalled = FALSE;
 }
 
 static void on_unrealize(GtkWidget *widget, gpointer userdata)
