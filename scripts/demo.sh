@@ -62,7 +62,11 @@ if [ "$tray" = 1 ]; then
         fi
         bus=()
 fi
-export TPACCEL_DEMO_TRAY=$tray BUILDDIR=$builddir
+export TPACCEL_DEMO_TRAY=$tray
+# TPACCELD, TPACCELCTL, TPACCEL_TRAY: where meson put the programs (scripts/programs.env.in).
+set -a
+. "$builddir/programs.env"
+set +a
 
 # Ctrl-C is for the monitor only (it handles SIGINT itself): the bus and the shells ignore it, so that
 # the monitor can still release its claim before everything is stopped.
@@ -70,7 +74,7 @@ trap '' INT
 exec "${bus[@]}" bash -c '
         # In a session of its own: Ctrl-C stops the monitor, which releases its claim on a daemon
         # still running, and then the daemon (EXIT trap).
-        setsid "$BUILDDIR"/service/tpacceld --session --backend=sim --state-dir="$0" "${@:2:$1}" &
+        setsid "$TPACCELD" --session --backend=sim --state-dir="$0" "${@:2:$1}" &
         daemon=$! tray=
         trap "kill \$tray $daemon 2>/dev/null; wait $daemon 2>/dev/null; rm -rf \"$0\"" EXIT
         for _ in $(seq 50); do
@@ -80,11 +84,11 @@ exec "${bus[@]}" bash -c '
         if [ "$TPACCEL_DEMO_TRAY" = 1 ]; then
                 # Its messages (a missing tray, a notification server that fails) reach the
                 # person running the demo, each line marked with its name.
-                setsid "$BUILDDIR"/client/tpaccel-tray --session 2> >(sed -u "s/^/tpaccel-tray: /" >&2) &
+                setsid "$TPACCEL_TRAY" --session 2> >(sed -u "s/^/tpaccel-tray: /" >&2) &
                 tray=$!
         fi
-        "$BUILDDIR"/client/tpaccelctl --session status
+        "$TPACCELCTL" --session status
         echo
         echo "tpaccel demo: live events from the emulated EC; press Ctrl-C to stop."
-        "$BUILDDIR"/client/tpaccelctl --session monitor "${@:$(($1 + 2))}"
+        "$TPACCELCTL" --session monitor "${@:$(($1 + 2))}"
 ' "$state" "${#daemon_args[@]}" "${daemon_args[@]}" "${monitor_args[@]}"

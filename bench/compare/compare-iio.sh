@@ -10,7 +10,12 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
         exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-tpacceld="$1/service/tpacceld"
+if [ ! -f "$1/programs.env" ]; then
+        echo "$1/programs.env: not found; build first (meson setup BUILDDIR && ninja -C BUILDDIR)" >&2
+        exit 2
+fi
+. "$1/programs.env" # TPACCELD: where meson put it
+tpacceld=$TPACCELD
 steps="${2:-20}"
 if [ ! -x "$tpacceld" ]; then
         echo "$tpacceld: not found; build first (meson setup BUILDDIR && ninja -C BUILDDIR)" >&2

@@ -4,7 +4,7 @@
  * the rate a movement claim polls at (MOVEMENT_RATE_HZ) and at 50 Hz (disk protection or a full-rate
  * claim beside it), at ten poll phases each, and scores the Moved events against the labels: every
  * movement detected within EVAL_MOVEMENT_MAX_MS of its start, no Moved on the negatives. Prints one table
- * (docs/MOTION.md, "Movement"); --check exits 1 if a floor is missed. */
+ * (docs/evidence/MOTION-EVALUATION.md, "Movement"); --check exits 1 if a floor is missed. */
 
 #include <errno.h>
 #include <getopt.h>

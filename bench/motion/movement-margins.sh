@@ -4,7 +4,7 @@
 # every deviation from the rest scaled, the negatives up (x2, x5, x8: a harder typist, a bigger fan, a
 # heavier train) and the movements down (x0.7, x0.5: a gentler lift, a slower slide), replayed by
 # eval-movement. The scaled copies keep the labels; "FAIL" on a scaled negative is a false alarm, on a
-# scaled movement a miss or a detection later than a second (docs/MOTION.md, "Movement").
+# scaled movement a miss or a detection later than a second (docs/evidence/MOTION-EVALUATION.md, "Movement").
 # Usage: bench/motion/movement-margins.sh [BUILDDIR]
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -3,7 +3,8 @@
 # The round-2 scenarios of gen-traces.py (vehicles, walking, stairs, lap, nearly flat and bed drops) with K
 # other generator seeds each (tests/traces/gen-traces.py --variants), replayed through tpaccel's pipeline
 # (eval-motion, virtual time) at each ShockSensitivity: false alarms on the rides, drops caught late or
-# missed. These are the "committed seed variants" rows of docs/MOTION.md's trade-off table. Usage:
+# missed. These are the "committed seed variants" rows of the trade-off table in
+# docs/evidence/MOTION-EVALUATION.md. Usage:
 # bench/motion/seed-variants.sh [BUILDDIR] [K]   (K defaults to 8)
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -46,6 +46,7 @@ from daemontest import Bus  # noqa: E402  (tests/lib: GIO)
 from fake_sysfs import FakeSysfs  # noqa: E402  (tests/lib)
 from gi.repository import GLib  # noqa: E402
 from gnomesession import GnomeSession, missing as gnome_missing  # noqa: E402  (tests/lib)
+from programs import read_programs  # noqa: E402  (tests/lib)
 from swaysession import SwaySession, missing_programs  # noqa: E402  (tests/lib)
 
 TRACES = os.path.join(SRC, 'tests', 'traces')
@@ -87,6 +88,7 @@ def window_figures(before, after, span):
 class Case:
     def __init__(self, build, tmp):
         self.build, self.tmp = build, tmp
+        self.programs = read_programs(build)  # where meson put tpacceld and the tray
         self.procs = []
         self.env = dict(os.environ)
 
@@ -111,7 +113,7 @@ class Case:
     def start_daemon(self, trace, prefix=(), extra=()):
         state = os.path.join(self.tmp, 'state')
         os.makedirs(state, exist_ok=True)
-        argv = list(prefix) + [os.path.join(self.build, 'service', 'tpacceld'), '--session', '--backend=sim',
+        argv = list(prefix) + [self.programs['TPACCELD'], '--session', '--backend=sim',
                                '--state-dir=' + state, '--trace=' + os.path.join(TRACES, trace), '--trace-loop']
         self.daemon = self.spawn(argv + list(extra))
         # umockdev-run forks the daemon: measure the daemon, not the wrapper.
@@ -137,7 +139,7 @@ class Case:
             self.tray_host = 'trayer (XEmbed)'
             time.sleep(1)
         env = dict(self.env, TPACCEL_ICON_DIR=os.path.join(SRC, 'data', 'icons'))
-        self.tray = self.spawn([os.path.join(self.build, 'client', 'tpaccel-tray'), '--session'] + list(args),
+        self.tray = self.spawn([self.programs['TPACCEL_TRAY'], '--session'] + list(args),
                                env=env)
 
     def unmap_tray_window(self):
@@ -163,7 +165,7 @@ class Case:
         self.sway.start_waybar(self.env)
         self.tray_host = 'waybar on sway'
         env = dict(self.sway.client_env(self.env), TPACCEL_ICON_DIR=os.path.join(SRC, 'data', 'icons'))
-        self.tray = self.spawn([os.path.join(self.build, 'client', 'tpaccel-tray'), '--session', '--show-window'],
+        self.tray = self.spawn([self.programs['TPACCEL_TRAY'], '--session', '--show-window'],
                                env=env)
         wait_for(lambda: self.prop('EffectiveRate') == '50', 'the full rate for the window in sway')
         wait_for(lambda: any(w.get('visible') for w in self.sway.windows('tpaccel-tray')), 'the window on screen')
@@ -185,7 +187,7 @@ class Case:
         self.gnome = GnomeSession(spawn, Bus(self.address), self.env)
         self.tray_host = 'GNOME Shell 43 (AppIndicator)'
         env = dict(self.gnome.client_env(self.env), TPACCEL_ICON_DIR=os.path.join(SRC, 'data', 'icons'))
-        self.tray = self.spawn([os.path.join(self.build, 'client', 'tpaccel-tray'), '--session', '--show-window'],
+        self.tray = self.spawn([self.programs['TPACCEL_TRAY'], '--session', '--show-window'],
                                env=env)
         wait_for(lambda: self.prop('EffectiveRate') == '50', 'the full rate for the window in GNOME')
         windows = self.gnome.windows_js('ThinkPad Accelerometer')

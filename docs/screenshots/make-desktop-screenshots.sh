@@ -6,6 +6,7 @@
 # Usage: docs/screenshots/make-desktop-screenshots.sh BUILDDIR [DISPLAY_NUMBER]
 set -euo pipefail
 build=$(realpath "${1:?usage: $0 BUILDDIR [DISPLAY_NUMBER]}")
+. "$build/programs.env" # TPACCELD, TPACCELCTL, TPACCEL_TRAY: where meson put them
 display=${2:-61}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out="$src/docs/screenshots"
@@ -17,7 +18,7 @@ enter_scratch
 export NO_AT_BRIDGE=1 XDG_CURRENT_DESKTOP=XFCE TPACCEL_ICON_DIR="$src/data/icons"
 shot() { import -window root "$tmp/root.png"; convert "$tmp/root.png" -crop "$2" +repage "$out/$1"; }
 daemon() {
-        "$build/service/tpacceld" --session --backend=sim --state-dir="$tmp" "$@" 2>>"$tmp/daemon.log" &
+        "$TPACCELD" --session --backend=sim --state-dir="$tmp" "$@" 2>>"$tmp/daemon.log" &
         daemon_pid=$!
         pids+=("$daemon_pid")
         for _ in $(seq 50); do busctl --user status org.thinkpad.Accelerometer >/dev/null 2>&1 && break; sleep 0.1; done
@@ -48,7 +49,7 @@ sleep 2
 
 # The demo's motion: the icon leans within the first seconds.
 daemon --trace="$src/scripts/demo-tour.csv" --trace-loop
-"$build/client/tpaccel-tray" --session 2>"$tmp/tray.log" &
+"$TPACCEL_TRAY" --session 2>"$tmp/tray.log" &
 tray=$!
 pids+=("$tray")
 sleep 3.2
@@ -82,7 +83,7 @@ xdotool key Escape
 # or the new icon's tooltip shows behind the bubble.
 kill "$tray"
 xdotool mousemove 512 600
-"$build/client/tpaccel-tray" --session --watch-shocks 2>>"$tmp/tray.log" &
+"$TPACCEL_TRAY" --session --watch-shocks 2>>"$tmp/tray.log" &
 tray=$!
 pids+=("$tray")
 sleep 1
@@ -93,7 +94,7 @@ shot desktop-xfce-shock-bubble.png 1024x200+0+0
 # The window, closed from outside (XDestroyWindow), then opened again from the menu: it works, the
 # service back meanwhile leaves no strip above the bubble level.
 kill "$tray"
-"$build/client/tpaccel-tray" --session --show-window 2>"$tmp/tray2.log" &
+"$TPACCEL_TRAY" --session --show-window 2>"$tmp/tray2.log" &
 tray=$!
 pids+=("$tray")
 sleep 3
@@ -117,7 +118,7 @@ dunst >"$tmp/dunst.log" 2>&1 &
 pids+=($!)
 sleep 1
 kill "$daemon_pid"
-"$build/client/tpaccel-tray" --session --watch-shocks 2>"$tmp/tray4.log" &
+"$TPACCEL_TRAY" --session --watch-shocks 2>"$tmp/tray4.log" &
 tray=$!
 pids+=("$tray")
 sleep 1
@@ -134,7 +135,7 @@ kill "${pids[1]}"   # the panel
 trayer --edge top --align right --widthtype pixel --width 64 --height 24 >/dev/null 2>&1 &
 pids+=($!)
 sleep 1.5
-"$build/client/tpaccel-tray" --session 2>"$tmp/tray3.log" &
+"$TPACCEL_TRAY" --session 2>"$tmp/tray3.log" &
 pids+=($!)
 sleep 2
 xdotool mousemove 1012 12

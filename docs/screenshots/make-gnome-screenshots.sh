@@ -8,6 +8,7 @@
 # Usage: docs/screenshots/make-gnome-screenshots.sh BUILDDIR [DISPLAY_NUMBER]
 set -euo pipefail
 build=$(realpath "${1:?usage: $0 BUILDDIR [DISPLAY_NUMBER]}")
+. "$build/programs.env" # TPACCELD, TPACCELCTL, TPACCEL_TRAY: where meson put them
 display=${2:-67}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out="$src/docs/screenshots"
@@ -37,11 +38,11 @@ sleep 10
 xdotool key Escape   # leave the overview shown at start
 sleep 1
 
-"$build/service/tpacceld" --session --backend=sim --state-dir="$tmp" --trace="$src/scripts/demo-tour.csv" \
+"$TPACCELD" --session --backend=sim --state-dir="$tmp" --trace="$src/scripts/demo-tour.csv" \
         --trace-loop 2>"$tmp/daemon.log" &
 pids+=($!)
 for _ in $(seq 50); do busctl --user status org.thinkpad.Accelerometer >/dev/null 2>&1 && break; sleep 0.1; done
-G_MESSAGES_DEBUG=all "$build/client/tpaccel-tray" --session >"$tmp/tray.log" 2>&1 &
+G_MESSAGES_DEBUG=all "$TPACCEL_TRAY" --session >"$tmp/tray.log" 2>&1 &
 tray=$!
 pids+=("$tray")
 sleep 6
@@ -54,7 +55,7 @@ xdotool key Escape
 sleep 0.5
 # For comparison, the full-colour icon the tray used before on GNOME's bar.
 kill "$tray"
-XDG_CURRENT_DESKTOP=XFCE "$build/client/tpaccel-tray" --session >>"$tmp/tray.log" 2>&1 &
+XDG_CURRENT_DESKTOP=XFCE "$TPACCEL_TRAY" --session >>"$tmp/tray.log" 2>&1 &
 pids+=($!)
 sleep 4
 shot gnome-topbar-full-colour-icon.png 400x32+880+0

@@ -5,6 +5,7 @@
 # Usage: docs/screenshots/make-screenshots.sh BUILDDIR
 set -euo pipefail
 build=$(realpath "${1:?usage: $0 BUILDDIR}")
+. "$build/programs.env" # TPACCELD, TPACCELCTL, TPACCEL_TRAY: where meson put them
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out="$src/docs/screenshots"
 [ "${TPACCEL_SHOT_INNER:-}" = 1 ] || "$src/scripts/deps.sh" screenshots # installs what is missing
@@ -16,17 +17,17 @@ if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] || [ "${TPACCEL_SHOT_INNER:-}" != 1 ];
 fi
 export NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory TPACCEL_ICON_DIR="$src/data/icons"
 
-"$build/service/tpacceld" --session --backend=sim --trace="$src/tests/traces/slow-roll-45.csv" --trace-loop \
+"$TPACCELD" --session --backend=sim --trace="$src/tests/traces/slow-roll-45.csv" --trace-loop \
         --state-dir="$tmp" 2>"$tmp/daemon.log" &
 daemon=$!
 sleep 1
 tmux -L tpaccel-shot new-session -d -x 110 -y 40 \
-        "$build/client/tpaccelctl --session monitor; sleep 30"
+        "$TPACCELCTL --session monitor; sleep 30"
 sleep 7
 pane=$(tmux -L tpaccel-shot capture-pane -p -S - -t 0)
 head -n 30 <<<"$pane" >"$tmp/monitor.txt"
 tmux -L tpaccel-shot kill-server
-"$build/client/tpaccel-tray" --session --show-window 2>"$tmp/tray.log" &
+"$TPACCEL_TRAY" --session --show-window 2>"$tmp/tray.log" &
 tray=$!
 sleep 7
 import -window root "$tmp/root.png"

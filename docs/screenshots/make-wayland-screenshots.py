@@ -17,6 +17,7 @@ SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 OUT = os.path.join(SRC, 'docs', 'screenshots')
 sys.path.insert(0, os.path.join(SRC, 'tests', 'lib'))
 from daemontest import Bus, wait_until  # noqa: E402
+from programs import read_programs  # noqa: E402
 from gnomesession import GnomeSession  # noqa: E402
 from gnomesession import missing as gnome_missing  # noqa: E402
 from swaysession import BAR_HEIGHT, WIDTH, SwaySession, missing_programs  # noqa: E402
@@ -54,7 +55,7 @@ class Programs:
         return self.procs[-1]
 
     def daemon(self, build, env, trace):
-        return self.spawn([os.path.join(build, 'service', 'tpacceld'), '--session', '--backend=sim',
+        return self.spawn([read_programs(build)['TPACCELD'], '--session', '--backend=sim',
                            '--state-dir=' + self.tmp, '--trace=' + trace, '--trace-loop'], 'tpacceld.log', env)
 
     def stop(self):
@@ -82,7 +83,7 @@ def sway_shots(build):
         sway.start_mako(env)
         daemon = run.daemon(build, env, os.path.join(SRC, 'scripts', 'demo-tour.csv'))
         time.sleep(1)
-        run.spawn([os.path.join(build, 'client', 'tpaccel-tray'), '--session', '--show-window'], 'tray.log', env)
+        run.spawn([read_programs(build)['TPACCEL_TRAY'], '--session', '--show-window'], 'tray.log', env)
         time.sleep(3.2)  # the demo's motion: the icon leans within the first seconds
         sway.screenshot(os.path.join(OUT, 'sway-waybar-icon-leaning.png'), f'{WIDTH - 160},0 160x{BAR_HEIGHT}')
         # sway tiles the window to the whole screen, below the bar.
@@ -123,7 +124,7 @@ def gnome_shots(build):
         env = dict(gnome.client_env(env), GSETTINGS_BACKEND='memory')
         run.daemon(build, env, os.path.join(SRC, 'scripts', 'demo-tour.csv'))
         time.sleep(1)
-        run.spawn([os.path.join(build, 'client', 'tpaccel-tray'), '--session', '--show-window'], 'tray.log', env)
+        run.spawn([read_programs(build)['TPACCEL_TRAY'], '--session', '--show-window'], 'tray.log', env)
         # The window, out of the overview GNOME starts in, and the shell's banner about unsafe mode
         # dismissed; then the top bar while the icon leans (the demo's motion leans it within seconds and
         # brings it back level; the shell is slow to show both on a loaded machine).

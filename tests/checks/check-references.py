@@ -146,7 +146,7 @@ def comments(rel, text):
 
 PATH = re.compile(r'(?<![\w/.$-])((?:\.\./)*)((?:%s)/[A-Za-z0-9_.@/+-]*[A-Za-z0-9_])' % '|'.join(TOP))
 WORK_ITEM = re.compile(r'(?<!tp_smapi )\b[Ii]ssues? #?\d+(?:\.\d+)?(?:, points? \d+(?: and \d+)?)?|\(#\d+\)')
-SECTION = re.compile(r'\b((?:docs/)?[A-Z][A-Z_]*\.md|README)\]?(?:\([^)\s]*\))?,?\s+"([^"\n]+)"')
+SECTION = re.compile(r'\b((?:docs/(?:evidence/)?)?[A-Z][A-Z_-]*\.md|README)\]?(?:\([^)\s]*\))?,?\s+"([^"\n]+)"')
 MAN_SECTION = re.compile(r'\b(tpacceld\(8\)|tpaccelctl\(1\)|tpaccel-tray\(1\)),?\s+([A-Z][A-Z ]*[A-Z])\b')
 MAN_PAGES = {'tpacceld(8)': 'service/main/tpacceld.8', 'tpaccelctl(1)': 'client/tpaccelctl.1',
              'tpaccel-tray(1)': 'client/tpaccel-tray.1'}
@@ -216,7 +216,7 @@ def check_references(root, files, problems, pending_seen):
             found += [(m.start(), f'"{m.group(0)}" for the 2006 patch series') for m in SEEDS.finditer(chunk)]
             for m in SECTION.finditer(chunk):
                 doc = 'README.md' if m.group(1) == 'README' else m.group(1)
-                candidates = (doc, os.path.join('docs', doc))
+                candidates = (doc, os.path.join('docs', doc), os.path.join('docs', 'evidence', doc))
                 target = next((read(root, d) for d in candidates if read(root, d)), None)
                 title = ' '.join(m.group(2).split())
                 lead = re.escape(title.rstrip('.'))

@@ -14,9 +14,10 @@ import tempfile
 
 from daemontest import PYTHON, TOP_BUILDDIR, TOP_SRCDIR, TPACCELD, TRACES, Bus, BusTestCase, wait_until  # noqa: F401 (tests/lib)
 from privatebus import start_bus, write_bus_conf  # tests/lib
+from programs import program  # tests/lib
 
-TPACCELCTL = os.path.join(TOP_BUILDDIR, "client", "tpaccelctl")
-TRAY = os.path.join(TOP_BUILDDIR, "client", "tpaccel-tray")
+TPACCELCTL = program("TPACCELCTL", TOP_BUILDDIR)
+TRAY = program("TPACCEL_TRAY", TOP_BUILDDIR)
 OUTDIR = os.path.join(TOP_BUILDDIR, "tests", "client")
 
 ACCEL = "org.thinkpad.Accelerometer"

@@ -10,11 +10,13 @@ import sys
 import tempfile
 import unittest
 
+from programs import program  # tests/lib
+
 TOP_SRCDIR = os.environ.get("TOP_SRCDIR", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 TOP_BUILDDIR = os.environ.get("TOP_BUILDDIR", os.path.join(TOP_SRCDIR, "build"))
 DROPIN = os.path.join(TOP_BUILDDIR, "data", "hdapsd-tpaccel.conf")
 TPACCELD_UNIT = os.path.join(TOP_BUILDDIR, "data", "tpacceld.service")
-TPACCELD = os.path.join(TOP_BUILDDIR, "service", "tpacceld")
+TPACCELD = program("TPACCELD", TOP_BUILDDIR)
 CHECK = os.path.join(TOP_SRCDIR, "data", "tpaccel-hdapsd-check")
 HDAPSD_UNITS = "/usr/lib/systemd/system"  # Debian's hdapsd package (/lib is a link to usr/lib)
 RAW_PHYS = "hdaps/input1"

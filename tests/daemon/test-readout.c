@@ -51,7 +51,7 @@ static const char *drop_at_phase(unsigned phase)
         if (shock && rig_motion_count(r, MOTION_EVENT_SHOCK) == 1) {
                 reason = shock->motion.shock_reason;
                 CHECK(shock->motion.shock_magnitude > 0.05 && shock->motion.shock_magnitude < 2.0);
-                /* Within two readouts of the drop (the floor of docs/MOTION.md). */
+                /* Within two readouts of the drop (the floor of docs/evidence/MOTION-EVALUATION.md). */
                 CHECK(since_t0_ms(r, shock) >= DROP_AT_MS);
                 CHECK(since_t0_ms(r, shock) <= DROP_AT_MS + 2 * 20 + 20);
                 /* The Shock event comes before the properties it changes, on the same readout. */
@@ -153,7 +153,8 @@ static size_t desk_knocks(const char *state)
         size_t n = rig_motion_count(r, MOTION_EVENT_SHOCK);
 
         for (size_t i = 0; i < n && n == ELEMENTSOF(knock_ms); i++) {
-                /* Each within 200 ms of its knock (docs/MOTION.md's floor for knocks), none before it. */
+                /* Each within 200 ms of its knock (the floor for knocks in bench/motion/eval-motion.c),
+                 * none before it. */
                 uint64_t at = since_t0_ms(r, rig_motion_nth(r, MOTION_EVENT_SHOCK, i));
                 CHECK(at >= knock_ms[i] && at <= knock_ms[i] + 200);
         }

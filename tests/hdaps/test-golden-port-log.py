@@ -13,7 +13,9 @@ import subprocess
 import tempfile
 import unittest
 
-TPACCELD = os.environ.get('TPACCELD') or os.path.join(os.environ['TOP_BUILDDIR'], 'service', 'tpacceld')
+from programs import program  # tests/lib
+
+TPACCELD = program('TPACCELD')
 PROTOCOL = os.path.join(os.environ['TOP_SRCDIR'], 'docs', 'PROTOCOL.md')
 STR3 = 0x1604
 

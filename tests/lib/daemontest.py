@@ -29,10 +29,11 @@ from gi.repository import Gio, GLib  # noqa: E402
 
 import endchildren  # noqa: E402  (tests/lib) SIGTERM ends our children and the bus
 from privatebus import start_bus, write_bus_conf  # noqa: E402
+from programs import program  # noqa: E402
 
 TOP_SRCDIR = os.environ.get('TOP_SRCDIR', os.path.join(os.path.dirname(__file__), '..', '..'))
 TOP_BUILDDIR = os.environ.get('TOP_BUILDDIR', os.path.join(TOP_SRCDIR, 'build'))
-TPACCELD = os.environ.get('TPACCELD', os.path.join(TOP_BUILDDIR, 'service', 'tpacceld'))
+TPACCELD = program('TPACCELD', TOP_BUILDDIR)
 TRACES = os.path.join(TOP_SRCDIR, 'tests', 'traces')
 PYTHON = '/usr/bin/python3'
 

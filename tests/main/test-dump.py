@@ -11,7 +11,9 @@ import sys
 import tempfile
 import unittest
 
-TPACCELD = os.environ.get('TPACCELD') or os.path.join(os.environ['TOP_BUILDDIR'], 'service', 'tpacceld')
+from programs import program  # tests/lib
+
+TPACCELD = program('TPACCELD')
 HEADER = ['time_ms', 'x', 'y', 'temperature', 'keyboard', 'mouse']
 
 

@@ -9,7 +9,9 @@ import subprocess
 import tempfile
 import unittest
 
-TPACCELD = os.environ.get('TPACCELD') or os.path.join(os.environ['TOP_BUILDDIR'], 'service', 'tpacceld')
+from programs import program  # tests/lib
+
+TPACCELD = program('TPACCELD')
 HEADER = ['time_us', 'dir', 'port', 'value']
 STR3, TWR0, TWR15 = 0x1604, 0x1610, 0x161F
 MWMF, SWMF, OBF3B = 0x20, 0x10, 0x40

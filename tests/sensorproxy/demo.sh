@@ -10,7 +10,9 @@ build=${1:?usage: $0 BUILDDIR [tablet|laptop]}
 mode=${2:-tablet}
 case "$mode" in tablet | laptop) ;; *) echo "demo.sh: mode '$mode' is neither tablet nor laptop" >&2; exit 2 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
-tpacceld=$build/service/tpacceld
+[ -f "$build/programs.env" ] || { echo "demo.sh: no $build/programs.env (build first: meson setup $build && ninja -C $build)" >&2; exit 2; }
+. "$build/programs.env" # TPACCELD: where meson put it
+tpacceld=$TPACCELD
 [ -x "$tpacceld" ] || { echo "demo.sh: no $tpacceld (build first: meson setup $build && ninja -C $build)" >&2; exit 2; }
 for p in dbus-daemon umockdev-run monitor-sensor; do
         command -v "$p" >/dev/null || { echo "demo.sh: $p missing (scripts/deps.sh test installs it)" >&2; exit 2; }

@@ -834,7 +834,7 @@ def main():
         return
     if args[:1] == ["--variants"]:
         # gen-traces.py --variants K OUTDIR: the round-2 scenarios again with K other seeds each, for the
-        # trade-off table in docs/MOTION.md (bench/motion/seed-variants.sh); not test traces.
+        # trade-off table in docs/evidence/MOTION-EVALUATION.md (bench/motion/seed-variants.sh); not test traces.
         if len(args) != 3 or not args[1].isdigit() or int(args[1]) < 1:
             sys.exit("usage: gen-traces.py --variants K OUTDIR (K a whole number >= 1)")
         traces = [t for k in range(1, int(args[1]) + 1) for t in round2(k)]
