@@ -62,13 +62,17 @@ class TrayTest(ClientTestCase):
         super().setUp()
         self.assertTrue(os.access(TRAY, os.X_OK), f"{TRAY} is not built")
         self.xvfb = Xvfb()
-        # The panel's watcher and the notification server start while Xvfb does.
+        # The panel's watcher, the notification server and a subclass's mocks start while Xvfb does.
         self.start_mocks(self.watcher_mock(), (["--session", "--template", "notification_daemon"], NOTIFICATIONS,
-                                               "notifications.log"))
+                                               "notifications.log"), *self.more_mocks())
         self.env["DISPLAY"] = self.xvfb.wait()
         self.env["TPACCEL_ICON_DIR"] = os.path.join(TOP_SRCDIR, "data", "icons")
         self.env["TPACCEL_TRAY_TEMPERATURE_POLL_MS"] = "200"  # tests only: 5 s otherwise
         self.tray = None
+
+    def more_mocks(self):
+        """The mocks a subclass needs besides the watcher and the notification server (start_mocks())."""
+        return ()
 
     @staticmethod
     def watcher_mock(host=True, log_name="watcher.log"):
