@@ -757,7 +757,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app_indicator_set_menu(app->indicator, tray_menu_get_menu(app->menu));
         tray_indicator_on_menu_opened(app->indicator, action_menu_opened, app);
         app_indicator_set_status(app->indicator, APP_INDICATOR_STATUS_ACTIVE);
-        tray_indicator_on_host_changed(app->indicator, on_tray_host, app);
+        tray_indicator_on_host_changed(app->indicator, options->host_grace_ms, on_tray_host, app);
 
         app->bus = accel_bus_connect(options->target, options->address, error);
         if (!app->bus)
@@ -789,7 +789,7 @@ void tray_app_free(TrayApp *app)
                 g_clear_pointer(&app->client, accel_client_free);
         }
         if (app->indicator)
-                tray_indicator_on_host_changed(app->indicator, NULL, NULL);
+                tray_indicator_on_host_changed(app->indicator, 0, NULL, NULL);
         g_clear_pointer(&app->alarm, tray_alarm_free);
         g_clear_object(&app->indicator);
         g_clear_pointer(&app->menu, tray_menu_free);

@@ -29,7 +29,8 @@ typedef struct TrayIndicator {
         gboolean watcher_host;  /* the watcher is there and says a host is registered */
         GtkStatusIcon *xembed;  /* the fallback icon (X11 only), NULL if none */
         gboolean host_reported, host_shown;
-        guint grace_timer; /* no host yet: waiting TRAY_HOST_GRACE_SEC before saying so */
+        guint grace_ms;    /* 0: TRAY_HOST_GRACE_SEC */
+        guint grace_timer; /* no host yet: waiting the grace before saying so */
 } TrayIndicator;
 
 typedef struct TrayIndicatorClass {
@@ -236,7 +237,7 @@ static gboolean on_grace_over(gpointer userdata)
         return G_SOURCE_REMOVE;
 }
 
-/* A host is reported at once; its absence once it has lasted TRAY_HOST_GRACE_SEC (a panel starting
+/* A host is reported at once; its absence once it has lasted the grace (a panel starting
  * with the session, an XEmbed tray embedding the icon, a panel restarting). */
 static void update_host(TrayIndicator *self)
 {
@@ -250,7 +251,9 @@ static void update_host(TrayIndicator *self)
         if (self->host_reported && !self->host_shown)
                 return;
         if (!self->grace_timer)
-                self->grace_timer = g_timeout_add_seconds(TRAY_HOST_GRACE_SEC, on_grace_over, self);
+                self->grace_timer =
+                        self->grace_ms ? g_timeout_add(self->grace_ms, on_grace_over, self)
+                                       : g_timeout_add_seconds(TRAY_HOST_GRACE_SEC, on_grace_over, self);
 }
 
 static void on_host_registered_read(GObject *source, GAsyncResult *result, gpointer userdata)
@@ -336,11 +339,12 @@ static void on_session_bus(GObject *source, GAsyncResult *result, gpointer userd
                                                on_watcher_appeared, on_watcher_vanished, self, NULL);
 }
 
-void tray_indicator_on_host_changed(AppIndicator *indicator,
+void tray_indicator_on_host_changed(AppIndicator *indicator, guint grace_ms,
                                     void (*changed)(gboolean shown, gpointer userdata), gpointer userdata)
 {
         TrayIndicator *self = (TrayIndicator *) indicator;
 
+        self->grace_ms = grace_ms;
         self->host_changed = changed;
         self->host_userdata = userdata;
         if (changed && !self->cancellable) {

@@ -28,7 +28,7 @@ void tray_indicator_on_menu_opened(AppIndicator *indicator, void (*opened)(gpoin
  * each change: a StatusNotifierWatcher on the session bus that says a host is registered
  * (IsStatusNotifierHostRegistered, and its StatusNotifierHost{,Un}Registered signals), or on X11 an
  * XEmbed tray that embedded the fallback icon. A host is reported at once, its absence after
- * TRAY_HOST_GRACE_SEC. Every bus call is asynchronous. changed NULL: no more calls (before the
- * indicator's user goes). */
-void tray_indicator_on_host_changed(AppIndicator *indicator,
+ * grace_ms (0: TRAY_HOST_GRACE_SEC; tests only set less). Every bus call is asynchronous. changed NULL: no
+ * more calls (before the indicator's user goes). */
+void tray_indicator_on_host_changed(AppIndicator *indicator, guint grace_ms,
                                     void (*changed)(gboolean shown, gpointer userdata), gpointer userdata);

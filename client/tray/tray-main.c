@@ -34,21 +34,20 @@ static char *find_icon_dir(void)
         return NULL;
 }
 
-/* $TPACCEL_TRAY_TEMPERATURE_POLL_MS, for tests only (tpaccel-tray(1)): the period of the temperature
- * reads while the window is shown, instead of 5 s, so that a test waits out a few periods in a second.
- * 0 when unset; -1 (and an error on stderr, not translated: only tests set it) when it is no number
- * of milliseconds from 10 to 60000. */
-static long temperature_poll_ms_from_env(void)
+/* A test-only time from the environment (tpaccel-tray(1)): $TPACCEL_TRAY_TEMPERATURE_POLL_MS, the
+ * period of the temperature reads while the window is shown, instead of 5 s, so that a test waits out a
+ * few periods in a second; $TPACCEL_TRAY_HOST_GRACE_MS, how long no tray host must last before it is
+ * reported, instead of TRAY_HOST_GRACE_SEC. 0 when name is unset; -1 (and an error on stderr, not
+ * translated: only tests set it) when it is no number of milliseconds from 10 to 60000. */
+static long test_ms_from_env(const char *name)
 {
-        const char *env = g_getenv("TPACCEL_TRAY_TEMPERATURE_POLL_MS");
+        const char *env = g_getenv(name);
         guint64 ms;
 
         if (!env)
                 return 0;
         if (!g_ascii_string_to_unsigned(env, 10, 10, 60000, &ms, NULL)) {
-                fprintf(stderr,
-                        "tpaccel-tray: TPACCEL_TRAY_TEMPERATURE_POLL_MS=\"%s\": expected milliseconds from "
-                        "10 to 60000\n",
+                fprintf(stderr, "tpaccel-tray: %s=\"%s\": expected milliseconds from 10 to 60000\n", name,
                         env);
                 return -1;
         }
@@ -118,8 +117,9 @@ int main(int argc, char *argv[])
                 return 2;
         }
 
-        long temperature_poll_ms = temperature_poll_ms_from_env();
-        if (temperature_poll_ms < 0)
+        long temperature_poll_ms = test_ms_from_env("TPACCEL_TRAY_TEMPERATURE_POLL_MS");
+        long host_grace_ms = test_ms_from_env("TPACCEL_TRAY_HOST_GRACE_MS");
+        if (temperature_poll_ms < 0 || host_grace_ms < 0)
                 return 2;
 
         icon_dir = find_icon_dir();
@@ -136,6 +136,7 @@ int main(int argc, char *argv[])
         options.icon_dir = icon_dir;
         options.symbolic_icons = tray_icon_wants_symbolic(g_getenv("XDG_CURRENT_DESKTOP"));
         options.temperature_poll_ms = (guint) temperature_poll_ms;
+        options.host_grace_ms = (guint) host_grace_ms;
 
         app = tray_app_new(&options, &error);
         if (!app) {

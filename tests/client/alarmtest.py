@@ -22,19 +22,27 @@ SESSION_IFACE = "org.freedesktop.login1.Session"
 TIMES = {"TPACCEL_ALARM_ARMING_MS": "500", "TPACCEL_ALARM_GRACE_MS": "1500"}
 
 
+# The mocks, as ClientTestCase.start_mocks() takes them: logind; org.thinkpad.Accelerometer with the movement
+# members only (movement_standin.py), its calls recorded by dbusmock.
+LOGIND_MOCK = (["--session", "--template", "logind"], LOGIN, "logind.log")
+MOVEMENT_STANDIN_MOCK = (["--session", "--template", os.path.join(os.path.dirname(__file__), "movement_standin.py")],
+                         ACCEL, "standin.log")
+
+
 class AlarmParts:
     def start_logind_session(self):
         """logind with session SESSION of this user, the session of the programs started (XDG_SESSION_ID)."""
+        self.start_mocks(LOGIND_MOCK)
+        self.add_logind_session()
+
+    def add_logind_session(self):
+        """Session SESSION of this user in the logind mock (LOGIND_MOCK), the session of the programs started."""
         self.env.update(TIMES)
         self.env["XDG_SESSION_ID"] = SESSION
-        self.start_mock(["--session", "--template", "logind"], LOGIN, "logind.log")
         self.bus.call(LOGIN, LOGIN_PATH, MOCK, "AddSession", "ssusb", (SESSION, "seat0", os.getuid(), "user", True))
 
     def start_movement_standin(self):
-        """org.thinkpad.Accelerometer with the movement members only (movement_standin.py); the calls are
-        recorded by dbusmock."""
-        self.start_mock(["--session", "--template", os.path.join(os.path.dirname(__file__), "movement_standin.py")],
-                        ACCEL, "standin.log")
+        self.start_mocks(MOVEMENT_STANDIN_MOCK)
 
     def claims(self):
         """ClaimMovement calls minus ReleaseMovement calls at the stand-in: the claims held."""

@@ -31,6 +31,19 @@ def trace(name):
     return path
 
 
+def trace_from(name, start_ms, path):
+    """Writes trace name (tests/traces) from its time start_ms on, shifted to start at 0, to path: the same
+    motion without the seconds of rest that lead to it. Returns path."""
+    with open(trace(name)) as f:
+        rows = [line for line in f if line[0].isdigit() and float(line.split(",")[0]) >= start_ms]
+    with open(path, "w") as f:
+        f.write(f"# {name} from {start_ms} ms on (clienttest.trace_from)\ntime_ms,x,y,keyboard,mouse\n")
+        for line in rows:
+            t, rest = line.split(",", 1)
+            f.write(f"{float(t) - start_ms:g},{rest}")
+    return path
+
+
 def colours(shot):
     """The colours in a screenshot, as ImageMagick's histogram lists them (upper case: #RRGGBB)."""
     return subprocess.run(["convert", shot, "-format", "%c", "histogram:info:-"], capture_output=True, text=True,
@@ -184,10 +197,17 @@ class ClientTestCase(BusTestCase):
         wait_until(lambda: not self.bus.name_owner(ACCEL), what="tpacceld to leave the bus")
 
     def start_mock(self, argv_tail, name, log_name):
-        proc = self.spawn([PYTHON, "-m", "dbusmock"] + argv_tail, log_name)
-        wait_until(lambda: proc.poll() is not None or self.bus.name_owner(name), what=f"{name} mock")
-        self.assertIsNone(proc.poll(), f"the {name} mock exited")
-        return proc
+        return self.start_mocks((argv_tail, name, log_name))[0]
+
+    def start_mocks(self, *mocks):
+        """Starts dbusmock services, each (argv_tail, name, log_name), side by side (each takes a Python
+        start-up), and waits until each owns its name. Returns their processes."""
+        procs = [(self.spawn([PYTHON, "-m", "dbusmock"] + argv_tail, log_name), name)
+                 for argv_tail, name, log_name in mocks]
+        for proc, name in procs:
+            wait_until(lambda: proc.poll() is not None or self.bus.name_owner(name), what=f"{name} mock")
+            self.assertIsNone(proc.poll(), f"the {name} mock exited")
+        return [proc for proc, _ in procs]
 
     def ctl(self, *args, bus="--session", check=None, env=None):
         """Runs tpaccelctl; returns (exit status, stdout, stderr)."""

@@ -33,16 +33,25 @@ BUBBLE, PLOT_X, PLOT_Y = "#8AE234", "#3465A4", "#CC0000"
 
 
 class Xvfb:
+    """Started at once; wait() returns its display once it takes clients (the rest of a set-up goes on
+    meanwhile)."""
+
     def __init__(self):
         read_fd, write_fd = os.pipe()
         self.proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1024x768x24",
                                       "-nolisten", "tcp"], pass_fds=[write_fd], stderr=subprocess.DEVNULL)
         os.close(write_fd)
-        with os.fdopen(read_fd) as f:
-            number = f.readline().strip()
-        if not number:
-            raise RuntimeError("Xvfb did not start")
-        self.display = ":" + number
+        self.displayfd = os.fdopen(read_fd)
+        self.display = None
+
+    def wait(self):
+        if self.display is None:
+            with self.displayfd as f:
+                number = f.readline().strip()
+            if not number:
+                raise RuntimeError("Xvfb did not start")
+            self.display = ":" + number
+        return self.display
 
     def stop(self):
         stop_process(self.proc)
@@ -53,17 +62,27 @@ class TrayTest(ClientTestCase):
         super().setUp()
         self.assertTrue(os.access(TRAY, os.X_OK), f"{TRAY} is not built")
         self.xvfb = Xvfb()
-        self.env["DISPLAY"] = self.xvfb.display
+        # The panel's watcher, the notification server and a subclass's mocks start while Xvfb does.
+        self.start_mocks(self.watcher_mock(), (["--session", "--template", "notification_daemon"], NOTIFICATIONS,
+                                               "notifications.log"), *self.more_mocks())
+        self.env["DISPLAY"] = self.xvfb.wait()
         self.env["TPACCEL_ICON_DIR"] = os.path.join(TOP_SRCDIR, "data", "icons")
         self.env["TPACCEL_TRAY_TEMPERATURE_POLL_MS"] = "200"  # tests only: 5 s otherwise
-        self.start_watcher()
-        self.start_mock(["--session", "--template", "notification_daemon"], NOTIFICATIONS, "notifications.log")
         self.tray = None
 
+    def more_mocks(self):
+        """The mocks a subclass needs besides the watcher and the notification server (start_mocks())."""
+        return ()
+
+    @staticmethod
+    def watcher_mock(host=True, log_name="watcher.log"):
+        """The panel's StatusNotifierWatcher (sn_watcher_template.py), saying whether a host is there: the
+        arguments of start_mocks()."""
+        return (["--session", "--template", WATCHER_TEMPLATE, "--parameters", json.dumps({"host": host})], WATCHER,
+                log_name)
+
     def start_watcher(self, host=True, log_name="watcher.log"):
-        """The panel's StatusNotifierWatcher (sn_watcher_template.py), saying whether a host is there."""
-        self.start_mock(["--session", "--template", WATCHER_TEMPLATE, "--parameters", json.dumps({"host": host})],
-                        WATCHER, log_name)
+        self.start_mocks(self.watcher_mock(host, log_name))
 
     def stop_display(self):
         self.xvfb.stop()
@@ -218,11 +237,12 @@ class TrayTest(ClientTestCase):
         res = subprocess.run([TRAY, "--session"], capture_output=True, text=True, env=env, timeout=30)
         self.assertEqual(res.returncode, 1, res.stderr)
         self.assertIn("cannot open the display: the tray icon needs a desktop session", res.stderr)
-        # The tests' short temperature period, when it is no period, is refused by name.
-        res = subprocess.run([TRAY, "--session"], capture_output=True, text=True, timeout=30,
-                             env=dict(self.env, TPACCEL_TRAY_TEMPERATURE_POLL_MS="5s"))
-        self.assertEqual(res.returncode, 2, res.stderr)
-        self.assertIn('TPACCEL_TRAY_TEMPERATURE_POLL_MS="5s"', res.stderr)
+        # The tests' short times, when they are no times, are refused by name.
+        for name in ("TPACCEL_TRAY_TEMPERATURE_POLL_MS", "TPACCEL_TRAY_HOST_GRACE_MS"):
+            res = subprocess.run([TRAY, "--session"], capture_output=True, text=True, timeout=30,
+                                 env=dict(self.env, **{name: "5s"}))
+            self.assertEqual(res.returncode, 2, res.stderr)
+            self.assertIn(f'{name}="5s"', res.stderr)
 
     def test_icon_follows_tilt(self):
         self.start_tray()
@@ -462,9 +482,9 @@ class TrayTest(ClientTestCase):
         self.assertNotIn("Accelerometer service stopped", [s for s, _ in self.notifications()])
 
     def test_lets_daemon_idle(self):
-        # No accelerometer: the daemon exits after 3 s without calls. The old tray read Temperature every
+        # No accelerometer: the daemon exits after 2 s without calls. The old tray read Temperature every
         # 5 s (200 ms here) and kept it alive for ever.
-        self.install_activation(extra=["--sim-fault=absent", "--exit-idle-time=3"])
+        self.install_activation(extra=["--sim-fault=absent", "--exit-idle-time=2"])
         self.watch_property_reads()
         self.start_tray()
         wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld")
@@ -743,7 +763,9 @@ class TrayTest(ClientTestCase):
         # notification, opens its window instead, and warns about nothing. A host that comes later shows
         # the icon: a watcher first without a host (KDE's watcher before the panel), then its host.
         self.stop_mock(WATCHER)
-        self.start_tray(env=dict(self.env, G_DEBUG="fatal-criticals"), registered=False)
+        # The grace for a panel starting: 1 s here (tests only), 10 s otherwise.
+        self.start_tray(env=dict(self.env, G_DEBUG="fatal-criticals", TPACCEL_TRAY_HOST_GRACE_MS="1000"),
+                        registered=False)
         self.start_daemon("rest.csv")
         said = "No tray shows the accelerometer icon"
         wait_until(lambda: said in self.tray_log(), timeout=30,

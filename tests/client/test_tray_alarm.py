@@ -13,7 +13,7 @@ import time
 import sys
 import unittest
 
-from alarmtest import AlarmParts
+from alarmtest import LOGIND_MOCK, MOVEMENT_STANDIN_MOCK, AlarmParts
 from clienttest import stop_process, wait_until
 import test_tray
 
@@ -21,11 +21,13 @@ ALARM_LABEL = "Alarm when _moved while locked"
 
 
 class TrayAlarmTest(AlarmParts, test_tray.TrayTest):
+    def more_mocks(self):
+        return (LOGIND_MOCK, MOVEMENT_STANDIN_MOCK)
+
     def setUp(self):
         super().setUp()
         self.env["PULSE_SERVER"] = "unix:" + os.path.join(self.tmpdir, "no-pulse")  # no sound server here
-        self.start_logind_session()
-        self.start_movement_standin()
+        self.add_logind_session()
         self.conf = os.path.join(self.env["XDG_CONFIG_HOME"], "tpaccel", "tray.conf")
 
     def alarm_item(self):
