@@ -410,6 +410,7 @@ class TpaccelTestBase(BusTestCase):
         return result[0]
 
     def start_daemon(self, *args, backend='sim', wait=True):
+        self.assertTrue(TPACCELD, "no tpacceld: set TPACCELD or TOP_BUILDDIR (a build with programs.env)")
         cmd = [TPACCELD, '-v', '--state-dir=' + self.state_dir]
         if backend:
             cmd.append('--backend=' + backend)
