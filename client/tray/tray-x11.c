@@ -43,6 +43,33 @@ static void hook_error(Display *display, int error_code)
         replaced_hooks[error_code] = XESetWireToError(display, error_code, on_wire_error);
 }
 
+/* A DestroyNotify for one of our toplevels that another client destroyed: GDK would dispose the window's
+ * frame clock first (dropping every handler on it) and GTK then disconnect its own handlers from the
+ * clock by id (a pending resize's, a tick callback's) when it destroys the widget: a GLib critical for
+ * each (GTK 3.24). So the widget is destroyed here, before GDK sees the event, as the program would
+ * destroy it: GTK disconnects what it connected while the handlers are there, and the requests for the
+ * gone window fail with the errors hooked above. GTK would destroy the widget on this event anyway
+ * (gtk_main_do_event on GDK_DESTROY for a toplevel). */
+static GdkFilterReturn on_destroy_notify(GdkXEvent *xevent, GdkEvent *event, gpointer userdata)
+{
+        const XEvent *x = xevent;
+        GdkDisplay *display = userdata;
+        GdkWindow *window;
+        gpointer widget = NULL;
+
+        if (x->type != DestroyNotify)
+                return GDK_FILTER_CONTINUE;
+        window = gdk_x11_window_lookup_for_display(display, x->xdestroywindow.window);
+        if (!window || gdk_window_get_window_type(window) != GDK_WINDOW_TOPLEVEL)
+                return GDK_FILTER_CONTINUE;
+        gdk_window_get_user_data(window, &widget);
+        if (!GTK_IS_WINDOW(widget))
+                return GDK_FILTER_CONTINUE;
+        g_debug("Window 0x%lx was destroyed from outside", x->xdestroywindow.window);
+        gtk_widget_destroy(widget);
+        return GDK_FILTER_REMOVE;
+}
+
 void tray_x11_tolerate_destroyed_windows(void)
 {
         GdkDisplay *display = gdk_display_get_default();
@@ -60,5 +87,6 @@ void tray_x11_tolerate_destroyed_windows(void)
         /* cairo draws through RENDER pictures, which the server frees with their window. */
         if (XQueryExtension(xdisplay, RENDER_NAME, &render_opcode, &render_event_base, &render_error_base))
                 hook_error(xdisplay, render_error_base + BadPicture);
+        gdk_window_add_filter(NULL, on_destroy_notify, display);
         hooked = true;
 }

@@ -11,6 +11,9 @@
  * for an unrelated later request. This hooks Xlib's error conversion (XESetWireToError), which runs
  * before GDK's handler and its traps: those errors on a resource of this connection are logged (debug)
  * and dropped; the same errors on other clients' windows (which GDK traps and checks, e.g. a tray
- * manager's) and every other error go on to GDK as before. Does nothing on other displays than X11.
+ * manager's) and every other error go on to GDK as before. A toplevel destroyed from outside is
+ * destroyed (gtk_widget_destroy) before GDK handles its DestroyNotify, which would otherwise drop the
+ * handlers GTK has on its frame clock and have GTK disconnect them by id (GLib criticals). Does nothing
+ * on other displays than X11.
  * Call once, after gtk_init(). */
 void tray_x11_tolerate_destroyed_windows(void);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tray_x11_tolerate_destroyed_windows() against the race it is for, made deterministic: another client
  * destroys our window, we draw to it (core requests, and cairo through RENDER), and the errors arrive
- * while GDK has an error trap pushed for a later request, which GDK treats as fatal. Needs an X display
+ * while GDK has an error trap pushed for a later request, which GDK treats as fatal; or it is destroyed
+ * while GTK waits for the frame clock (a resize queued), whose handlers GDK drops before GTK disconnects
+ * them (GLib criticals). Needs an X display
  * ($DISPLAY): test_tray.py runs each test in a process of its own under its Xvfb, with the hook and with
  * --without-hook, where GDK must end the program with status 1 (the race is real: the test can fail). */
 #include <cairo-xlib.h>
@@ -138,6 +140,38 @@ TEST(resources_made_for_a_window_destroyed_from_outside)
         CHECK(true); /* reached */
 }
 
+static unsigned criticals;
+
+static void count_critical(const gchar *domain, GLogLevelFlags level, const gchar *message,
+                           gpointer userdata)
+{
+        fprintf(stderr, "%s-CRITICAL: %s\n", domain ?: "", message);
+        criticals++;
+}
+
+TEST(layout_pending_when_destroyed_from_outside)
+{
+        static const char *const domains[] = {"GLib-GObject", "Gdk", "Gtk"};
+        guint handlers[G_N_ELEMENTS(domains)];
+        GtkWidget *window, *label = gtk_label_new("0");
+        Window xid;
+
+        criticals = 0;
+        for (size_t i = 0; i < G_N_ELEMENTS(domains); i++)
+                handlers[i] = g_log_set_handler(domains[i], G_LOG_LEVEL_CRITICAL, count_critical, NULL);
+        xid = shown_window(&window);
+        gtk_container_add(GTK_CONTAINER(window), label);
+        gtk_widget_show(label);
+        process_pending_events();
+        /* A readout changes: the window's resize waits for the frame clock's next layout. */
+        gtk_label_set_text(GTK_LABEL(label), "12.5 degrees");
+        destroy_from_outside(xid);
+        process_pending_events();
+        for (size_t i = 0; i < G_N_ELEMENTS(domains); i++)
+                g_log_remove_handler(domains[i], handlers[i]);
+        CHECK_EQ(criticals, 0u);
+}
+
 TEST(other_clients_windows_still_reach_the_trap)
 {
         GdkDisplay *display = gdk_display_get_default();
@@ -162,6 +196,7 @@ int main(int argc, char **argv)
                  cairo_drawing_on_a_window_destroyed_from_outside},
                 {"resources_made_for_a_window_destroyed_from_outside",
                  resources_made_for_a_window_destroyed_from_outside},
+                {"layout_pending_when_destroyed_from_outside", layout_pending_when_destroyed_from_outside},
                 {"other_clients_windows_still_reach_the_trap", other_clients_windows_still_reach_the_trap},
         };
         bool hook = true;
