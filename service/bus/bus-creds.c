@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bus-creds.h"
+#include "bus-errors.h"
 #include "bus-face.h"
 #include "log.h"
 #include "strutil.h"
@@ -257,7 +258,8 @@ static int ask_bus(Sender *s, sd_bus_message *call)
                                         "GetConnectionUnixUser", on_lookup, s, "s", s->name);
 }
 
-/* Makes call wait behind s's waiting calls, or sets error to LimitsExceeded naming the bound. Once the
+/* Makes call wait behind s's waiting calls, or sets error to Busy naming the bound (a queue that drains
+ * as soon as the bus answers, as polkit's: the caller tries again, as for polkit's). Once the
  * bus has answered, the call is queued to run again at once, after those before it. Returns 0 or a
  * negative errno. */
 static int wait_in_line(BusCreds *t, Sender *s, sd_bus_message *call, sd_bus_error *error)
@@ -271,7 +273,7 @@ static int wait_in_line(BusCreds *t, Sender *s, sd_bus_message *call, sd_bus_err
                           "their senders is reached",
                           member, s->name, per_sender ? "per-connection" : "total",
                           per_sender ? CREDS_WAITING_PER_SENDER : CREDS_WAITING_MAX);
-                return sd_bus_error_setf(error, SD_BUS_ERROR_LIMITS_EXCEEDED,
+                return sd_bus_error_setf(error, ACCEL_ERROR_BUSY,
                                          "%s: the %s bound of %u calls waiting for the bus to tell who "
                                          "their senders are is reached; try again when they are answered",
                                          member, per_sender ? "per-connection" : "total",

@@ -28,9 +28,10 @@
  *     shutting down"), before the connection closes.
  *
  * Bounded: CREDS_WAITING_PER_SENDER calls wait per connection, CREDS_WAITING_MAX in all (so at most as
- * many questions are in flight); past them a call is refused at once with LimitsExceeded naming the
- * bound and changes nothing. At most CREDS_KNOWN_MAX uids are kept; past it the one used longest ago is
- * forgotten (asked again when its connection calls again). */
+ * many questions are in flight); past them a call is refused at once with Busy naming the bound (a
+ * queue that drains when the bus answers, so "try again", as for polkit's) and changes nothing. At most
+ * CREDS_KNOWN_MAX uids are kept; past it the one used longest ago is forgotten (asked again when its
+ * connection calls again). */
 
 #include <stdbool.h>
 #include <sys/types.h>
@@ -45,12 +46,12 @@ typedef struct BusCreds BusCreds;
 
 /* The uid of call's sender. Returns 1 with *ret_uid set; 0: the bus was asked (or is being asked) and
  * the call waits, the handler returns 1 and runs again from the top with the answer; or a negative
- * errno with error set (AccessDenied when the bus cannot tell, LimitsExceeded past the bounds) for the
+ * errno with error set (AccessDenied when the bus cannot tell, Busy past the bounds) for the
  * handler to return. f->creds is allocated on first use. */
 int bus_sender_uid(BusFace *f, sd_bus_message *call, uid_t *ret_uid, sd_bus_error *error);
 /* For a call that needs no uid but must not overtake its connection's earlier calls (a Release): 1
  * when none of them waits, go on; 0: it waits behind them, return 1 and run again from the top; or a
- * negative errno with error set (LimitsExceeded). */
+ * negative errno with error set (Busy). */
 int bus_sender_in_order(BusFace *f, sd_bus_message *call, sd_bus_error *error);
 /* name left the bus (the bus driver's NameOwnerChanged, claims.c): forgets its uid, drops a question in
  * flight and its waiting calls unanswered. */

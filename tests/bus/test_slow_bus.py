@@ -14,15 +14,18 @@ import sys
 import time
 import unittest
 
-from daemontest import CONFIGURE, IFACE, NAME, PATH, TIMEOUT, TpaccelTestBase, error_message, error_name
+from daemontest import (CONFIGURE, EC_IFACE, EC_PATH, IFACE, NAME, PATH, TIMEOUT, TpaccelTestBase, error_message,
+                        error_name, row)
 from gi.repository import GLib
 from slowbus import SlowBus
 
 RECORD = struct.Struct('=QiiII')  # the stream's record (bus-stream.h)
+BUSY = 'org.thinkpad.Accelerometer.Error.Busy'
 LIMITS_EXCEEDED = 'org.freedesktop.DBus.Error.LimitsExceeded'
 NO_SERVER = 'org.freedesktop.DBus.Error.NoServer'
 NOT_CLAIMED = 'org.thinkpad.Accelerometer.Error.NotClaimed'
 CREDS_WAITING_PER_SENDER = 32  # bus-creds.h
+EC_QUEUE_PER_CLIENT_MAX = 8  # bus-ec.c
 READOUTS_DURING_STALL = 10  # readouts that must come while a call waits for the bus (0 when the loop waits)
 
 
@@ -148,7 +151,7 @@ class SlowBusTest(TpaccelTestBase):
 
     def test_calls_waiting_for_the_bus_are_bounded(self):
         """Past CREDS_WAITING_PER_SENDER calls of one connection waiting for its uid, the next is refused
-        at once with LimitsExceeded and changes nothing."""
+        at once with Busy (a queue that drains: try again) and changes nothing."""
         self.start()
         con = self.new_connection()
         self.slow.hold(True)
@@ -156,7 +159,7 @@ class SlowBusTest(TpaccelTestBase):
         self.hold_and_wait(1)
         refused = self.call_on(con, 'Claim')
         e = self.wait_result(refused)
-        self.assertEqual(error_name(e), LIMITS_EXCEEDED, error_message(e))
+        self.assertEqual(error_name(e), BUSY, error_message(e))
         self.assertIn('waiting for the bus', error_message(e))
         self.assertEqual([r for r in waiting if r], [], 'a waiting call was answered before the bus')
         self.slow.release()
@@ -164,6 +167,25 @@ class SlowBusTest(TpaccelTestBase):
         ok = [r for r in results if r is None]
         self.assertEqual(len(ok), 16, 'CLAIMS_PER_CONNECTION_MAX claims are taken, the rest refused')
         self.assertTrue(all(error_name(r) == LIMITS_EXCEEDED for r in results if r is not None))
+
+    def test_read_rows_past_the_client_queue_are_busy(self):
+        """ReadRow calls that waited for their sender's uid run again together: the first
+        EC_QUEUE_PER_CLIENT_MAX join the client's EC queue and are served, the rest are answered Busy.
+        Session semantics: the same uid is allowed without polkit (whose bound of checks in flight is
+        lower)."""
+        self.start_daemon('--session', '--address=' + self.slow.address, '--sensor-proxy=no')
+        con = self.new_connection()
+        self.slow.hold(True)
+        calls = [self.call_async('ReadRow', 1, row(0x13), 3, iface=con.proxy(NAME, EC_PATH, EC_IFACE))
+                 for _ in range(20)]
+        self.hold_and_wait(1)
+        # Answered by sd-bus at once, after the calls sent before it on this connection were read.
+        con.call(NAME, PATH, 'org.freedesktop.DBus.Peer', 'Ping')
+        self.slow.release()
+        results = [self.wait_result(c) for c in calls]
+        self.assertEqual([r is None for r in results], [True] * EC_QUEUE_PER_CLIENT_MAX + [False] * 12)
+        self.assertEqual({error_name(r) for r in results if r is not None}, {BUSY})
+        self.assertIn('at most %d per client' % EC_QUEUE_PER_CLIENT_MAX, error_message(results[-1]))
 
 
 if __name__ == '__main__':

@@ -554,8 +554,9 @@ for i in range(40):
         samples = self.collect_samples(1.0)
         self.assertEventually(lambda: results['ok'] + results['busy'] + len(results['other']) == 100)
         self.assertEqual(results['other'], [])
+        # How many are Busy depends on how the calls and the queue interleave (the bound itself:
+        # test_slow_bus/test_read_rows_past_the_client_queue_are_busy).
         self.assertGreater(results['ok'], 0)
-        self.assertGreater(results['busy'], 0, 'a per-client queue limit answers Busy')
         self.assertGreater(len(samples), 30, 'the poller keeps its rate during the flood')
         # Another client is still served.
         self.assertEqual(self.ec.ReadRow(1, row(0x13), 3)[1], 1)
