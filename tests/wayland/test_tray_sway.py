@@ -66,7 +66,8 @@ class SwayTrayTest(DesktopTrayTest):
         # stops its frames, and within seconds the claim is the icon's (the daemon keeps polling for the
         # icon); back on its workspace, the full rate again.
         self.start_tray("--show-window")
-        self.start_daemon("rest.csv")
+        # Rolling, so that the x and y curves part (at rest the y curve covers the x one).
+        self.start_daemon("slow-roll-45.csv", loop=True)
         wait_until(lambda: self.sway.windows(APP_ID), what="the window in sway's tree")
         wait_until(lambda: self.rate() == 50, what="the full rate for the window")
         wait_until(lambda: all(c in self.colours(self.screenshot("sway-window.png")) for c in [BUBBLE, PLOT_X, PLOT_Y]),
