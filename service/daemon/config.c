@@ -12,7 +12,6 @@
 #include "context.h"
 #include "input-devices.h"
 #include "log.h"
-#include "readout.h"
 #include "strv.h"
 
 void config_error_done(ConfigError *e)
@@ -509,14 +508,6 @@ void config_set_invert(StateConfig *config, bool invert)
                 config->rest_y = -config->rest_y;
         }
         config->invert = invert;
-}
-
-void context_calibrate(Context *c)
-{
-        backend_calibrate(c->backend);
-        c->calibration_requested = true;
-        (void) readout_on_demand(c);
-        context_check_rest(c); /* when that readout finished it; otherwise the next readout does */
 }
 
 void context_check_rest(Context *c)

@@ -89,9 +89,6 @@ int context_save_config(Context *c, const StateConfig *next);
  * rest position too), as SetInvert does. */
 void config_set_invert(StateConfig *config, bool invert);
 
-/* Calibrate: the next readout becomes the rest position (an on-demand readout takes it now when nobody
- * polls). The caller has checked that the state file can be written (context_save_config()). */
-void context_calibrate(Context *c);
 /* After a readout: takes a finished calibration of the backend as the rest position. One Calibrate
  * asked for is a change (CONFIG_APPLY_CHANGE): if the state file cannot be written, the backend gets the
  * old rest position back and nothing changes (logged). The first one after start is the daemon's own

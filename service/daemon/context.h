@@ -5,10 +5,11 @@
  * userdata. No globals. The core (this folder, no D-Bus in it) spreads its functions over files by
  * concern, each with its own struct where it has state:
  *   context.c         lifetime, the configuration loaded at start, the device, the observer
- *   config.c          the one path that changes the configuration (setters, reload, calibration)
+ *   config.c          the one path that changes the configuration (setters, reload, a rest position)
  *   device.c          initializing the accelerometer with a configuration (also used by --dump)
  *   poller.c          Poller: the polling timer, its demand mask and the poll path's health
- *   readout.c         the one path of a readout: calibration, activity, motion, observer, protection
+ *   readout.c         the one path of a readout: calibration, activity, motion, observer, protection;
+ *                     the on-demand readout and Calibrate
  *   protection.c      Protection: disk protection, arming, parking, Pause()
  *   suspend.c         Suspend: what to do before sleep and after resume
  *   backend-watch.c   BackendWatch: the kernel hdaps driver appearing/disappearing
