@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The daemon context: lifetime, loading the configuration at start, the device, the observer. */
+/* The daemon context: lifetime, loading the configuration at start, the device. */
 
 #include <errno.h>
 #include <stdio.h>
@@ -280,18 +280,6 @@ Context *context_free(Context *c)
         free(c->state_path);
         free(c);
         return NULL;
-}
-
-void context_set_observer(Context *c, const ContextObserver *o, void *userdata)
-{
-        c->observer = o;
-        c->observer_userdata = userdata;
-}
-
-void context_changed(Context *c, ChangeMask mask)
-{
-        if (mask != 0 && c->observer && c->observer->changed)
-                c->observer->changed(c, mask, c->observer_userdata);
 }
 
 int context_start(Context *c, const ContextOptions *o)

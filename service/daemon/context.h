@@ -4,7 +4,8 @@
 /* The daemon's one context: every piece of state tpacceld has, passed down to every handler as
  * userdata. No globals. The core (this folder, no D-Bus in it) spreads its functions over files by
  * concern, each with its own struct where it has state:
- *   context.c         lifetime, the configuration loaded at start, the device, the observer
+ *   context.c         lifetime, the configuration loaded at start, the device
+ *   observer.c        the one observer: what every concern reports (context_changed())
  *   config.c          the one path that changes the configuration (setters, reload, a rest position)
  *   device.c          initializing the accelerometer with a configuration (also used by --dump)
  *   poller.c          Poller: the polling timer, its demand mask and the poll path's health
@@ -109,11 +110,6 @@ typedef struct Context {
 int context_new(const ContextOptions *o, Backend *backend, const char *backend_reason, Context **ret);
 Context *context_free(Context *c);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Context *, context_free);
-
-/* The one observer of the context (NULL: none). */
-void context_set_observer(Context *c, const ContextObserver *o, void *userdata);
-/* Reports mask (CHANGE_MASK() bits) to the observer. */
-void context_changed(Context *c, ChangeMask mask);
 
 /* Starts what runs on the event loop: polling if anything demands it already (disk protection from the
  * state file), the backend watch (o->backend_options) and the idle exit. Returns 0 or a negative errno
