@@ -76,6 +76,12 @@ void config_error_done(ConfigError *e);
 int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, ChangeMask *ret_changed,
                          ConfigError *ret_error);
 
+/* Reads the EC's configuration back (0x17/0x82) into ec_oversampling_ratio/ec_filter_order, as the
+ * 2006 patch series' attributes did; logs a difference from c->config and reports OversamplingRatio and
+ * FilterOrder. Failures leave the configured values shown. After every change of the EC's configuration:
+ * context_apply_config()'s, and context.c's (init, fake-data mode, a pending configuration taken). */
+void context_read_back_ec_config(Context *c);
+
 /* SIGHUP: reads the state file again and applies it (CONFIG_APPLY_RELOAD), logging what it applied. A
  * file that cannot be read or parsed changes nothing (a warning); a missing file means the defaults.
  * Never writes the file. */

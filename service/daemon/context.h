@@ -7,6 +7,7 @@
  *   context.c         lifetime, the configuration loaded at start, the device
  *   observer.c        the one observer: what every concern reports (context_changed())
  *   config.c          the one path that changes the configuration (setters, reload, a rest position)
+ *                     and the EC's configuration read back
  *   device.c          initializing the accelerometer with a configuration (also used by --dump)
  *   poller.c          Poller: the polling timer, its demand mask and the poll path's health
  *   readout.c         the one path of a readout: calibration, activity, motion, observer, protection;
@@ -122,10 +123,6 @@ void context_shutdown(Context *c);
  * EC's configuration back and, when there is no rest position yet, takes one from an on-demand readout
  * (failures logged; the first later readout takes it then). */
 int context_init_device(Context *c);
-/* Reads the EC's configuration back (0x17/0x82) into ec_oversampling_ratio/ec_filter_order, as the
- * 2006 patch series' attributes did; logs and reports the properties. Failures leave the configured values
- * shown. */
-void context_read_back_ec_config(Context *c);
 /* SetFakeDataMode: switches the EC's fake-data mode (0x17/0x83: a counter instead of readouts; a self-test
  * switch, not part of the configuration: never saved, kept by a re-initialization). Reports FakeDataMode
  * when it changed, then reads the EC's configuration back (context_read_back_ec_config()). Returns 0,
