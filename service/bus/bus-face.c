@@ -339,7 +339,8 @@ int bus_start(BusFace *f, const BusOptions *o, const ContextOptions *co)
                 return r;
 
         /* Objects first, the name last, so that clients never see a half-built service. */
-        r = claims_start(f);
+        /* One match for clients leaving the bus: their claims, and through the callback their streams. */
+        r = claims_start(f, bus_streams_owner_gone);
         if (r < 0)
                 return r;
         r = bus_accelerometer_register(f);

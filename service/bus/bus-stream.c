@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sample stream (bus-stream.h): a table of streams, each our end of a SOCK_SEQPACKET pair and an
  * EPOLLHUP watch on it (the client closed its end: released). The claim, its bounds and the watch on
- * the owner leaving the bus live in claims.c (bus_streams_owner_gone()). */
+ * the owner leaving the bus live in claims.c, which calls bus_streams_owner_gone() back (the callback
+ * bus-face.c gives claims_start()). */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -54,8 +55,8 @@ struct BusStreams {
         unsigned
                 sample_credit; /* Sample decimation: SAMPLE_SIGNAL_RATE_MAX per readout, a signal per rate */
         /* SubscribeSamples(): the subscribed connections, each with its count of subscriptions. Leaving
-         * the bus is seen through claims.c's one NameOwnerChanged match (bus_streams_owner_gone()), not a
-         * track (a match rule each) per subscriber: see claims.c. */
+         * the bus is seen through claims.c's one NameOwnerChanged match (its callback
+         * bus_streams_owner_gone()), not a track (a match rule each) per subscriber: see claims.c. */
         SampleSubscriber *subscribers;
         size_t n_subscribers;
 };

@@ -72,8 +72,9 @@ bool bus_sample_subscribed(BusFace *f);
  * shock_active: after this readout. */
 void bus_stream_readout(BusFace *f, const HdapsReadout *ro, bool shock_active);
 
-/* owner left the bus: ends its Sample subscriptions and releases its streams (claims.c, for every
- * unique name that leaves, before it drops the owner's claims). */
+/* owner left the bus: ends its Sample subscriptions and releases its streams (their claims:
+ * claims_remove_stream()). The ClaimsOwnerGone callback bus-face.c gives claims_start(): claims.c calls
+ * it for every unique name that leaves, before it drops the owner's claims. */
 void bus_streams_owner_gone(BusFace *f, const char *owner);
 
 /* Closes every stream without touching the claims (bus_face_free(), before claims_free()). */

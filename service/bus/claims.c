@@ -11,7 +11,8 @@
  * sd_bus_track (a match rule each) per claimer or stream: dbus-daemon allows 512 match rules per
  * connection and closes the connection at the next AddMatch past them, which ended the daemon. The
  * bus delivers a client's calls before the NameOwnerChanged of its leaving, so a claim is never
- * recorded after its client was seen to go.
+ * recorded after its client was seen to go. What else ends with the client (its streams) is the face's
+ * callback (claims_start()): this file calls no function of bus-stream.c.
  *
  * Everything is bounded (bus-face.h: CLAIMS_*, STREAMS_* in bus-stream.h): per connection, per user
  * (but root) and in all, with the last part of the total kept for privileged callers (root, the daemon's
@@ -48,6 +49,7 @@ struct Claims {
         size_t n_claims, n_streams;             /* held by everyone */
         size_t n_claims_other, n_streams_other; /* held by callers without the reserve */
         sd_bus_slot *gone;                      /* the NameOwnerChanged match */
+        ClaimsOwnerGone owner_gone;             /* the face's: what else ends with a client (streams) */
 };
 
 static Claimer *claimer_free(Claimer *k)
@@ -128,8 +130,9 @@ static int on_name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error
         }
         if (name[0] != ':' || new_owner[0] != '\0')
                 return 0;
-        bus_creds_forget(f, name);       /* its uid, and its calls still waiting for it */
-        bus_streams_owner_gone(f, name); /* its Sample subscriptions; each stream releases its claim */
+        bus_creds_forget(f, name); /* its uid, and its calls still waiting for it */
+        if (f->claims->owner_gone)
+                f->claims->owner_gone(f, name); /* its streams: each releases its claim */
         if (find_claimer(f->claims, name) < 0)
                 return 0;
 
@@ -146,7 +149,7 @@ static int on_name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error
         return 0;
 }
 
-int claims_start(BusFace *f)
+int claims_start(BusFace *f, ClaimsOwnerGone owner_gone)
 {
         int r;
 
@@ -154,6 +157,7 @@ int claims_start(BusFace *f)
         f->claims = calloc(1, sizeof(Claims));
         if (!f->claims)
                 return log_error_errno(-ENOMEM, "Failed to record a claim: %m");
+        f->claims->owner_gone = owner_gone;
         r = sd_bus_match_signal(f->bus, &f->claims->gone, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                 "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, f);
         if (r < 0)

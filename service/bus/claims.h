@@ -18,9 +18,15 @@ typedef struct BusFace BusFace;
 #define CLAIMS_MAX                256u /* ... everyone holds */
 #define CLAIMS_RESERVED           64u  /* ... of which only privileged callers may hold the last ones */
 
-/* Watches clients leaving the bus (one NameOwnerChanged match, for every claimer and stream); before
- * the name is taken. Returns 0 or a negative errno (logged). */
-int claims_start(BusFace *f);
+/* What else ends when a client leaves the bus: called with the unique name that left, after the
+ * sender's uid is forgotten (bus_creds_forget()) and before its claims are dropped. The face passes
+ * bus_streams_owner_gone() (bus-stream.h: its subscriptions end, its streams release their claims
+ * through claims_remove_stream()), so that claims.c never calls into bus-stream.c. */
+typedef void (*ClaimsOwnerGone)(BusFace *f, const char *name);
+
+/* Watches clients leaving the bus (one NameOwnerChanged match, for every claimer and stream) and calls
+ * owner_gone (may be NULL) for each; before the name is taken. Returns 0 or a negative errno (logged). */
+int claims_start(BusFace *f, ClaimsOwnerGone owner_gone);
 /* Records a claim of the message's sender at rate Hz (0: the configured SamplingRate, validated by the
  * caller) and updates the poller's claim: returns 1. Returns 0 when the call waits for its sender's uid
  * (bus-creds.h: the handler returns 1 and runs again); or sets error (LimitsExceeded naming the bound)

@@ -12,7 +12,6 @@
 #include "context.h"
 #include "input-devices.h"
 #include "log.h"
-#include "readout.h"
 #include "strv.h"
 
 void config_error_done(ConfigError *e)
@@ -367,6 +366,32 @@ static const char *refusal_reason(const ConfigError *e)
         return strerror(-e->error);
 }
 
+void context_read_back_ec_config(Context *c)
+{
+        unsigned ec_rate, order, rate = backend_get_config(c->backend)->sampling_rate; /* in force */
+        int r;
+
+        c->ec_config_valid = false;
+        r = backend_get_ec_config(c->backend, &ec_rate, &order);
+        if (r < 0) {
+                if (r != -EOPNOTSUPP)
+                        log_debug_errno(r, "Reading the EC configuration back (0x17/0x82) failed: %m");
+        } else if (rate > 0) {
+                c->ec_config_valid = true;
+                c->ec_oversampling_ratio = ec_rate / rate; /* the EC knows only the product */
+                c->ec_filter_order = order;
+                log_debug("EC configuration read back (0x17/0x82): EC rate %u, filter order %u", ec_rate,
+                          order);
+                if (c->ec_oversampling_ratio != c->config.oversampling_ratio ||
+                    order != c->config.filter_order)
+                        log_warning("The EC reports EC rate %u and filter order %u, not %u x %u and %u as "
+                                    "configured; showing the EC's",
+                                    ec_rate, order, rate, c->config.oversampling_ratio,
+                                    c->config.filter_order);
+        }
+        context_changed(c, CHANGE_MASK(CHANGE_OVERSAMPLING_RATIO) | CHANGE_MASK(CHANGE_FILTER_ORDER));
+}
+
 /* After the EC's configuration was set: its own configuration read back, and polling re-rated for a new
  * SamplingRate (the timer, EffectiveRate; the poller set the backend's rate already). */
 static void after_ec_config(Context *c, const Applied *a)
@@ -509,14 +534,6 @@ void config_set_invert(StateConfig *config, bool invert)
                 config->rest_y = -config->rest_y;
         }
         config->invert = invert;
-}
-
-void context_calibrate(Context *c)
-{
-        backend_calibrate(c->backend);
-        c->calibration_requested = true;
-        (void) readout_on_demand(c);
-        context_check_rest(c); /* when that readout finished it; otherwise the next readout does */
 }
 
 void context_check_rest(Context *c)

@@ -76,6 +76,12 @@ void config_error_done(ConfigError *e);
 int context_apply_config(Context *c, StateConfig *next, ConfigApplyMode mode, ChangeMask *ret_changed,
                          ConfigError *ret_error);
 
+/* Reads the EC's configuration back (0x17/0x82) into ec_oversampling_ratio/ec_filter_order, as the
+ * 2006 patch series' attributes did; logs a difference from c->config and reports OversamplingRatio and
+ * FilterOrder. Failures leave the configured values shown. After every change of the EC's configuration:
+ * context_apply_config()'s, and context.c's (init, fake-data mode, a pending configuration taken). */
+void context_read_back_ec_config(Context *c);
+
 /* SIGHUP: reads the state file again and applies it (CONFIG_APPLY_RELOAD), logging what it applied. A
  * file that cannot be read or parsed changes nothing (a warning); a missing file means the defaults.
  * Never writes the file. */
@@ -89,9 +95,6 @@ int context_save_config(Context *c, const StateConfig *next);
  * rest position too), as SetInvert does. */
 void config_set_invert(StateConfig *config, bool invert);
 
-/* Calibrate: the next readout becomes the rest position (an on-demand readout takes it now when nobody
- * polls). The caller has checked that the state file can be written (context_save_config()). */
-void context_calibrate(Context *c);
 /* After a readout: takes a finished calibration of the backend as the rest position. One Calibrate
  * asked for is a change (CONFIG_APPLY_CHANGE): if the state file cannot be written, the backend gets the
  * old rest position back and nothing changes (logged). The first one after start is the daemon's own

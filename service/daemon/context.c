@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The daemon context: lifetime, loading the configuration at start, the device, the observer. */
+/* The daemon context: lifetime, loading the configuration at start, the device. */
 
 #include <errno.h>
 #include <stdio.h>
@@ -48,32 +48,6 @@ int context_init_device(Context *c)
                 take_first_rest(c);
         }
         return r;
-}
-
-void context_read_back_ec_config(Context *c)
-{
-        unsigned ec_rate, order, rate = backend_get_config(c->backend)->sampling_rate; /* in force */
-        int r;
-
-        c->ec_config_valid = false;
-        r = backend_get_ec_config(c->backend, &ec_rate, &order);
-        if (r < 0) {
-                if (r != -EOPNOTSUPP)
-                        log_debug_errno(r, "Reading the EC configuration back (0x17/0x82) failed: %m");
-        } else if (rate > 0) {
-                c->ec_config_valid = true;
-                c->ec_oversampling_ratio = ec_rate / rate; /* the EC knows only the product */
-                c->ec_filter_order = order;
-                log_debug("EC configuration read back (0x17/0x82): EC rate %u, filter order %u", ec_rate,
-                          order);
-                if (c->ec_oversampling_ratio != c->config.oversampling_ratio ||
-                    order != c->config.filter_order)
-                        log_warning("The EC reports EC rate %u and filter order %u, not %u x %u and %u as "
-                                    "configured; showing the EC's",
-                                    ec_rate, order, rate, c->config.oversampling_ratio,
-                                    c->config.filter_order);
-        }
-        context_changed(c, CHANGE_MASK(CHANGE_OVERSAMPLING_RATIO) | CHANGE_MASK(CHANGE_FILTER_ORDER));
 }
 
 int context_set_fake_data_mode(Context *c, bool on)
@@ -280,18 +254,6 @@ Context *context_free(Context *c)
         free(c->state_path);
         free(c);
         return NULL;
-}
-
-void context_set_observer(Context *c, const ContextObserver *o, void *userdata)
-{
-        c->observer = o;
-        c->observer_userdata = userdata;
-}
-
-void context_changed(Context *c, ChangeMask mask)
-{
-        if (mask != 0 && c->observer && c->observer->changed)
-                c->observer->changed(c, mask, c->observer_userdata);
 }
 
 int context_start(Context *c, const ContextOptions *o)

@@ -4,11 +4,14 @@
 /* The daemon's one context: every piece of state tpacceld has, passed down to every handler as
  * userdata. No globals. The core (this folder, no D-Bus in it) spreads its functions over files by
  * concern, each with its own struct where it has state:
- *   context.c         lifetime, the configuration loaded at start, the device, the observer
- *   config.c          the one path that changes the configuration (setters, reload, calibration)
+ *   context.c         lifetime, the configuration loaded at start, the device
+ *   observer.c        the one observer: what every concern reports (context_changed())
+ *   config.c          the one path that changes the configuration (setters, reload, a rest position)
+ *                     and the EC's configuration read back
  *   device.c          initializing the accelerometer with a configuration (also used by --dump)
  *   poller.c          Poller: the polling timer, its demand mask and the poll path's health
- *   readout.c         the one path of a readout: calibration, activity, motion, observer, protection
+ *   readout.c         the one path of a readout: calibration, activity, motion, observer, protection;
+ *                     the on-demand readout and Calibrate
  *   protection.c      Protection: disk protection, arming, parking, Pause()
  *   suspend.c         Suspend: what to do before sleep and after resume
  *   backend-watch.c   BackendWatch: the kernel hdaps driver appearing/disappearing
@@ -109,11 +112,6 @@ int context_new(const ContextOptions *o, Backend *backend, const char *backend_r
 Context *context_free(Context *c);
 DEFINE_TRIVIAL_CLEANUP_FUNC(Context *, context_free);
 
-/* The one observer of the context (NULL: none). */
-void context_set_observer(Context *c, const ContextObserver *o, void *userdata);
-/* Reports mask (CHANGE_MASK() bits) to the observer. */
-void context_changed(Context *c, ChangeMask mask);
-
 /* Starts what runs on the event loop: polling if anything demands it already (disk protection from the
  * state file), the backend watch (o->backend_options) and the idle exit. Returns 0 or a negative errno
  * (logged). */
@@ -125,10 +123,6 @@ void context_shutdown(Context *c);
  * EC's configuration back and, when there is no rest position yet, takes one from an on-demand readout
  * (failures logged; the first later readout takes it then). */
 int context_init_device(Context *c);
-/* Reads the EC's configuration back (0x17/0x82) into ec_oversampling_ratio/ec_filter_order, as the
- * 2006 patch series' attributes did; logs and reports the properties. Failures leave the configured values
- * shown. */
-void context_read_back_ec_config(Context *c);
 /* SetFakeDataMode: switches the EC's fake-data mode (0x17/0x83: a counter instead of readouts; a self-test
  * switch, not part of the configuration: never saved, kept by a re-initialization). Reports FakeDataMode
  * when it changed, then reads the EC's configuration back (context_read_back_ec_config()). Returns 0,

@@ -84,3 +84,9 @@ typedef struct ContextObserver {
         /* context_shutdown() did the core's part (polling stopped, heads unparked, powered off). */
         void (*shutdown)(Context *c, void *userdata);
 } ContextObserver;
+
+/* observer.c: every concern reports through these, so that none of them needs context.c for it. */
+/* Makes o (NULL: none) with userdata the one observer of c. */
+void context_set_observer(Context *c, const ContextObserver *o, void *userdata);
+/* Reports mask (CHANGE_MASK() bits) to the observer; nothing when mask is 0 or there is none. */
+void context_changed(Context *c, ChangeMask mask);

@@ -122,6 +122,14 @@ bool readout_on_demand(Context *c)
         return pending && !backend_get_state(c->backend)->calibration_pending;
 }
 
+void context_calibrate(Context *c)
+{
+        backend_calibrate(c->backend);
+        c->calibration_requested = true;
+        (void) readout_on_demand(c);
+        context_check_rest(c); /* when that readout finished it; otherwise the next readout does */
+}
+
 static int on_rest_check(sd_event_source *s, void *userdata)
 {
         context_check_rest(userdata);
