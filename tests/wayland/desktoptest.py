@@ -7,11 +7,9 @@ import os
 import re
 import subprocess
 
-from clienttest import TRAY, ClientTestCase, colours, item_owner, wait_until  # tests/client
-from gi.repository import GLib
+from clienttest import ITEM_PATH, TRAY, ClientTestCase, TrayMenu, colours, item_owner, wait_until  # tests/client
 
-ITEM_PATH = "/org/ayatana/NotificationItem/tpaccel_tray"
-SNI, DBUSMENU = "org.kde.StatusNotifierItem", "com.canonical.dbusmenu"
+SNI = "org.kde.StatusNotifierItem"
 WATCHER, WATCHER_PATH = "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher"
 
 
@@ -22,7 +20,7 @@ def magick(shot, region, *operations):
                           capture_output=True, text=True, check=True).stdout
 
 
-class DesktopTrayTest(ClientTestCase):
+class DesktopTrayTest(TrayMenu, ClientTestCase):
     def start_tray(self, *args):
         self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log", env=dict(self.env, G_MESSAGES_DEBUG="all"))
         wait_until(lambda: self.tray.poll() is not None or self.sni_owner(), what="the tray's item in the tray host")
@@ -43,24 +41,11 @@ class DesktopTrayTest(ClientTestCase):
     def icon_name(self):
         return self.bus.get_property(self.sni_owner(), ITEM_PATH, SNI, "IconName")
 
-    def menu_items(self):
-        """The menu's items as the tray host reads them (dbusmenu GetLayout): [(id, properties)]."""
+    def menu_owner(self):
         owner = self.sni_owner()
         self.assertTrue(owner, "the tray's item is not in the tray host: %s" % self.bus.get_property(
             WATCHER, WATCHER_PATH, WATCHER, "RegisteredStatusNotifierItems"))
-        _, layout = self.bus.call(owner, ITEM_PATH + "/Menu", DBUSMENU, "GetLayout", "iias", (0, -1, []))
-        return [(item[0], item[1]) for item in layout[2]]
-
-    def menu_labels(self):
-        """The labels of the items the menu shows, top to bottom (no separators)."""
-        return [props.get("label", "") for _, props in self.menu_items()
-                if props.get("visible", True) and props.get("type") != "separator"]
-
-    def click_menu(self, label):
-        """Picks a menu item as the tray host does when the user clicks it (dbusmenu Event "clicked")."""
-        item = next(i for i, props in self.menu_items() if props.get("label") == label)
-        self.bus.call(self.sni_owner(), ITEM_PATH + "/Menu", DBUSMENU, "Event", "isvu",
-                      (item, "clicked", GLib.Variant("i", 0), 0))
+        return owner
 
     def colours(self, shot):
         return colours(shot)
