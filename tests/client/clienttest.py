@@ -12,6 +12,8 @@ import subprocess
 import sys
 import tempfile
 
+from gi.repository import GLib
+
 from daemontest import PYTHON, TOP_BUILDDIR, TOP_SRCDIR, TPACCELD, TRACES, Bus, BusTestCase, wait_until  # noqa: F401 (tests/lib)
 from privatebus import start_bus, write_bus_conf  # tests/lib
 from programs import program  # tests/lib
@@ -22,6 +24,9 @@ OUTDIR = os.path.join(TOP_BUILDDIR, "tests", "client")
 
 ACCEL = "org.thinkpad.Accelerometer"
 ACCEL_PATH = "/org/thinkpad/Accelerometer"
+ITEM_PATH = "/org/ayatana/NotificationItem/tpaccel_tray"  # the tray's StatusNotifierItem
+MENU_PATH = ITEM_PATH + "/Menu"
+DBUSMENU = "com.canonical.dbusmenu"
 
 
 def trace(name):
@@ -59,6 +64,26 @@ def item_owner(bus, names, item_path):
         except Exception:
             continue
     return None
+
+
+class TrayMenu:
+    """The tray's menu as a tray host reads and clicks it (dbusmenu), for a ClientTestCase whose
+    menu_owner() is the bus name of the tray's item."""
+
+    def menu_items(self):
+        """The menu's items: [(id, properties)]."""
+        _, layout = self.bus.call(self.menu_owner(), MENU_PATH, DBUSMENU, "GetLayout", "iias", (0, -1, []))
+        return [(item[0], item[1]) for item in layout[2]]
+
+    def menu_labels(self):
+        """The labels of the items the menu shows, top to bottom (no separators)."""
+        return [props.get("label", "") for _, props in self.menu_items()
+                if props.get("visible", True) and props.get("type") != "separator"]
+
+    def click_menu(self, label):
+        """Picks a menu item as the tray host does when the user clicks it (dbusmenu Event "clicked")."""
+        item = next(i for i, props in self.menu_items() if props.get("label") == label)
+        self.bus.call(self.menu_owner(), MENU_PATH, DBUSMENU, "Event", "isvu", (item, "clicked", GLib.Variant("i", 0), 0))
 
 
 class PrivateBus(Bus):

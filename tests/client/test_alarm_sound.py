@@ -71,9 +71,11 @@ class AlarmSound:
         volume = re.search(r"\bVolume: .*?(\d+)%", streams[0])
         self.assertTrue(volume, streams[0])
         self.assertEqual(int(volume.group(1)), self.volume, streams[0])
-        # It repeats: still sounding after the first stream would have ended (alarm-clock-elapsed: 2.5 s).
-        time.sleep(4)
-        self.assertTrue(self.pulse.alarm_streams(), "the alarm stopped before the unlock")
+        # It repeats: a new stream of the alarm once the first has ended (alarm-clock-elapsed: 2.5 s). Not
+        # "a stream at some moment": between two there is a gap of up to the repeat period (0.5 s).
+        first = streams[0].split()[0]  # its index, "Sink Input #N"
+        wait_until(lambda: [s for s in self.pulse.alarm_streams() if s.split()[0] != first], timeout=SOUND_TIMEOUT,
+                   what="the alarm's next stream (it repeats until the unlock)")
         self.assertTrue(self.lid_inhibitors(), "the lid switch is not blocked while it sounds")
         self.set_locked(False)
         wait_until(lambda: self.pulse.sink_inputs() == [], what="no stream after the unlock")

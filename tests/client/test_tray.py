@@ -14,7 +14,7 @@ import sys
 import time
 import unittest
 
-from clienttest import ACCEL, ACCEL_PATH, OUTDIR, TOP_BUILDDIR, TOP_SRCDIR, TRAY, ClientTestCase, colours, item_owner, stop_process, wait_until
+from clienttest import ACCEL, ACCEL_PATH, DBUSMENU, ITEM_PATH, MENU_PATH, OUTDIR, TOP_BUILDDIR, TOP_SRCDIR, TRAY, ClientTestCase, TrayMenu, colours, item_owner, stop_process, wait_until
 from gi.repository import GLib
 
 from fake_sysfs import FakeSysfs
@@ -25,9 +25,6 @@ NOTIFICATIONS = "org.freedesktop.Notifications"
 NOTIFICATIONS_PATH = "/org/freedesktop/Notifications"
 SNI = "org.kde.StatusNotifierItem"
 MOCK = "org.freedesktop.DBus.Mock"
-ITEM_PATH = "/org/ayatana/NotificationItem/tpaccel_tray"
-MENU_PATH = ITEM_PATH + "/Menu"
-DBUSMENU = "com.canonical.dbusmenu"
 WATCHER_TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sn_watcher_template.py")
 BUBBLE, PLOT_X, PLOT_Y = "#8AE234", "#3465A4", "#CC0000"
 
@@ -57,7 +54,7 @@ class Xvfb:
         stop_process(self.proc)
 
 
-class TrayTest(ClientTestCase):
+class TrayTest(TrayMenu, ClientTestCase):
     def setUp(self):
         super().setUp()
         self.assertTrue(os.access(TRAY, os.X_OK), f"{TRAY} is not built")
@@ -101,19 +98,8 @@ class TrayTest(ClientTestCase):
     def tray_log(self):
         return self.log("tray.log")
 
-    def menu_items(self):
-        """The menu as the panel sees it (dbusmenu): [(id, properties)]."""
-        _, layout = self.bus.call(self._owner, MENU_PATH, DBUSMENU, "GetLayout", "iias", (0, -1, []))
-        return [(item[0], item[1]) for item in layout[2]]
-
-    def menu_labels(self):
-        return [props.get("label", "") for _, props in self.menu_items()
-                if props.get("visible", True) and props.get("type") != "separator"]
-
-    def click_menu(self, label):
-        """Clicks the menu item, as the panel does when the user picks it."""
-        item = next(i for i, props in self.menu_items() if props.get("label") == label)
-        self.bus.call(self._owner, MENU_PATH, DBUSMENU, "Event", "isvu", (item, "clicked", GLib.Variant("i", 0), 0))
+    def menu_owner(self):
+        return self._owner
 
     def screenshot(self, name):
         os.makedirs(OUTDIR, exist_ok=True)

@@ -7,15 +7,20 @@ import os
 import re
 import subprocess
 
-from clienttest import TRAY, ClientTestCase, colours, item_owner, wait_until  # tests/client
-from gi.repository import GLib
+from clienttest import ITEM_PATH, TRAY, ClientTestCase, TrayMenu, colours, item_owner, wait_until  # tests/client
 
-ITEM_PATH = "/org/ayatana/NotificationItem/tpaccel_tray"
-SNI, DBUSMENU = "org.kde.StatusNotifierItem", "com.canonical.dbusmenu"
+SNI = "org.kde.StatusNotifierItem"
 WATCHER, WATCHER_PATH = "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher"
 
 
-class DesktopTrayTest(ClientTestCase):
+def magick(shot, region, *operations):
+    """What ImageMagick's convert prints for operations on region (x, y, w, h) of shot."""
+    x, y, w, h = region
+    return subprocess.run(["convert", shot, "-crop", f"{w}x{h}+{x}+{y}", "+repage"] + list(operations),
+                          capture_output=True, text=True, check=True).stdout
+
+
+class DesktopTrayTest(TrayMenu, ClientTestCase):
     def start_tray(self, *args):
         self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log", env=dict(self.env, G_MESSAGES_DEBUG="all"))
         wait_until(lambda: self.tray.poll() is not None or self.sni_owner(), what="the tray's item in the tray host")
@@ -36,14 +41,11 @@ class DesktopTrayTest(ClientTestCase):
     def icon_name(self):
         return self.bus.get_property(self.sni_owner(), ITEM_PATH, SNI, "IconName")
 
-    def click_menu(self, label):
-        """Picks a menu item as the tray host does when the user clicks it (dbusmenu Event "clicked")."""
+    def menu_owner(self):
         owner = self.sni_owner()
         self.assertTrue(owner, "the tray's item is not in the tray host: %s" % self.bus.get_property(
             WATCHER, WATCHER_PATH, WATCHER, "RegisteredStatusNotifierItems"))
-        _, layout = self.bus.call(owner, ITEM_PATH + "/Menu", DBUSMENU, "GetLayout", "iias", (0, -1, []))
-        item = next(i[0] for i in layout[2] if i[1].get("label") == label)
-        self.bus.call(owner, ITEM_PATH + "/Menu", DBUSMENU, "Event", "isvu", (item, "clicked", GLib.Variant("i", 0), 0))
+        return owner
 
     def colours(self, shot):
         return colours(shot)
@@ -52,6 +54,38 @@ class DesktopTrayTest(ClientTestCase):
         """The (x, y) of every pixel of colour rgb ("#RRGGBB") in shot."""
         out = subprocess.run(["convert", shot, "txt:-"], capture_output=True, text=True, check=True).stdout.upper()
         return {(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^(\d+),(\d+): \S+\s+" + rgb, out, re.M)}
+
+    def box_of(self, shot, rgb, region):
+        """The bounding box (x, y, w, h) of the pixels of colour rgb ("#RRGGBB") within region (x, y, w, h)
+        of shot, or None when there are none."""
+        only = ("-fill", "black", "+opaque", rgb, "-fill", "white", "-opaque", rgb)
+        if not int(magick(shot, region, *only, "-colorspace", "gray", "-format", "%[fx:round(mean*w*h)]", "info:")):
+            return None
+        bw, bh, bx, by = map(int, re.fullmatch(r"(\d+)x(\d+)\+(\d+)\+(\d+)", magick(
+            shot, region, *only, "-format", "%@", "info:").strip()).groups())
+        return (region[0] + bx, region[1] + by, bw, bh)
+
+    def dark_pixels(self, shot, box, level=50):
+        """How many pixels within box (x, y, w, h) of shot are darker than level percent grey."""
+        return int(magick(shot, box, "-colorspace", "gray", "-threshold", f"{level}%",
+                          "-format", "%[fx:round((1-mean)*w*h)]", "info:"))
+
+    def text_bands(self, shot, box, level=70):
+        """The bands of rows within box (x, y, w, h) of shot that hold something darker than level percent
+        grey (text on a light menu: one band per item, a separator too light to count), top to bottom, as
+        (top, bottom) screen rows; bands closer than 3 rows are one (a letter's dot, a degree sign)."""
+        out = magick(shot, box, "-colorspace", "gray", "-threshold", f"{level}%", "-negate", "-scale", f"1x{box[3]}!",
+                     "txt:-")
+        bands = []
+        for m in re.finditer(r"^0,(\d+):.*\s(\S+)$", out, re.M):
+            row = int(m.group(1))
+            if m.group(2) == "gray(0)":
+                continue
+            if bands and row - bands[-1][1] <= 3:
+                bands[-1][1] = row
+            else:
+                bands.append([row, row])
+        return [(box[1] + top, box[1] + bottom) for top, bottom in bands]
 
     def rate(self):
         return self.bus.accel_property("EffectiveRate")

@@ -64,9 +64,9 @@ class SwayTrayTest(DesktopTrayTest):
     def test_window_follows_the_workspace(self):
         # The window on the visible workspace draws and holds the full rate; on another workspace sway
         # stops its frames, and within seconds the claim is the icon's (the daemon keeps polling for the
-        # icon); back on its workspace, the full rate again.
+        # icon); back on its workspace, the full rate again. A rolling laptop, as in the X11 window tests: at
+        # rest both plot lines lie at 0 and y's red covers x's blue.
         self.start_tray("--show-window")
-        # Rolling, so that the x and y curves part (at rest the y curve covers the x one).
         self.start_daemon("slow-roll-45.csv", loop=True)
         wait_until(lambda: self.sway.windows(APP_ID), what="the window in sway's tree")
         wait_until(lambda: self.rate() == 50, what="the full rate for the window")
