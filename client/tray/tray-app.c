@@ -739,7 +739,7 @@ TrayApp *tray_app_new(const TrayOptions *options, GError **error)
         app->options.icon_dir = g_strdup(options->icon_dir);
         app->bus_description = accel_bus_describe(options->target, options->address);
         app->cancellable = g_cancellable_new();
-        app->notifier = tray_notifier_new(options->icon_dir);
+        app->notifier = tray_notifier_new(options->icon_dir, options->service_notice_ms);
         app->window = tray_window_new(G_CALLBACK(on_window_visibility), app);
         app->settings = tray_settings_new();
         app->alarm = tray_alarm_new(app->notifier);

@@ -28,6 +28,8 @@ typedef struct TrayOptions {
         gboolean symbolic_icons;   /* the panel wants NAME-symbolic icons (tray_icon_wants_symbolic()) */
         guint temperature_poll_ms; /* 0: every 5 s; tests set less ($TPACCEL_TRAY_TEMPERATURE_POLL_MS) */
         guint host_grace_ms;       /* 0: TRAY_HOST_GRACE_SEC; tests set less ($TPACCEL_TRAY_HOST_GRACE_MS) */
+        /* 0: TRAY_SERVICE_NOTIFY_TIMEOUT_MS; tests set less ($TPACCEL_TRAY_SERVICE_NOTICE_MS) */
+        guint service_notice_ms;
 } TrayOptions;
 
 /* Connects to the bus and starts following the service. NULL and *error if the bus is unreachable. */

@@ -37,8 +37,10 @@ static char *find_icon_dir(void)
 /* A test-only time from the environment (tpaccel-tray(1)): $TPACCEL_TRAY_TEMPERATURE_POLL_MS, the
  * period of the temperature reads while the window is shown, instead of 5 s, so that a test waits out a
  * few periods in a second; $TPACCEL_TRAY_HOST_GRACE_MS, how long no tray host must last before it is
- * reported, instead of TRAY_HOST_GRACE_SEC. 0 when name is unset; -1 (and an error on stderr, not
- * translated: only tests set it) when it is no number of milliseconds from 10 to 60000. */
+ * reported, instead of TRAY_HOST_GRACE_SEC; $TPACCEL_TRAY_SERVICE_NOTICE_MS, how long the notices that
+ * the service stopped or is back stay, instead of TRAY_SERVICE_NOTIFY_TIMEOUT_MS. 0 when name is unset;
+ * -1 (and an error on stderr, not translated: only tests set it) when it is no number of milliseconds
+ * from 10 to 60000. */
 static long test_ms_from_env(const char *name)
 {
         const char *env = g_getenv(name);
@@ -119,7 +121,8 @@ int main(int argc, char *argv[])
 
         long temperature_poll_ms = test_ms_from_env("TPACCEL_TRAY_TEMPERATURE_POLL_MS");
         long host_grace_ms = test_ms_from_env("TPACCEL_TRAY_HOST_GRACE_MS");
-        if (temperature_poll_ms < 0 || host_grace_ms < 0)
+        long service_notice_ms = test_ms_from_env("TPACCEL_TRAY_SERVICE_NOTICE_MS");
+        if (temperature_poll_ms < 0 || host_grace_ms < 0 || service_notice_ms < 0)
                 return 2;
 
         icon_dir = find_icon_dir();
@@ -137,6 +140,7 @@ int main(int argc, char *argv[])
         options.symbolic_icons = tray_icon_wants_symbolic(g_getenv("XDG_CURRENT_DESKTOP"));
         options.temperature_poll_ms = (guint) temperature_poll_ms;
         options.host_grace_ms = (guint) host_grace_ms;
+        options.service_notice_ms = (guint) service_notice_ms;
 
         app = tray_app_new(&options, &error);
         if (!app) {

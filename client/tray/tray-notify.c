@@ -25,6 +25,7 @@ typedef struct Slot {
 
 struct TrayNotifier {
         char *icon_dir;
+        guint service_timeout_ms;
         GDBusConnection *bus;      /* the session bus, NULL until connected */
         GCancellable *cancellable; /* every call; cancelled when freed */
         Slot shock, parked, service, calibrated, no_host, alarm;
@@ -102,11 +103,12 @@ static void on_bus(GObject *source, GAsyncResult *result, gpointer userdata)
                 send_pending(slots(n, i));
 }
 
-TrayNotifier *tray_notifier_new(const char *icon_dir)
+TrayNotifier *tray_notifier_new(const char *icon_dir, guint service_timeout_ms)
 {
         TrayNotifier *n = g_new0(TrayNotifier, 1);
 
         n->icon_dir = g_strdup(icon_dir);
+        n->service_timeout_ms = service_timeout_ms ?: TRAY_SERVICE_NOTIFY_TIMEOUT_MS;
         n->cancellable = g_cancellable_new();
         for (size_t i = 0; slots(n, i); i++)
                 slots(n, i)->notifier = n;
@@ -206,7 +208,7 @@ void tray_notifier_service(TrayNotifier *n, gboolean present)
 
         /* One bubble, replaced: "back" takes the place of "stopped", and is not worth keeping. */
         notify(n, &n->service, summary, body, present ? TRAY_ICON_APP : TRAY_ICON_SERVICE_MISSING,
-               present ? URGENCY_LOW : URGENCY_NORMAL, present, TRAY_SERVICE_NOTIFY_TIMEOUT_MS);
+               present ? URGENCY_LOW : URGENCY_NORMAL, present, n->service_timeout_ms);
 }
 
 void tray_notifier_calibrated(TrayNotifier *n)

@@ -23,8 +23,9 @@
 typedef struct TrayNotifier TrayNotifier;
 
 /* icon_dir: the directory holding hicolor/ when the icons are not installed (the demo), NULL when they
- * are: notification daemons get icon files from there, not names they cannot resolve. */
-TrayNotifier *tray_notifier_new(const char *icon_dir);
+ * are: notification daemons get icon files from there, not names they cannot resolve. service_timeout_ms:
+ * the service notices' timeout; 0: TRAY_SERVICE_NOTIFY_TIMEOUT_MS (tests only set less). */
+TrayNotifier *tray_notifier_new(const char *icon_dir, guint service_timeout_ms);
 void tray_notifier_free(TrayNotifier *n);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrayNotifier, tray_notifier_free)
 

@@ -16,7 +16,7 @@ import unittest
 
 from gi.repository import GLib
 
-from daemontest import IFACE, NAME, PATH, PROPERTIES_IFACE, TRACES, TpaccelTestBase, error_name
+from daemontest import IFACE, NAME, PATH, PROPERTIES_IFACE, TRACES, TpaccelTestBase, error_name, trace_from
 
 NOT_CLAIMED = 'org.thinkpad.Accelerometer.Error.NotClaimed'
 NO_ACCELEROMETER = 'org.thinkpad.Accelerometer.Error.NoAccelerometer'
@@ -24,9 +24,11 @@ LIMITS_EXCEEDED = 'org.freedesktop.DBus.Error.LimitsExceeded'
 MOVEMENT_RATE_HZ = 10          # poller.h
 CLAIMS_PER_CONNECTION_MAX = 16  # claims.h
 PICKED_UP = os.path.join(TRACES, 'movement', 'picked-up.csv')
-# Looped: should the claim come after the first lift's rest (a very loaded machine starts slowly), the
-# next loop lifts it again 16 s later; the loop's seam is the same rest, no movement.
-LOOPED = ('--trace=' + PICKED_UP, '--trace-loop')
+# The tests that wait for the lift replay picked-up.csv from LIFT_LEAD_FROM_MS on (3 s of rest before
+# the lift instead of 6), looped: should the claim come after the first lift's rest (a very loaded
+# machine starts slowly), the next loop lifts it again 13 s later; the loop's seam is the same rest, no
+# movement.
+LIFT_LEAD_FROM_MS = 3000
 
 
 class MovementTest(TpaccelTestBase):
@@ -51,6 +53,11 @@ class MovementTest(TpaccelTestBase):
             m.remove()
         super().tearDown()
 
+    def looped(self):
+        """The daemon's arguments for picked-up.csv from LIFT_LEAD_FROM_MS on, looped."""
+        path = trace_from(PICKED_UP, LIFT_LEAD_FROM_MS, os.path.join(self.state_dir, 'picked-up-3s.csv'))
+        return ('--trace=' + path, '--trace-loop')
+
     def of(self, kind):
         return [v for k, v in self.events if k == kind]
 
@@ -66,7 +73,7 @@ class MovementTest(TpaccelTestBase):
         """picked-up.csv: at rest, then lifted off the desk at its label's time: a movement claim polls
         at the movement rate, Moved comes once, Moving turns true and, once the machine rests again,
         false; releasing stops the polling and MovementWatched turns false."""
-        self.start(*LOOPED)
+        self.start(*self.looped())
         self.accel.ClaimMovement()
         self.assertTrue(self.get('MovementWatched'))
         self.assertEqual(self.get('EffectiveRate'), MOVEMENT_RATE_HZ)
@@ -91,7 +98,7 @@ class MovementTest(TpaccelTestBase):
         self.assertEqual(self.get('MoveCount'), 1)  # kept
 
     def test_release_while_moving_ends_moving(self):
-        self.start(*LOOPED)
+        self.start(*self.looped())
         self.accel.ClaimMovement()
         self.assertEventually(lambda: True in self.of('Moving'), timeout=30)
         self.accel.ReleaseMovement()
@@ -143,7 +150,7 @@ class MovementTest(TpaccelTestBase):
 
     def test_faster_claim_keeps_its_rate(self):
         """A movement claim beside a faster claim polls at the faster rate, and detection runs on it."""
-        self.start(*LOOPED)
+        self.start(*self.looped())
         self.accel.ClaimAtRate(50)
         self.accel.ClaimMovement()
         self.assertEqual(self.get('EffectiveRate'), 50)

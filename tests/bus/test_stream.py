@@ -15,7 +15,7 @@ import threading
 import time
 import unittest
 
-from daemontest import CONFIGURE, IFACE, NAME, PATH, TRACES, TpaccelTestBase, error_message
+from daemontest import CONFIGURE, IFACE, NAME, PATH, TRACES, TpaccelTestBase, error_message, trace_from
 
 RECORD = struct.Struct('=QiiII')  # time_usec, x, y, flags, reserved (native endian)
 FLAG_KEYBOARD, FLAG_MOUSE, FLAG_SHOCK_ACTIVE, FLAG_MISSED = 1, 2, 4, 8
@@ -143,10 +143,11 @@ class StreamTest(TpaccelTestBase):
                                                 r'\d+ records sent, 0 dropped', self.daemon_log()))
 
     def test_shock_flag(self):
-        # Shock active: from the drop until ShockHoldMs after it, in one run.
-        self.start('--trace=' + os.path.join(TRACES, 'drop-30cm.csv'))
+        # Shock active: from the drop until ShockHoldMs after it, in one run. drop-30cm.csv from 2 s on:
+        # the drop at 3 s, the flag's end by 5 s.
+        self.start('--trace=' + trace_from('drop-30cm.csv', 2000, os.path.join(self.state_dir, 'drop-at-3s.csv')))
         fd = self.acquire()
-        records = read_records(fd, seconds=8.0)
+        records = read_records(fd, seconds=6.0)
         os.close(fd)
         active = [r[0] for r in records if r[3] & FLAG_SHOCK_ACTIVE]
         self.assertTrue(active, 'the drop sets the shock flag')

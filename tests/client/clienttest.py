@@ -14,7 +14,7 @@ import tempfile
 
 from gi.repository import GLib
 
-from daemontest import PYTHON, TOP_BUILDDIR, TOP_SRCDIR, TPACCELD, TRACES, Bus, BusTestCase, wait_until  # noqa: F401 (tests/lib)
+from daemontest import PYTHON, TOP_BUILDDIR, TOP_SRCDIR, TPACCELD, TRACES, Bus, BusTestCase, trace_from, wait_until  # noqa: F401 (tests/lib)
 from privatebus import start_bus, write_bus_conf  # tests/lib
 from programs import program  # tests/lib
 
@@ -33,19 +33,6 @@ def trace(name):
     path = os.path.join(TRACES, name)
     if not os.path.exists(path):
         raise FileNotFoundError(f"trace {path} is missing")
-    return path
-
-
-def trace_from(name, start_ms, path):
-    """Writes trace name (tests/traces) from its time start_ms on, shifted to start at 0, to path: the same
-    motion without the seconds of rest that lead to it. Returns path."""
-    with open(trace(name)) as f:
-        rows = [line for line in f if line[0].isdigit() and float(line.split(",")[0]) >= start_ms]
-    with open(path, "w") as f:
-        f.write(f"# {name} from {start_ms} ms on (clienttest.trace_from)\ntime_ms,x,y,keyboard,mouse\n")
-        for line in rows:
-            t, rest = line.split(",", 1)
-            f.write(f"{float(t) - start_ms:g},{rest}")
     return path
 
 

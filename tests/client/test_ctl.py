@@ -356,7 +356,7 @@ class CtlTest(ClientTestCase):
         wait_until(lambda: self.bus.accel_property("Polling") is False, what="the claim to be released")
 
     def test_monitor_samples_and_shock(self):
-        self.start_daemon("drop-30cm.csv")
+        self.start_daemon(trace_from("drop-30cm.csv", 2000, os.path.join(self.tmpdir, "drop-at-3s.csv")))
         proc = self.monitor("--samples")
         wait_until(lambda: self.bus.accel_property("ShockCount") > 0, timeout=20, what="a shock")
         time.sleep(0.5)

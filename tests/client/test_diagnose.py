@@ -22,14 +22,33 @@ def problems_text(report):
 
 
 class DiagnoseTest(ClientTestCase):
+    def standalone_start(self, *args, fmt="json", state="state"):
+        """Starts tpacceld --diagnose on the emulator, with tmpdir/state as its state directory; returns
+        what standalone_output() and standalone_report() take."""
+        argv = [TPACCELD, f"--diagnose={fmt}", f"--state-dir={os.path.join(self.tmpdir, state)}",
+                f"--input-dir={self.tmpdir}"] + list(args)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(proc.communicate)
+        self.addCleanup(proc.kill)
+        return {"argv": argv, "proc": proc}
+
+    def standalone_output(self, started):
+        """Waits for a standalone_start()'s diagnosis to end; its (stdout, stderr), kept in started."""
+        if "output" not in started:
+            started["output"] = started["proc"].communicate(timeout=60)
+        return started["output"]
+
+    def standalone_report(self, started, fmt="json", status=0):
+        """The parsed JSON report (or the text) of a standalone_start(). status: the exit status expected, 1
+        when the report names a problem."""
+        out, err = self.standalone_output(started)
+        self.assertEqual(started["proc"].returncode, status, f"{started['argv']}: {err}")
+        return json.loads(out) if fmt == "json" else out
+
     def standalone(self, *args, fmt="json", status=0):
         """tpacceld --diagnose on the emulator; returns the parsed JSON report (or the text). status: the
         exit status expected, 1 when the report names a problem."""
-        state = os.path.join(self.tmpdir, "state")
-        argv = [TPACCELD, f"--diagnose={fmt}", f"--state-dir={state}", f"--input-dir={self.tmpdir}"] + list(args)
-        res = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-        self.assertEqual(res.returncode, status, f"{argv}: {res.stderr}")
-        return json.loads(res.stdout) if fmt == "json" else res.stdout
+        return self.standalone_report(self.standalone_start(*args, fmt=fmt), fmt=fmt, status=status)
 
     def check_healthy(self, report):
         self.assertEqual(report["problems"], [], problems_text(report))
@@ -53,8 +72,11 @@ class DiagnoseTest(ClientTestCase):
         self.assertLess(len(log), 200, "more than one readout in the port log")
 
     def test_standalone_healthy(self):
-        self.check_healthy(self.standalone("--backend=sim", f"--trace={trace('rest.csv')}"))
-        text = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", fmt="text")
+        # The JSON and the text report side by side, each on its own emulator and state directory.
+        as_json = self.standalone_start("--backend=sim", f"--trace={trace('rest.csv')}")
+        as_text = self.standalone_start("--backend=sim", f"--trace={trace('rest.csv')}", fmt="text", state="state-text")
+        self.check_healthy(self.standalone_report(as_json))
+        text = self.standalone_report(as_text, fmt="text")
         self.assertIn("\n== Result ==\nNo problem found.\n", text)
         self.assertIn("\n== Port log of one readout ==\n" + PORT_LOG_HEADER + "\n", text)
         self.assertRegex(text, r"\nBackend: +simulated\n")
@@ -77,14 +99,27 @@ class DiagnoseTest(ClientTestCase):
         # A saved rest position: no readout at init (one would be made without it), so the EC traffic the
         # faults hit is the diagnosis's own. The emulator draws a transaction's faults from a seeded
         # sequence, and busy:0.3 is near the report's threshold (busy in a quarter of the attempts): a few
-        # more transactions before the diagnosis make it another draw.
-        os.makedirs(os.path.join(self.tmpdir, "state"), exist_ok=True)
-        with open(os.path.join(self.tmpdir, "state", "state"), "w") as f:
-            f.write("rest_position=-498,-439\n")
+        # more transactions before the diagnosis make it another draw. Each diagnosis reads 100 readouts in
+        # real time: busy:0.3, whose hits depend on timing, runs alone; the others then side by side, each on
+        # its own emulator and state directory.
+        started = {}
+
+        def start(fault):
+            state = "state-" + fault.replace(":", "-")
+            os.makedirs(os.path.join(self.tmpdir, state))
+            with open(os.path.join(self.tmpdir, state, "state"), "w") as f:
+                f.write("rest_position=-498,-439\n")
+            started[fault] = self.standalone_start("--backend=sim", f"--trace={trace('rest.csv')}",
+                                                   f"--sim-fault={fault}", state=state)
+
+        start("busy:0.3")
+        self.standalone_output(started["busy:0.3"])
+        for fault in cases:
+            if fault not in started:
+                start(fault)
         for fault, expected in cases.items():
             with self.subTest(fault=fault):
-                report = self.standalone("--backend=sim", f"--trace={trace('rest.csv')}", f"--sim-fault={fault}",
-                                         status=1)
+                report = self.standalone_report(started[fault], status=1)
                 self.assertIn(f"injected faults: {fault}", report["backend"]["reason"])
                 self.assertRegex(problems_text(report), expected)
                 self.assertTrue(all(p["next"] for p in report["problems"]), "a problem without a next step")

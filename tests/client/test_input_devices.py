@@ -35,8 +35,10 @@ JOYSTICK = ["UI_SET_EVBIT 3", "UI_SET_EVBIT 0",
             "UI_DEV_SETUP bus=0x0019 vendor=0x1014 product=0x5054 version=0x6801 "
             "name=ThinkPad HDAPS joystick emulation",
             "UI_DEV_CREATE"]
-# hdapsd's run: rest.csv for REST_MS, then DROP_TRACE (its own times shifted by REST_MS).
-REST_MS = 10000
+# hdapsd's run: rest.csv for REST_MS, then DROP_TRACE (its own times shifted by REST_MS; its first
+# second is rest too). hdapsd reads the device 0.2-0.5 s after tpacceld started (load average 5), and
+# must have watched MIN_REST_WATCHED_MS of the rest before the trace's first motion (REST_MS + 1 s).
+REST_MS = 6000
 DROP_TRACE = "drop-30cm.csv"
 REST_POSITION = (-498, -439)  # rest.csv's, raw counts
 SAMPLING_RATE = 50  # tpacceld's default

@@ -14,7 +14,8 @@ import sys
 import time
 import unittest
 
-from clienttest import ACCEL, ACCEL_PATH, DBUSMENU, ITEM_PATH, MENU_PATH, OUTDIR, TOP_BUILDDIR, TOP_SRCDIR, TRAY, ClientTestCase, TrayMenu, colours, item_owner, stop_process, wait_until
+from clienttest import (ACCEL, ACCEL_PATH, DBUSMENU, ITEM_PATH, MENU_PATH, OUTDIR, TOP_BUILDDIR, TOP_SRCDIR, TRAY,
+                        ClientTestCase, TrayMenu, colours, item_owner, stop_process, trace_from, wait_until)
 from gi.repository import GLib
 
 from fake_sysfs import FakeSysfs
@@ -224,7 +225,8 @@ class TrayTest(TrayMenu, ClientTestCase):
         self.assertEqual(res.returncode, 1, res.stderr)
         self.assertIn("cannot open the display: the tray icon needs a desktop session", res.stderr)
         # The tests' short times, when they are no times, are refused by name.
-        for name in ("TPACCEL_TRAY_TEMPERATURE_POLL_MS", "TPACCEL_TRAY_HOST_GRACE_MS"):
+        for name in ("TPACCEL_TRAY_TEMPERATURE_POLL_MS", "TPACCEL_TRAY_HOST_GRACE_MS",
+                     "TPACCEL_TRAY_SERVICE_NOTICE_MS"):
             res = subprocess.run([TRAY, "--session"], capture_output=True, text=True, timeout=30,
                                  env=dict(self.env, **{name: "5s"}))
             self.assertEqual(res.returncode, 2, res.stderr)
@@ -258,7 +260,7 @@ class TrayTest(TrayMenu, ClientTestCase):
         # Shocks need the full rate: the tray's option holds a full-rate claim (the icon's 4 Hz would
         # miss the drop's free fall).
         self.start_tray("--watch-shocks")
-        self.start_daemon("drop-30cm.csv")
+        self.start_daemon(trace_from("drop-30cm.csv", 2000, os.path.join(self.tmpdir, "drop-at-3s.csv")))
         wait_until(lambda: self.bus.accel_property("ShockCount") > 0, timeout=20, what="a shock")
         time.sleep(3)
         shocks = [n for n in self.notify_calls() if n[2] == "Shock detected"]
@@ -277,7 +279,8 @@ class TrayTest(TrayMenu, ClientTestCase):
         sysfs = FakeSysfs(os.path.join(self.tmpdir, "sys"))
         sysfs.add_disk("sda")
         self.start_tray()
-        self.start_daemon("drop-30cm.csv", loop=True, extra=["--sysfs-root=" + sysfs.root])
+        self.start_daemon(trace_from("drop-30cm.csv", 3000, os.path.join(self.tmpdir, "drop-at-2s.csv")), loop=True,
+                          extra=["--sysfs-root=" + sysfs.root])
         self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "SetProtectedDisks", "as", (["sda"],))
         wait_until(lambda: any(n[2] == "Disk heads parked" for n in self.notify_calls()), timeout=25,
                    what="the heads-parked notification")
@@ -350,9 +353,9 @@ class TrayTest(TrayMenu, ClientTestCase):
 
     def test_shocks_coalesce_into_one_alert(self):
         # Three knocks 3 s apart: one notification, updated in place at each ("3 shocks in 6 s"), none
-        # held back for a later alert.
+        # held back for a later alert. desk-knock.csv from 2 s on: the knocks at 1, 4 and 7 s.
         self.start_tray("--watch-shocks")
-        self.start_daemon("desk-knock.csv")
+        self.start_daemon(trace_from("desk-knock.csv", 2000, os.path.join(self.tmpdir, "knocks-from-1s.csv")))
         wait_until(lambda: self.bus.accel_property("ShockCount") >= 2, timeout=20, what="two shocks")
         time.sleep(4)
         count = self.bus.accel_property("ShockCount")
@@ -677,10 +680,13 @@ class TrayTest(TrayMenu, ClientTestCase):
     def test_demo_motion_leans_the_icon(self):
         # scripts/demo.sh's motion: the icon leans (first step at 7.5 deg) within the first seconds, and
         # every orientation comes by within one tour.
+        # The watch ends once every one came by (bottom-up, the last, at 17 s of the tour), at 19 s at most.
         self.start_tray()
         t0 = time.monotonic()
         self.start_daemon(os.path.join(TOP_SRCDIR, "scripts", "demo-tour.csv"), loop=True)
         icons, orientations, early = [], [], set()
+        wanted_icons = ["tpaccel-tilt-r1-p2", "tpaccel-tilt-r0-p2", "tpaccel-tilt-r2-p3", "tpaccel-tilt-r2-p4"]
+        wanted_orientations = ["right-up", "left-up", "bottom-up"]
         while time.monotonic() - t0 < 19:
             name, orientation = self.icon_name(), self.bus.accel_property("Orientation")
             if not icons or icons[-1] != name:
@@ -689,12 +695,14 @@ class TrayTest(TrayMenu, ClientTestCase):
                 orientations.append(orientation)
             if time.monotonic() - t0 < 5:
                 early.add(name)
+            elif set(wanted_icons) <= set(icons) and set(wanted_orientations) <= set(orientations):
+                break
             time.sleep(0.1)
         self.assertIn("tpaccel-tilt-r3-p2", early, icons)
         self.assertIn("tpaccel-tilt-r4-p2", early, icons)
-        for name in ["tpaccel-tilt-r1-p2", "tpaccel-tilt-r0-p2", "tpaccel-tilt-r2-p3", "tpaccel-tilt-r2-p4"]:
+        for name in wanted_icons:
             self.assertIn(name, icons)
-        for orientation in ["right-up", "left-up", "bottom-up"]:
+        for orientation in wanted_orientations:
             self.assertIn(orientation, orientations)
         self.assertNotIn("tpaccel-shock", icons, "the demo's turns are no shocks")
 
@@ -885,7 +893,8 @@ class TrayTest(TrayMenu, ClientTestCase):
 
     def test_service_notices_expire_in_dunst(self):
         # A real notification daemon whose own expiry is "never", as mako's: the service notices go by
-        # themselves, and after two restarts one bubble is left, not one per restart.
+        # themselves, and after two restarts one bubble is left, not one per restart. The notices stay 4 s
+        # here, not 10 (TPACCEL_TRAY_SERVICE_NOTICE_MS, tests only).
         self.stop_mock(NOTIFICATIONS)
         conf = os.path.join(self.tmpdir, "dunstrc")
         with open(conf, "w") as f:
@@ -894,7 +903,7 @@ class TrayTest(TrayMenu, ClientTestCase):
                     "[urgency_critical]\n    timeout = 0\n")
         self.spawn(["dunst", "-config", conf], "dunst.log")
         wait_until(lambda: self.bus.name_owner(NOTIFICATIONS), what="dunst on the bus")
-        self.start_tray()
+        self.start_tray(env=dict(self.env, TPACCEL_TRAY_SERVICE_NOTICE_MS="4000"))
         self.start_daemon("rest.csv")
         wait_until(lambda: self.icon_name().startswith("tpaccel-tilt-"), what="a tilt icon")
         for _ in range(2):

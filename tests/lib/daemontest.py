@@ -79,6 +79,23 @@ def wait_until(condition, timeout=10.0, interval=0.05, what="condition"):
         time.sleep(interval)
 
 
+def trace_from(name, start_ms, path):
+    """Writes trace name (a path, or one in tests/traces) from its time start_ms on, shifted to start at 0,
+    to path: the same motion without the seconds of rest that lead to it (its '# expect:' lines, in the old
+    times, are left out). Returns path."""
+    with open(os.path.join(TRACES, name)) as f:
+        rows = [line for line in f if line[0].isdigit() and float(line.split(",")[0]) >= start_ms]
+    if not rows:
+        raise ValueError(f"trace {name} ends before {start_ms} ms")
+    with open(path, "w") as f:
+        f.write(f"# {os.path.basename(name)} from {start_ms} ms on (daemontest.trace_from)\n"
+                "time_ms,x,y,keyboard,mouse\n")
+        for line in rows:
+            t, rest = line.split(",", 1)
+            f.write(f"{float(t) - start_ms:g},{rest}")
+    return path
+
+
 def row(*first, length=16):
     """An EC row argument (ay): first, then zeros, length bytes."""
     return list(first) + [0] * (length - len(first))

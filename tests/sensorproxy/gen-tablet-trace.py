@@ -18,8 +18,8 @@ gen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gen)
 
 TURN_MS = 800   # a deliberate turn, as in the rotate-* traces
-HOLD_MS = 1700
-REST_MS = 1000
+HOLD_MS = 1000  # each rotation's hold and the rest after it: the orientation changes within 0.1 s
+REST_MS = 700
 # (axis, base angle in degrees, the screen orientation it gives in tablet mode)
 TURNS = [("roll", 90, "left-up"), ("roll", -90, "right-up"), ("pitch", -90, "bottom-up")]
 SCREEN_SEQUENCE = "normal,left-up,normal,right-up,normal,bottom-up,normal"
@@ -37,7 +37,7 @@ def main():
     outdir = sys.argv[1] if len(sys.argv) > 1 else HERE
     segs, duration = segments()
     t = gen.Trace("tablet-tour", duration, 41, "tablet mode: the base turned right side up (roll +90), left side "
-                  "up (roll -90), hinge up (pitch -90), each in 0.8 s, held 1.7 s, turned back")
+                  "up (roll -90), hinge up (pitch -90), each in 0.8 s, held %g s, turned back" % (HOLD_MS / 1000))
 
     def f(ms):
         pitch = roll = 0.0

@@ -28,7 +28,16 @@ COMPASS_PATH = '/net/hadess/SensorProxy/Compass'
 COMPASS_IFACE = 'net.hadess.SensorProxy.Compass'
 ACCEL_IFACE = 'org.thinkpad.Accelerometer'
 TOUR_TABLET = ['normal', 'left-up', 'normal', 'right-up', 'normal', 'bottom-up', 'normal']
-TOUR_SECONDS = 15.5
+
+
+def tour_seconds():
+    """How long the tour lasts (its last row's time), and 0.6 s for its last readouts to come."""
+    with open(TOUR) as f:
+        last = [line for line in f if line[0].isdigit()][-1]
+    return float(last.split(',')[0]) / 1000 + 0.6
+
+
+TOUR_SECONDS = tour_seconds()
 
 
 def tour_expectation(mode):
