@@ -136,20 +136,22 @@ class InputDevicesTest(ClientTestCase):
         self.assertEqual(self.log(1)[1:], RAW)
         wait_until(lambda: self.bus.accel_property("Polling"), what="polling to run for the input devices")
         time.sleep(2.0)
+        with open(os.path.join(self.tmpdir, "state", "state")) as f:
+            self.assertIn("input_devices=1\n", f.read())
+        rest = self.bus.accel_property("RestPosition")
+        self.set_input_devices(False)
+        self.assertEqual(self.log(0)[-1], "UI_DEV_DESTROY")
+        self.assertEqual(self.log(1)[-1], "UI_DEV_DESTROY")
+
+        # Read once the devices are gone: each readout writes the joystick's frame, then the raw one, so
+        # the files read while they are written may differ by the frame in between.
         raw = frames(os.path.join(self.shim_dir, "uinput1.events"))
         joystick = frames(os.path.join(self.shim_dir, "uinput0.events"))
         self.assertGreater(len(raw), 40, "fewer frames than readouts at 50 Hz")
         self.assertEqual(len(raw), len(joystick))
-        rest = self.bus.accel_property("RestPosition")
         for (x, y), (jx, jy) in zip(raw[5:], joystick[5:]):
             self.assertLessEqual(abs(x + 498) + abs(y + 439), 10, (x, y))  # rest.csv, raw counts
             self.assertEqual((jx, jy), (x - rest[0], y - rest[1]))
-
-        with open(os.path.join(self.tmpdir, "state", "state")) as f:
-            self.assertIn("input_devices=1\n", f.read())
-        self.set_input_devices(False)
-        self.assertEqual(self.log(0)[-1], "UI_DEV_DESTROY")
-        self.assertEqual(self.log(1)[-1], "UI_DEV_DESTROY")
         wait_until(lambda: self.bus.accel_property("Polling") is False, what="polling to stop")
 
     def test_setting_persists(self):
