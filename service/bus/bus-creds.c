@@ -259,7 +259,7 @@ static int ask_bus(Sender *s, sd_bus_message *call)
 }
 
 /* Makes call wait behind s's waiting calls, or sets error to Busy naming the bound (a queue that drains
- * as soon as the bus answers, as polkit's: the caller tries again, as for polkit's). Once the
+ * as soon as the bus answers, like polkit's: the caller tries again). Once the
  * bus has answered, the call is queued to run again at once, after those before it. Returns 0 or a
  * negative errno. */
 static int wait_in_line(BusCreds *t, Sender *s, sd_bus_message *call, sd_bus_error *error)

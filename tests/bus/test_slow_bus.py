@@ -35,10 +35,10 @@ class SlowBusTest(TpaccelTestBase):
         self.slow = SlowBus(self.bus_address, self.state_dir)
         self.addCleanup(self.slow.close)
 
-    def start(self):
+    def start(self, *args):
         # Without the sensor proxy, whose start-up (its own connection, after the main name) is still
         # made of synchronous calls: the test holds the bus driver's answers as soon as the name is seen.
-        self.start_daemon('--address=' + self.slow.address, '--sensor-proxy=no')
+        self.start_daemon('--address=' + self.slow.address, '--sensor-proxy=no', *args)
 
     def call_on(self, con, method):
         """method() on con's connection without waiting: a list that gets None or the GLib.Error."""
@@ -173,7 +173,7 @@ class SlowBusTest(TpaccelTestBase):
         EC_QUEUE_PER_CLIENT_MAX join the client's EC queue and are served, the rest are answered Busy.
         Session semantics: the same uid is allowed without polkit (whose bound of checks in flight is
         lower)."""
-        self.start_daemon('--session', '--address=' + self.slow.address, '--sensor-proxy=no')
+        self.start('--session')
         con = self.new_connection()
         self.slow.hold(True)
         calls = [self.call_async('ReadRow', 1, row(0x13), 3, iface=con.proxy(NAME, EC_PATH, EC_IFACE))
