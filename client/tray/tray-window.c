@@ -261,8 +261,10 @@ static void on_after_paint(GdkFrameClock *clock, gpointer userdata)
 static void forget_clock(TrayWindow *w)
 {
         if (w->clock) {
-                /* A window destroyed from outside takes its clock's handlers with it (GTK 3.24.49 on
-                 * Debian 13): only a handler still there is disconnected. */
+                /* A safety net: GDK disposing the clock (an X window destroyed by another client) drops
+                 * its handlers. tray-x11.c destroys such a window before GDK does, so the handler should
+                 * still be there; if another path disposes the clock first, nothing is left to
+                 * disconnect. */
                 if (g_signal_handler_is_connected(w->clock, w->after_paint_id))
                         g_signal_handler_disconnect(w->clock, w->after_paint_id);
                 g_clear_object(&w->clock);

@@ -11,16 +11,14 @@ The traces are synthetic (made by tests/traces/gen-traces.py); their '# expect:'
 
 import os
 import sys
-import time
 import unittest
 
 from gi.repository import GLib
 
-from daemontest import IFACE, NAME, PATH, PROPERTIES_IFACE, TRACES, TpaccelTestBase, error_name, trace_from
+from daemontest import (IFACE, LIMITS_EXCEEDED, NAME, NOT_CLAIMED, PATH, PROPERTIES_IFACE, TRACES, TpaccelTestBase,
+                        error_name, trace_from)
 
-NOT_CLAIMED = 'org.thinkpad.Accelerometer.Error.NotClaimed'
 NO_ACCELEROMETER = 'org.thinkpad.Accelerometer.Error.NoAccelerometer'
-LIMITS_EXCEEDED = 'org.freedesktop.DBus.Error.LimitsExceeded'
 MOVEMENT_RATE_HZ = 10          # poller.h
 CLAIMS_PER_CONNECTION_MAX = 16  # claims.h
 PICKED_UP = os.path.join(TRACES, 'movement', 'picked-up.csv')

@@ -14,16 +14,12 @@ import sys
 import time
 import unittest
 
-from daemontest import (CONFIGURE, EC_IFACE, EC_PATH, IFACE, NAME, PATH, TIMEOUT, TpaccelTestBase, error_message,
-                        error_name, row)
+from daemontest import (BUSY, CONFIGURE, EC_IFACE, EC_PATH, IFACE, LIMITS_EXCEEDED, NAME, NO_SERVER, NOT_CLAIMED, PATH,
+                        TIMEOUT, TpaccelTestBase, error_message, error_name, row)
 from gi.repository import GLib
 from slowbus import SlowBus
 
 RECORD = struct.Struct('=QiiII')  # the stream's record (bus-stream.h)
-BUSY = 'org.thinkpad.Accelerometer.Error.Busy'
-LIMITS_EXCEEDED = 'org.freedesktop.DBus.Error.LimitsExceeded'
-NO_SERVER = 'org.freedesktop.DBus.Error.NoServer'
-NOT_CLAIMED = 'org.thinkpad.Accelerometer.Error.NotClaimed'
 CREDS_WAITING_PER_SENDER = 32  # bus-creds.h
 EC_QUEUE_PER_CLIENT_MAX = 8  # bus-ec.c
 READOUTS_DURING_STALL = 10  # readouts that must come while a call waits for the bus (0 when the loop waits)

@@ -15,7 +15,8 @@ import threading
 import time
 import unittest
 
-from daemontest import CONFIGURE, IFACE, NAME, PATH, TRACES, TpaccelTestBase, error_message, trace_from
+from daemontest import (CONFIGURE, IFACE, LIMITS_EXCEEDED, NAME, NOT_CLAIMED, PATH, TpaccelTestBase,
+                        error_message, trace_from)
 
 RECORD = struct.Struct('=QiiII')  # time_usec, x, y, flags, reserved (native endian)
 FLAG_KEYBOARD, FLAG_MOUSE, FLAG_SHOCK_ACTIVE, FLAG_MISSED = 1, 2, 4, 8
@@ -23,8 +24,6 @@ STREAMS_PER_SENDER_MAX = 4        # bus-stream.h
 STREAMS_PER_UID_MAX = 16          # bus-stream.h, but root
 STREAMS_MAX = 128
 SAMPLE_SIGNAL_RATE_MAX = 50
-LIMITS_EXCEEDED = 'org.freedesktop.DBus.Error.LimitsExceeded'
-NOT_CLAIMED = 'org.thinkpad.Accelerometer.Error.NotClaimed'
 
 
 def monotonic_usec():

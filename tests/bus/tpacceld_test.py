@@ -9,7 +9,6 @@ The harness is tests/lib/daemontest.py. The daemon runs as a child with -v; its 
 fails."""
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -20,8 +19,8 @@ import xml.etree.ElementTree as ET
 from gi.repository import GLib
 
 # The base class and the constants live in tests/lib/daemontest.py.
-from daemontest import (ACCESS_DENIED, CALIBRATE, CONFIGURE, EC_IFACE, EC_PATH, EC_RAW, IFACE,  # noqa: F401
-                        INTROSPECTABLE_IFACE, INVALID_ARGS, NAME, NOT_SAVED, PATH, PROPERTIES_IFACE,
+from daemontest import (ACCESS_DENIED, BUSY, CALIBRATE, CONFIGURE, EC_IFACE, EC_PATH, EC_RAW, IFACE,  # noqa: F401
+                        INTROSPECTABLE_IFACE, INVALID_ARGS, NAME, NOT_CLAIMED, NOT_SAVED, PATH, PROPERTIES_IFACE,
                         TIMEOUT, TOP_BUILDDIR, TOP_SRCDIR, TPACCELD, TRACES, TpaccelTestBase, error_message,
                         error_name, row)
 
@@ -115,7 +114,7 @@ class TpaccelTest(TpaccelTestBase):
         self.assertTrue(self.get('Polling'), 'B still holds one of its two claims')
         acc_b.Release()
         self.assertEventually(lambda: not self.get('Polling'))
-        self.assertDBusError('org.thinkpad.Accelerometer.Error.NotClaimed', acc_a.Release)
+        self.assertDBusError(NOT_CLAIMED, acc_a.Release)
         a.close()
         b.close()
 
@@ -301,7 +300,7 @@ time.sleep(600)
             self.assertIn('rate %u Hz is out of range 1..1000' % rate, error_message(cm.exception))
         self.assertFalse(self.get('Polling'), 'a refused claim changes nothing')
         self.assertEqual(self.get('EffectiveRate'), 0)
-        self.assertDBusError('org.thinkpad.Accelerometer.Error.NotClaimed', self.accel.Release)
+        self.assertDBusError(NOT_CLAIMED, self.accel.Release)
         # Above the configured SamplingRate is valid, and capped at it (a 4 Hz tray on a machine
         # configured to 2 Hz still claims).
         self.accel.ClaimAtRate(200)
@@ -543,7 +542,7 @@ for i in range(40):
             results['ok'] += 1
 
         def error(e):
-            if error_name(e) == 'org.thinkpad.Accelerometer.Error.Busy':
+            if error_name(e) == BUSY:
                 results['busy'] += 1
             else:
                 results['other'].append(error_name(e))
@@ -865,7 +864,7 @@ for i in range(40):
         self.assertTrue(self.get('HasAccelerometer'), 'init polls with the configuration the EC reports')
         self.assertIn('already runs it (EC rate 250, filter order 2)', self.daemon_log())
         self.assertIn('the EC keeps the configuration change pending (0x10 answers 0x06)', self.get('BackendReason'))
-        self.assertDBusError('org.thinkpad.Accelerometer.Error.Busy', self.accel.SetSamplingRate,
+        self.assertDBusError(BUSY, self.accel.SetSamplingRate,
                              20)
         self.assertEqual(self.get('SamplingRate'), 50, 'nothing changes on an EC refusal')
         data = self.ec.ReadRow(1, row(0x13), 3)
@@ -875,7 +874,7 @@ for i in range(40):
         self.start_polkit([EC_RAW])
         self.start_daemon('--sim-fault=busy:1')
         self.assertFalse(self.get('HasAccelerometer'))
-        self.assertDBusError('org.thinkpad.Accelerometer.Error.Busy', self.ec.ReadRow, 1, row(0x13),
+        self.assertDBusError(BUSY, self.ec.ReadRow, 1, row(0x13),
                              3)
         self.assertIsNone(self.daemon.poll())
 

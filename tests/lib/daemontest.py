@@ -27,7 +27,7 @@ import gi
 gi.require_version('Gio', '2.0')
 from gi.repository import Gio, GLib  # noqa: E402
 
-import endchildren  # noqa: E402  (tests/lib) SIGTERM ends our children and the bus
+import endchildren  # noqa: E402,F401  (tests/lib) SIGTERM ends our children and the bus
 from privatebus import start_bus, write_bus_conf  # noqa: E402
 from programs import program  # noqa: E402
 
@@ -52,6 +52,10 @@ EC_RAW = 'org.thinkpad.ec.raw'
 INVALID_ARGS = 'org.freedesktop.DBus.Error.InvalidArgs'
 ACCESS_DENIED = 'org.freedesktop.DBus.Error.AccessDenied'
 NOT_SAVED = 'org.thinkpad.Accelerometer.Error.NotSaved'
+NOT_CLAIMED = 'org.thinkpad.Accelerometer.Error.NotClaimed'
+BUSY = 'org.thinkpad.Accelerometer.Error.Busy'
+LIMITS_EXCEEDED = 'org.freedesktop.DBus.Error.LimitsExceeded'
+NO_SERVER = 'org.freedesktop.DBus.Error.NoServer'
 TIMEOUT = 15  # seconds for any condition to become true
 CALL_TIMEOUT_MS = 25000  # libdbus' default reply timeout
 
