@@ -4,6 +4,9 @@
 tpacceld on the emulator on a private bus (tests/lib/bus.conf.in, dbus-daemon's default 32 MiB message size
 limit, as on the system bus). Prints VmRSS at rest, then VmHWM (peak) and VmRSS after each load:
   streams  16 clients holding AcquireStream() at 1000 Hz without reading, for 3 s
+  one by one  CALLS Diagnose(s) calls with a STRING_MIB MiB string, each sent when the last was answered,
+           while the claim polls at 50 Hz (the poll's small allocations between two big ones: the case
+           that pinned a second big buffer in the heap before tpacceld fixed malloc's mmap threshold)
   flood    CONNECTIONS connections x CALLS calls in flight each, with a STRING_MIB MiB string argument:
            Diagnose(s), Properties.GetAll(s) and Properties.Get(ss) in turn (each refused with a short
            error), all at once, then again, ROUNDS times
@@ -68,6 +71,20 @@ def flood(address, connections, calls, string_mib):
     return errors
 
 
+def one_by_one(address, calls, string_mib):
+    big = 'x' * (string_mib << 20)
+    conn = Bus(address)
+    accel = conn.proxy(NAME, PATH, IFACE)
+    errors = {}
+    for _ in range(calls):
+        try:
+            accel.Diagnose(big, timeout=120)
+        except GLib.Error as e:
+            errors[error_name(e)] = len(error_message(e))
+    conn.close()
+    return errors
+
+
 def main():
     tpacceld = sys.argv[1]
     connections, calls, string_mib, rounds = (int(v) for v in (sys.argv[2:6] or ['4', '8', '30', '3']))
@@ -79,6 +96,14 @@ def main():
             time.sleep(1)
             print('rest (one claim, 50 Hz): VmRSS %s, VmHWM %s' %
                   (mib(status_kb(daemon.pid, 'VmRSS')), mib(status_kb(daemon.pid, 'VmHWM'))))
+
+            start = time.monotonic()
+            errors = one_by_one(address, calls, string_mib)
+            print('one by one (%d calls, %d MiB strings, %.1f s, polling at 50 Hz): VmHWM %s, VmRSS after %s; '
+                  'errors (name: message length) %s' %
+                  (calls, string_mib, time.monotonic() - start, mib(status_kb(daemon.pid, 'VmHWM')),
+                   mib(status_kb(daemon.pid, 'VmRSS')),
+                   ', '.join('%s: %d' % (k.rsplit('.', 1)[-1], v) for k, v in sorted(errors.items()))), flush=True)
 
             # Streams: clients that never read, at the highest rate.
             admin = bus.proxy(NAME, PATH, IFACE)

@@ -29,7 +29,7 @@
 #                  that pipeline Introspect and never read), churn of Claim, ClaimAtRate, AcquireStream,
 #                  SubscribeSamples and ClaimAccelerometer from five uids, 1 MiB and 30 MiB calls, busfuzz's
 #                  workers: the daemon lives and budgets its bus work, root's 50 Hz stream goes on, every
-#                  claim kind is served, the peak memory stays under MemoryMax, the per-connection bound
+#                  claim kind is served, the peak memory stays under half of MemoryMax, the per-connection bound
 #                  holds after; prints the longest gap between readouts and the peak memory.
 #   test-bus-limits.sh CHECK PATH/TO/tpacceld POLICY-FILE UNIT-SANDBOX-EXEC [PATH/TO/busfuzz (floods)]
 set -euo pipefail
@@ -302,7 +302,8 @@ floods)
         max=$(unit_get MemoryMax)
         max_kb=$(numfmt --from=iec "$max" | awk '{print int($1 / 1024)}')
         echo "figures: longest gap between readouts $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["longest_gap_ms"])' "$tmp/out/watch.json") ms ($records readouts); the daemon's peak memory (VmHWM) $((peak_kb / 1024)) MiB of MemoryMax=$max"
-        [ "$peak_kb" -lt "$max_kb" ] || fail "the daemon's peak memory $peak_kb kB is past MemoryMax=$max"
+        # Half of MemoryMax: the margin the unit's comment promises.
+        [ "$peak_kb" -lt $((max_kb / 2)) ] || fail "the daemon's peak memory $peak_kb kB is past half of MemoryMax=$max"
         # Round 3's bounds still hold.
         client 65534 nobody-after Claim 1 100
         expect_bounded nobody-after 16 "per-connection bound of 16 claims"
