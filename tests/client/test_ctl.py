@@ -371,10 +371,10 @@ class CtlTest(ClientTestCase):
     def test_monitor_movement(self):
         """monitor watches for movement while it runs: the lift of picked-up.csv prints moved, and its end
         moving over; the movement claim goes with it."""
-        # picked-up.csv without 3 of the 6 s of rest before the lift (enough to learn where it rests);
-        # looped: a second lift 13 s later.
-        self.start_daemon(trace_from(os.path.join("movement", "picked-up.csv"), 3000,
-                                     os.path.join(self.tmpdir, "picked-up-3s.csv")), loop=True)
+        # picked-up.csv without 4.5 of the 6 s of rest before the lift (the movement watch knows where it
+        # rests after 0.3 s of readouts); looped: if monitor's claim came late, a second lift 11.5 s later.
+        self.start_daemon(trace_from(os.path.join("movement", "picked-up.csv"), 4500,
+                                     os.path.join(self.tmpdir, "picked-up-1.5s.csv")), loop=True)
         proc = self.monitor()
         self.assertTrue(proc.stdout.readline().startswith("Monitoring "))
         self.assertIs(self.bus.accel_property("MovementWatched"), True)

@@ -159,12 +159,16 @@ class DiagnoseTest(ClientTestCase):
     def test_daemon_fault(self):
         self.start_daemon("rest.csv", loop=True, extra=["--sim-fault=retval:0.3"])
         # Formerly a report listing a PROBLEM exited 0; scripts could not tell it from a healthy one.
+        # The text report's caller joins the JSON one's run (test_daemon_callers_join_one_run).
+        text = subprocess.Popen([TPACCELCTL, "--session", "diagnose"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.env)
         _, out, _ = self.ctl("diagnose", "--json", check=1)
         report = json.loads(out)
         self.assertIn("injected faults: retval:0.3", report["backend"]["reason"])
         self.assertRegex(problems_text(report), r"\d+ of \d+ readout transactions failed")
         self.assertGreater(report["readouts"]["failed-EIO"], 0)
-        _, out, _ = self.ctl("diagnose", check=1)
+        out, err = text.communicate(timeout=30)
+        self.assertEqual(text.returncode, 1, err)
         self.assertIn("\nPROBLEM: ", out)
 
     def test_daemon_callers_join_one_run(self):
