@@ -445,9 +445,9 @@ class TrayTest(TrayMenu, ClientTestCase):
         self.assertNotIn("Accelerometer service stopped", [s for s, _ in self.notifications()])
 
     def test_lets_daemon_idle(self):
-        # No accelerometer: the daemon exits after 2 s without calls. The old tray read Temperature every
+        # No accelerometer: the daemon exits after 1 s without calls. The old tray read Temperature every
         # 5 s (200 ms here) and kept it alive for ever.
-        self.install_activation(extra=["--sim-fault=absent", "--exit-idle-time=2"])
+        self.install_activation(extra=["--sim-fault=absent", "--exit-idle-time=1"])
         self.watch_property_reads()
         self.start_tray()
         wait_until(lambda: self.bus.name_owner(ACCEL), what="the tray to activate tpacceld")
@@ -585,14 +585,15 @@ class TrayTest(TrayMenu, ClientTestCase):
         # XDestroyWindow from another client (xdotool windowclose, a window manager's force close): the
         # tray goes on, updates without touching freed widgets, and "Show window" brings a new window.
         self.start_tray("--show-window", env=dict(self.env, G_DEBUG="fatal-criticals"))
-        self.start_daemon("slow-roll-45.csv", loop=True)
+        # The demo's motion: it holds an angle 1 s at most, so tilt updates keep coming.
+        self.start_daemon(os.path.join(TOP_SRCDIR, "scripts", "demo-tour.csv"), loop=True)
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 50, what="the full rate for the window")
         ids = wait_until(self.window_ids, what="the window")
         self.xdotool("windowclose", ids[0])
         wait_until(lambda: not self.window_ids(), what="the window to go")
         wait_until(lambda: self.bus.accel_property("EffectiveRate") == 4, what="the icon's rate without a window")
-        # Tilt updates keep coming and reach the window's stand-in. They come only while the trace rolls
-        # (Pitch and Roll change by a tilt step), not while it holds (4 s at 45 degrees): wait for one.
+        # Tilt updates keep coming and reach the window's stand-in. They come only while the trace turns
+        # (Pitch and Roll change by a tilt step), not while it holds: wait for one.
         readouts = self.tray_log().count("Window readouts: ")
         wait_until(lambda: self.tray.poll() is not None or self.tray_log().count("Window readouts: ") > readouts,
                    what="a tilt update after the window went")
@@ -610,7 +611,10 @@ class TrayTest(TrayMenu, ClientTestCase):
                                                       "Accelerometer Settings"], capture_output=True, text=True,
                                                      env=self.env).stdout.split(), what="the Settings dialog")
         self.xdotool("windowclose", settings[0])
-        time.sleep(2)  # property changes arrive meanwhile and set the dialog's values
+        # Property changes arrive meanwhile and set the dialog's values: two tilt updates (the window's).
+        readouts = self.tray_log().count("Window readouts: ")
+        wait_until(lambda: self.tray.poll() is not None or self.tray_log().count("Window readouts: ") >= readouts + 2,
+                   what="two tilt updates after the dialog went")
         self.click_menu("_Settings…")
         wait_until(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "Accelerometer Settings"],
                                           capture_output=True, text=True, env=self.env).stdout.split(),
