@@ -331,7 +331,8 @@ class CtlTest(ClientTestCase):
                                 stderr=subprocess.PIPE, text=True, env=self.env)
 
     def test_monitor(self):
-        self.start_daemon("slow-roll-45.csv")
+        # A turn to right-up at 2 s (the orientation flips at 2.3 s; slow-roll-45.csv's at about 5 s).
+        self.start_daemon("rotate-right-up.csv")
         proc = self.monitor()
         lines = []
         deadline = time.monotonic() + 20
