@@ -2,11 +2,11 @@
 /* service/daemon/readout.c in-process (rig.h): the labelled traces of tests/traces/ replayed by the
  * emulator, polled by the poller, through calibration and motion processing to the observer, in virtual
  * time: a drop raises one shock (its events before the properties they change, ShockActive held), the
- * traces that must not raise one do not, desk knocks raise one each unless the sensitivity is low, no
- * shock below the minimum rate, a turn raises Tilt events and two orientation changes without
- * flicker; with no saved rest position the one at initialization is the rest position, not the first
- * readout a client asks for. The motion algorithms' own tests are tests/motion/; the bus's Shock and Tilt
- * signals are tests/bus/test_motion.py's. */
+ * traces that must not raise one do not, desk knocks raise one each unless the sensitivity is low, no shock
+ * below the minimum rate, a turn raises Tilt events and two orientation changes without flicker,
+ * scripts/demo.sh's tour turns every way without a shock; with no saved rest position the one at
+ * initialization is the rest position, not the first readout a client asks for. The motion algorithms' own
+ * tests are tests/motion/; the bus's Shock and Tilt signals are tests/bus/test_motion.py's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
