@@ -477,16 +477,16 @@ class TrayTest(TrayMenu, ClientTestCase):
 
     def test_reads_only_what_is_shown(self):
         self.watch_property_reads()
-        self.start_tray("--no-animation")
+        self.start_tray("--no-animation", env=dict(self.env, TPACCEL_TRAY_TEMPERATURE_POLL_MS="100"))
         self.start_daemon("rest.csv")
         wait_until(lambda: self.icon_name() == "tpaccel-tilt-r2-p2", what="the level icon")
-        time.sleep(1)  # 5 periods of the temperature reads (TPACCEL_TRAY_TEMPERATURE_POLL_MS)
+        time.sleep(0.5)  # 5 periods of the temperature reads (TPACCEL_TRAY_TEMPERATURE_POLL_MS)
         self.assertEqual(self.temperature_reads(), 0, "the temperature was read with the window closed")
         self.assertIs(self.bus.accel_property("Polling"), False)
         # Opening the menu, which shows it, reads it once.
         self.open_menu()
         wait_until(lambda: self.temperature_reads() == 1, what="a temperature read for the menu")
-        time.sleep(1)
+        time.sleep(0.5)
         self.assertEqual(self.temperature_reads(), 1)
         self.click_menu("Show _window")
         wait_until(lambda: self.temperature_reads() >= 2, timeout=15, what="temperature reads with the window open")
