@@ -136,14 +136,14 @@ class CtlTest(ClientTestCase):
         proc.send_signal(signal.SIGINT)
         proc.wait(10)
         wait_until(lambda: self.bus.accel_property("Polling") is False, what="polling to stop")
-        time.sleep(2.2)
+        time.sleep(1.2)  # an age of a second and more
         _, out, _ = self.ctl("status", check=0)
-        self.assertRegex(out, r"\n *Vibration level: \d+\.\d\d g \(polled [2-9] s ago\)\n")
-        self.assertRegex(out, r"\n *Last polled: [2-9]\.\d s ago\n")
+        self.assertRegex(out, r"\n *Vibration level: \d+\.\d\d g \(polled [1-9] s ago\)\n")
+        self.assertRegex(out, r"\n *Last polled: [1-9]\.\d s ago\n")
         self.assertRegex(out, r"\n *Roll: (29|30|31)\.\d\d°\n", "the angles are read afresh")
         _, out, err = self.ctl("get", "shock-active", check=0)
         self.assertEqual(out, "no\n")
-        self.assertRegex(err, r"shock-active: as of the last poll, [2-9] s ago")
+        self.assertRegex(err, r"shock-active: as of the last poll, [1-9] s ago")
 
     def test_set_every_key(self):
         self.start_daemon("rest.csv")
@@ -331,7 +331,8 @@ class CtlTest(ClientTestCase):
                                 stderr=subprocess.PIPE, text=True, env=self.env)
 
     def test_monitor(self):
-        self.start_daemon("slow-roll-45.csv")
+        # A turn to right-up at 2 s (the orientation flips at 2.3 s; slow-roll-45.csv's at about 5 s).
+        self.start_daemon("rotate-right-up.csv")
         proc = self.monitor()
         lines = []
         deadline = time.monotonic() + 20
@@ -369,12 +370,20 @@ class CtlTest(ClientTestCase):
         self.assertRegex(out, r"\n\d\d:\d\d:\d\d\.\d{3}  shock +\d+\.\d\d g \((a knock|a sudden movement|a fall)\)\n")
 
     def test_monitor_movement(self):
-        """monitor watches for movement while it runs: the lift of picked-up.csv prints moved, and its end
-        moving over; the movement claim goes with it."""
-        # picked-up.csv without 3 of the 6 s of rest before the lift (enough to learn where it rests);
-        # looped: a second lift 13 s later.
-        self.start_daemon(trace_from(os.path.join("movement", "picked-up.csv"), 3000,
-                                     os.path.join(self.tmpdir, "picked-up-3s.csv")), loop=True)
+        """monitor watches for movement while it runs: the lift of picked-up.csv prints moved, and the
+        machine held still after it moving over; the movement claim goes with it."""
+        # picked-up.csv from 1.5 s before the lift (the movement watch knows where it rests after 0.3 s of
+        # readouts) to the lift's end at 2 s, then held still there (the sensor's noise only): the movement
+        # is over 2 s later, not after the trace's 3 s in the hands and its put-down. Looped: if monitor's
+        # claim came late, another lift 20 s later.
+        path = trace_from(os.path.join("movement", "picked-up.csv"), 4500, os.path.join(self.tmpdir, "lift.csv"))
+        with open(path) as f:
+            lines = [line for line in f if not line[0].isdigit() or float(line.split(",")[0]) < 2000]
+        x, y = (int(v) for v in lines[-1].split(",")[1:3])
+        lines += [f"{t},{x + (t // 5) % 3 - 1},{y},0,0\n" for t in range(2000, 20000, 5)]
+        with open(path, "w") as f:
+            f.write("".join(lines))
+        self.start_daemon(path, loop=True)
         proc = self.monitor()
         self.assertTrue(proc.stdout.readline().startswith("Monitoring "))
         self.assertIs(self.bus.accel_property("MovementWatched"), True)

@@ -148,26 +148,23 @@ class DiagnoseTest(ClientTestCase):
         self.assertIn("not recognized as a ThinkPad with HDAPS", problems)
         self.assertIn('Kernel lockdown is "integrity"', problems)
 
-    def test_daemon_healthy(self):
-        self.start_daemon("rest.csv", loop=True)
-        _, out, _ = self.ctl("diagnose", "--json", check=0)
-        self.check_healthy(json.loads(out))
-        self.assertIs(self.bus.accel_property("Polling"), False, "polling did not stop after the run")
-        _, out, _ = self.ctl("diagnose", check=0)
-        self.assertIn("No problem found.", out)
-
     def test_daemon_fault(self):
         self.start_daemon("rest.csv", loop=True, extra=["--sim-fault=retval:0.3"])
         # Formerly a report listing a PROBLEM exited 0; scripts could not tell it from a healthy one.
+        # The text report's caller joins the JSON one's run (test_daemon_callers_join_one_run).
+        text = subprocess.Popen([TPACCELCTL, "--session", "diagnose"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.env)
         _, out, _ = self.ctl("diagnose", "--json", check=1)
         report = json.loads(out)
         self.assertIn("injected faults: retval:0.3", report["backend"]["reason"])
         self.assertRegex(problems_text(report), r"\d+ of \d+ readout transactions failed")
         self.assertGreater(report["readouts"]["failed-EIO"], 0)
-        _, out, _ = self.ctl("diagnose", check=1)
+        out, err = text.communicate(timeout=30)
+        self.assertEqual(text.returncode, 1, err)
         self.assertIn("\nPROBLEM: ", out)
 
     def test_daemon_callers_join_one_run(self):
+        # A healthy daemon: three callers at once (JSON, text, JSON) join one run and each gets its report.
         self.start_daemon("rest.csv", loop=True)
         results = []
 
@@ -181,6 +178,12 @@ class DiagnoseTest(ClientTestCase):
             t.join()
         self.assertEqual([r.returncode for r in results], [0, 0, 0], [r.stderr for r in results])
         self.assertEqual(sum(r.stdout.startswith("{") for r in results), 2)
+        for r in results:
+            if r.stdout.startswith("{"):
+                self.check_healthy(json.loads(r.stdout))
+            else:
+                self.assertIn("No problem found.", r.stdout)
+        self.assertIs(self.bus.accel_property("Polling"), False, "polling did not stop after the run")
         with self.assertRaisesRegex(GLib.Error, "Unknown report format \"xml\""):
             self.bus.call(ACCEL, ACCEL_PATH, ACCEL, "Diagnose", "s", ("xml",))
 

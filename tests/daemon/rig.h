@@ -54,7 +54,7 @@ typedef struct RigEvent {
 #define RIG_TRACE_FILE "trace.csv"
 
 typedef struct RigOptions {
-        const char *trace;      /* a file in tests/traces/ for the emulator; NULL: its demo motion */
+        const char *trace;      /* the emulator's: in tests/traces/ or absolute; NULL: its demo motion */
         const char *trace_text; /* instead of trace: the trace's text, written to RIG_TRACE_FILE */
         const char *state;      /* the state file's text at start; NULL: no state file */
         bool no_accelerometer;  /* no backend at all */

@@ -2,11 +2,11 @@
 /* service/daemon/readout.c in-process (rig.h): the labelled traces of tests/traces/ replayed by the
  * emulator, polled by the poller, through calibration and motion processing to the observer, in virtual
  * time: a drop raises one shock (its events before the properties they change, ShockActive held), the
- * traces that must not raise one do not, desk knocks raise one each unless the sensitivity is low, no
- * shock below the minimum rate, a turn raises Tilt events and two orientation changes without
- * flicker; with no saved rest position the one at initialization is the rest position, not the first
- * readout a client asks for. The motion algorithms' own tests are tests/motion/; the bus's Shock and Tilt
- * signals are tests/bus/test_motion.py's. */
+ * traces that must not raise one do not, desk knocks raise one each unless the sensitivity is low, no shock
+ * below the minimum rate, a turn raises Tilt events and two orientation changes without flicker,
+ * scripts/demo.sh's tour turns every way without a shock; with no saved rest position the one at
+ * initialization is the rest position, not the first readout a client asks for. The motion algorithms' own
+ * tests are tests/motion/; the bus's Shock and Tilt signals are tests/bus/test_motion.py's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,6 +418,56 @@ TEST(a_reader_never_writes_the_state_file)
         rig_free(r);
 }
 
+/* scripts/demo.sh's motion (scripts/demo-tour.csv, 26 s; tests/traces/gen-traces.py's demo tour) at the
+ * tray icon's 4 Hz and at the full rate: the orientation goes right-up, left-up and bottom-up, each time
+ * back to normal, with no flicker and no shock; the angles reach every held one (roll 15, 60, -15, -60,
+ * pitch 15, 60, -20 degrees), so every step of the tray's icon comes by (tray_icon_step(), the tray's
+ * test-tray-logic.c); test_tray.py's demo test watches the first lean on a real tray. */
+static void demo_tour(unsigned rate)
+{
+        static const MotionOrientation want[] = {MOTION_ORIENTATION_NORMAL, MOTION_ORIENTATION_RIGHT_UP,
+                                                 MOTION_ORIENTATION_NORMAL, MOTION_ORIENTATION_LEFT_UP,
+                                                 MOTION_ORIENTATION_NORMAL, MOTION_ORIENTATION_BOTTOM_UP,
+                                                 MOTION_ORIENTATION_NORMAL};
+        static const double rolls[] = {15, 60, -15, -60}, pitches[] = {15, 60, -20};
+        _cleanup_free_ char *trace = NULL;
+        const char *top = getenv("TOP_SRCDIR");
+
+        CHECK(asprintf(&trace, "%s/scripts/demo-tour.csv", top ?: ".") > 0);
+        Rig *r = rig_new(&(RigOptions) {.trace = trace});
+        rig_claim(r, rate, ":1.5");
+        rig_advance_ms(r, 26000);
+
+        CHECK_EQ(rig_change_count(r, CHANGE_ORIENTATION), ELEMENTSOF(want));
+        for (size_t i = 0; i < ELEMENTSOF(want); i++) {
+                const RigEvent *e = rig_change_nth(r, CHANGE_ORIENTATION, i);
+                CHECK(e && e->orientation == want[i]);
+        }
+        CHECK_EQ(rig_motion_count(r, MOTION_EVENT_SHOCK), 0);
+        CHECK_EQ(rig_change_count(r, CHANGE_SHOCK_ACTIVE), 0);
+        for (size_t k = 0; k < ELEMENTSOF(rolls) + ELEMENTSOF(pitches); k++) {
+                bool is_roll = k < ELEMENTSOF(rolls);
+                double target = is_roll ? rolls[k] : pitches[k - ELEMENTSOF(rolls)];
+                bool reached = false;
+                for (size_t i = 0; i < rig_motion_count(r, MOTION_EVENT_TILT); i++) {
+                        const RigEvent *e = rig_motion_nth(r, MOTION_EVENT_TILT, i);
+                        reached |=
+                                fabs((is_roll ? e->motion.roll : e->motion.pitch) - target) <= ANGLE_SLACK;
+                }
+                if (!reached)
+                        fprintf(stderr, "the demo tour at %u Hz: no tilt to %s %g\n", rate,
+                                is_roll ? "roll" : "pitch", target);
+                CHECK(reached);
+        }
+        rig_free(r);
+}
+
+TEST(the_demo_tour_turns_every_way_without_a_shock)
+{
+        demo_tour(4); /* the tray icon's rate (TRAY_ICON_RATE_HZ) */
+        demo_tour(POLLER_RATE_FULL);
+}
+
 int main(void)
 {
         RUN(a_drop_raises_one_shock_at_every_tick_phase);
@@ -426,6 +476,7 @@ int main(void)
         RUN(desk_knocks_raise_three_shocks_unless_the_sensitivity_is_low);
         RUN(no_shock_below_the_minimum_rate);
         RUN(a_turn_raises_tilts_and_two_orientation_changes);
+        RUN(the_demo_tour_turns_every_way_without_a_shock);
         RUN(rest_raises_no_tilt_beyond_the_first);
         RUN(the_rest_position_read_at_start_is_persisted);
         RUN(the_rest_position_is_read_at_start_not_at_the_first_readout_asked_for);
