@@ -27,6 +27,7 @@ DISK_PARK_TIMEOUT_MS = '2000'    # DISK_PARK_TIMEOUT_MS: what a park writes to u
 POLKIT_PENDING_PER_SENDER = 4    # bus-polkit.h: checks in flight per connection
 DROP_AT_S = 5.0                  # drop-*.csv: '# expect: shock at_ms=5000'
 DROP_LEAD_FROM_MS = 2000         # drop-30cm.csv is in the hands from 1.5 s on: replayed from here, it drops at 3 s
+ROTATION_LEAD_FROM_MS = 1000     # rotate-*.csv turn at 2 s: replayed from here, at 1 s
 DROP_REST = (-498, -439)         # drop-30cm.csv's level start (its '# rest' line)
 STARTUP_SLACK_S = 1.0            # daemon start -> polling, on a loaded 2-core CI machine
 LATE_SLACK_S = 0.5               # a trace event -> the readout (or signal) reporting it, on a loaded machine
@@ -250,7 +251,11 @@ class MotionTest(TpaccelTestBase):
         return out
 
     def rotation(self, turned_to, axis, step=None):
-        t0 = self.start(trace('rotate-%s.csv' % turned_to), claim=step is None)
+        # rotate-*.csv from ROTATION_LEAD_FROM_MS on: the turn at 1 s, not 2 (the claim comes by then:
+        # STARTUP_SLACK_S)
+        lead_s = ROTATION_LEAD_FROM_MS / 1000
+        t0 = self.start('--trace=' + trace_from('rotate-%s.csv' % turned_to, ROTATION_LEAD_FROM_MS,
+                                                os.path.join(self.state_dir, 'rotate.csv')), claim=step is None)
         if step is not None:
             self.accel.SetTiltStep(step)
             self.accel.Claim()
@@ -259,7 +264,7 @@ class MotionTest(TpaccelTestBase):
         # 'undefined' until the first readout after polling starts, then at once from its angles.
         self.assertEventually(lambda: len(self.rec.of('Sample')) > 0)
         self.assertEqual(self.get('Orientation'), 'normal')
-        self.pump_until(self.t0_max + 4.0)  # held turned from 2.8 s to 5.8 s
+        self.pump_until(self.t0_max + 4.0 - lead_s)  # held turned from 2.8 s to 5.8 s of the trace
         turned = self.get('Orientation')
         angle = self.get(axis)
         # Turned back from 5.8 s to 6.6 s, then held level (that it stays so is test-readout.c's).
@@ -290,8 +295,8 @@ class MotionTest(TpaccelTestBase):
         # Flip latency: each orientation change lands within 0.5 s of the trace's flip time, i.e. the
         # signal arrives no later than 2343 + 500 ms after the trace's time 0 (+ dispatch on a loaded machine).
         flips = self.rec.changes('Orientation')[1:]
-        self.assertLess(flips[0][0] - self.t0_max, 2.343 + 0.5 + LATE_SLACK_S)
-        self.assertGreater(flips[0][0] - t0, 2.0, 'not before the turn')
+        self.assertLess(flips[0][0] - self.t0_max, 2.343 - lead_s + 0.5 + LATE_SLACK_S)
+        self.assertGreater(flips[0][0] - t0, 2.0 - lead_s, 'not before the turn')
         return tilts
 
     def test_rotation_left_up_tilt_and_orientation(self):
