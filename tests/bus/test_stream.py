@@ -288,10 +288,10 @@ class StreamTest(TpaccelTestBase):
         fd = self.acquire()
         read_records(fd, seconds=0.3)
         got = []
-        reader = threading.Thread(target=lambda: got.extend(read_records(fd, seconds=3.5)))
+        reader = threading.Thread(target=lambda: got.extend(read_records(fd, seconds=2.0)))
         reader.start()  # reads meanwhile, so that the stream loses nothing
         t0 = monotonic_usec()
-        samples = self.collect_samples(3.0)
+        samples = self.collect_samples(1.5)  # 75 Samples at most, of 1500 readouts
         t1 = monotonic_usec()
         reader.join()
         os.close(fd)

@@ -91,15 +91,15 @@ class SensorProxyTest(TpaccelTestBase):
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + TIMEOUT)
         return p.stdout + p.stderr
 
-    def run_client_until(self, changes, seconds=30):
-        """The client's output until it reported `changes` orientations (its claim's one included), and
-        0.5 s more for any that should not come; at most `seconds`."""
+    def run_client_until(self, done, seconds=30):
+        """The client's output until done(output) holds, and 0.5 s more for anything that should not
+        come; at most `seconds`."""
         p = subprocess.Popen(['/usr/bin/python3', CLIENT, str(seconds)], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
         out, terminated = [], False
         for line in p.stdout:  # to EOF: the client ends after `seconds` at the latest
             out.append(line)
-            if not terminated and len(sequence(''.join(out))) >= changes:
+            if not terminated and done(''.join(out)):
                 time.sleep(0.5)
                 p.terminate()
                 terminated = True
@@ -265,7 +265,7 @@ class SensorProxyTest(TpaccelTestBase):
         self.assertEqual(self.sp_props.Get(SP_IFACE, 'HasAccelerometer'), False)
         self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerOrientation'), 'undefined')
         self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'HasAccelerometer'), True, 'tpaccel itself has one')
-        out = self.run_client(2)
+        out = self.run_client_until(lambda out: 'not claiming' in out)
         self.assertIn('appeared HasAccelerometer=false', out)
         self.assertIn('not claiming: no accelerometer', out)
         # A client claiming anyway gets success (iio-sensor-proxy's answer for an absent sensor), no polling.
@@ -284,7 +284,7 @@ class SensorProxyTest(TpaccelTestBase):
         # mode at 0.5 s and back into laptop mode at 4.5 s, while the base is still rolled.
         self.start_proxy_daemon(switch='laptop', events='fold-and-unfold.events',
                                 trace=os.path.join(TRACES, 'rotate-right-up.csv'))
-        out = self.run_client_until(3)
+        out = self.run_client_until(lambda out: len(sequence(out)) == 3)
         self.assertEqual(self.orientations(out), ['normal', 'left-up', 'normal'], out)
         log = self.daemon_log()
         self.assertIn('Tablet-mode switch /dev/input/event5: laptop mode', log)
