@@ -5,7 +5,7 @@ emulator replaying the labelled traces of tests/traces/ (--trace; the trace's ti
 start), disk protection against a fake sysfs tree (fake_sysfs.py, --sysfs-root).
 
 Each test method is its own meson test (FILE/METHOD; tests/lib/list-tests.py lists them); run one by hand with
-  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/bus/test_motion.py MotionTest.test_drop_raises_one_shock
+  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/bus/test_motion.py MotionTest.test_drop_raises_one_shock_and_parks
 
 The traces are synthetic (made by tests/traces/gen-traces.py); their '# expect:' lines give the events."""
 
