@@ -5,7 +5,7 @@ emulator replaying the labelled traces of tests/traces/ (--trace; the trace's ti
 start), disk protection against a fake sysfs tree (fake_sysfs.py, --sysfs-root).
 
 Each test method is its own meson test (FILE/METHOD; tests/lib/list-tests.py lists them); run one by hand with
-  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/bus/test_motion.py MotionTest.test_drop_raises_one_shock
+  TOP_BUILDDIR=build TOP_SRCDIR=. PYTHONPATH=tests/lib /usr/bin/python3 tests/bus/test_motion.py MotionTest.test_drop_raises_one_shock_and_parks
 
 The traces are synthetic (made by tests/traces/gen-traces.py); their '# expect:' lines give the events."""
 
@@ -18,7 +18,7 @@ import unittest
 from gi.repository import GLib
 
 from daemontest import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, NAME, PATH, PROPERTIES_IFACE, TRACES,
-                        TpaccelTestBase, error_message, error_name)
+                        TpaccelTestBase, error_message, error_name, trace_from)
 from fake_sysfs import FakeSysfs
 
 SHOCK_HOLD_MS_DEFAULT = 1000     # MOTION_SHOCK_HOLD_MS_DEFAULT
@@ -26,6 +26,9 @@ SHOCK_MIN_RATE_HZ = 50           # MOTION_SHOCK_MIN_RATE_HZ
 DISK_PARK_TIMEOUT_MS = '2000'    # DISK_PARK_TIMEOUT_MS: what a park writes to unload_heads
 POLKIT_PENDING_PER_SENDER = 4    # bus-polkit.h: checks in flight per connection
 DROP_AT_S = 5.0                  # drop-*.csv: '# expect: shock at_ms=5000'
+DROP_LEAD_FROM_MS = 2000         # drop-30cm.csv is in the hands from 1.5 s on: replayed from here, it drops at 3 s
+ROTATION_LEAD_FROM_MS = 1000     # rotate-*.csv turn at 2 s: replayed from here, at 1 s
+DROP_REST = (-498, -439)         # drop-30cm.csv's level start (its '# rest' line)
 STARTUP_SLACK_S = 1.0            # daemon start -> polling, on a loaded 2-core CI machine
 LATE_SLACK_S = 0.5               # a trace event -> the readout (or signal) reporting it, on a loaded machine
 SHOCK_REASONS = ('jolt', 'drift', 'freefall')
@@ -130,19 +133,39 @@ class MotionTest(TpaccelTestBase):
     # sensitivities, the drop at every tick phase, no shock below ShockMinRate are the daemon core's:
     # tests/daemon/test-readout.c, in virtual time)
 
-    def test_drop_raises_one_shock(self):
-        t0 = self.start(trace('drop-30cm.csv'))
+    def test_drop_raises_one_shock_and_parks(self):
+        # One drop for both contracts. The Shock: its signal, ShockActive, ShockCount and LastShock. The
+        # park: the HeadsParked signal, Parked, ParkCount and ProtectionState, the disk's unload_heads.
+        # Parking on the shock's readout, the re-arms and their rate, the hold before the unpark are the
+        # daemon core's (tests/daemon/test-protection.c, in virtual time); protection polls without a claim.
+        # The rest position is the level desk's, saved by an earlier run: the replay starts in the hands,
+        # DROP_LEAD_FROM_MS into drop-30cm.csv, and the free fall is told from that rest position.
+        with open(os.path.join(self.state_dir, 'state'), 'w') as f:
+            f.write('rest_position=%d,%d\n' % DROP_REST)
+        drop_s = DROP_AT_S - DROP_LEAD_FROM_MS / 1000
+        t0 = self.start('--trace=' + trace_from('drop-30cm.csv', DROP_LEAD_FROM_MS,
+                                                os.path.join(self.state_dir, 'drop.csv')), claim=False)
+        self.assertEqual(tuple(self.get('RestPosition')), DROP_REST)
+        self.protect(['sda'])
         self.assertEqual(self.get('ShockHoldMs'), SHOCK_HOLD_MS_DEFAULT)
         self.assertEqual(self.get('ShockMinRate'), SHOCK_MIN_RATE_HZ)
         self.assertEqual(self.get('ShockCount'), 0)
         self.assertEqual(tuple(self.get('LastShock')), (0, 0.0))
-        self.assertEventually(lambda: len(self.rec.of('Shock')) > 0, timeout=DROP_AT_S + STARTUP_SLACK_S + 5,
-                              message='the drop raises a Shock')
+        self.assertEqual(self.get('ParkCount'), 0)
+        self.assertFalse(self.get('Parked'))
+        self.assertEventually(lambda: len(self.rec.of('HeadsParked')) > 0,
+                              timeout=drop_s + STARTUP_SLACK_S + 5, message='the drop parks the heads')
+        self.assertEqual(self.sysfs.unload_heads('sda'), DISK_PARK_TIMEOUT_MS,
+                         'a park writes the bounded timeout (ms)')
+        self.assertTrue(self.get('Parked'))
+        self.assertEqual(self.get('ProtectionState'), 'parked')
         self.assertEventually(lambda: any(not v for _, v in self.rec.changes('ShockActive')), timeout=10,
                               message='ShockActive clears after the hold')
+        self.assertEventually(lambda: (['sda'], False) in [(list(d), bool(p)) for d, p in self.rec.of('HeadsParked')],
+                              timeout=10, message='unparked after the hold')
+        self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'unpark writes 0')
         # The landing is over by then; the rest of the trace holds still (that it raises nothing is the
         # daemon core's: tests/daemon/test-readout.c replays the whole trace).
-        self.pump_until(time.monotonic() + 0.5)
         self.stop_recording()
         flowed_s = time.monotonic() - self.t0_max
 
@@ -153,8 +176,8 @@ class MotionTest(TpaccelTestBase):
         self.assertEqual(reason, 'freefall', 'a drop from a tilted hand-held position is seen as free fall')
         self.assertGreater(magnitude, 0.05, 'magnitude in g')
         self.assertLess(magnitude, 2.0)
-        self.assertGreaterEqual(time_usec / 1e6 - t0, DROP_AT_S, 'not before the drop')
-        self.assertLess(time_usec / 1e6 - self.t0_max, DROP_AT_S + LATE_SLACK_S, 'soon after the drop')
+        self.assertGreaterEqual(time_usec / 1e6 - t0, drop_s, 'not before the drop')
+        self.assertLess(time_usec / 1e6 - self.t0_max, drop_s + LATE_SLACK_S, 'soon after the drop')
         self.assertLess(arrival - time_usec / 1e6, 0.5, 'time_usec is the CLOCK_MONOTONIC readout time')
 
         active = self.rec.changes('ShockActive')
@@ -170,6 +193,19 @@ class MotionTest(TpaccelTestBase):
         self.assertEqual(tuple(self.get('LastShock')), (time_usec, magnitude))
         self.assertFalse(self.get('ShockActive'))
         self.assertSamplesFlowed(flowed_s - STARTUP_SLACK_S)
+
+        parked = self.rec.of('HeadsParked')
+        for disks, _flag in parked:
+            self.assertEqual(list(disks), ['sda'])
+        self.assertEqual([bool(p) for _, p in parked][0], True)
+        self.assertEqual(self.get('ParkCount'), 1)
+        self.assertFalse(self.get('Parked'))
+        self.assertEqual(self.get('ProtectionState'), 'armed')
+        self.assertEqual([v for _, v in self.rec.changes('Parked')], [True, False])
+        self.assertEqual([v for _, v in self.rec.changes('ParkCount')], [1])
+        self.assertEqual([v for _, v in self.rec.changes('ProtectionState')], ['armed', 'parked', 'armed'])
+        for name in ('nvme0n1', 'sdc'):
+            self.assertEqual(self.sysfs.unload_heads(name), '0', 'unprotected disks are left alone')
 
     def test_keyboard_activity_is_announced(self):
         # typing.csv types from 1 s on: KeyboardActivity's changes come as PropertiesChanged. (That the
@@ -215,7 +251,11 @@ class MotionTest(TpaccelTestBase):
         return out
 
     def rotation(self, turned_to, axis, step=None):
-        t0 = self.start(trace('rotate-%s.csv' % turned_to), claim=step is None)
+        # rotate-*.csv from ROTATION_LEAD_FROM_MS on: the turn at 1 s, not 2 (the claim comes by then:
+        # STARTUP_SLACK_S)
+        lead_s = ROTATION_LEAD_FROM_MS / 1000
+        t0 = self.start('--trace=' + trace_from('rotate-%s.csv' % turned_to, ROTATION_LEAD_FROM_MS,
+                                                os.path.join(self.state_dir, 'rotate.csv')), claim=step is None)
         if step is not None:
             self.accel.SetTiltStep(step)
             self.accel.Claim()
@@ -224,7 +264,7 @@ class MotionTest(TpaccelTestBase):
         # 'undefined' until the first readout after polling starts, then at once from its angles.
         self.assertEventually(lambda: len(self.rec.of('Sample')) > 0)
         self.assertEqual(self.get('Orientation'), 'normal')
-        self.pump_until(self.t0_max + 4.0)  # held turned from 2.8 s to 5.8 s
+        self.pump_until(self.t0_max + 4.0 - lead_s)  # held turned from 2.8 s to 5.8 s of the trace
         turned = self.get('Orientation')
         angle = self.get(axis)
         # Turned back from 5.8 s to 6.6 s, then held level (that it stays so is test-readout.c's).
@@ -255,8 +295,8 @@ class MotionTest(TpaccelTestBase):
         # Flip latency: each orientation change lands within 0.5 s of the trace's flip time, i.e. the
         # signal arrives no later than 2343 + 500 ms after the trace's time 0 (+ dispatch on a loaded machine).
         flips = self.rec.changes('Orientation')[1:]
-        self.assertLess(flips[0][0] - self.t0_max, 2.343 + 0.5 + LATE_SLACK_S)
-        self.assertGreater(flips[0][0] - t0, 2.0, 'not before the turn')
+        self.assertLess(flips[0][0] - self.t0_max, 2.343 - lead_s + 0.5 + LATE_SLACK_S)
+        self.assertGreater(flips[0][0] - t0, 2.0 - lead_s, 'not before the turn')
         return tilts
 
     def test_rotation_left_up_tilt_and_orientation(self):
@@ -430,39 +470,6 @@ class MotionTest(TpaccelTestBase):
         self.assertEqual(self.get('ProtectionState'), 'off')
         self.assertFalse(self.get('Polling'))
         self.assertRegex(self.daemon_log(), r"Start-up: ProtectedDisks from the state file refused \(.*'sda'")
-
-    def test_drop_parks_and_unparks(self):
-        # The contract of a park: the HeadsParked signal, Parked, ParkCount and ProtectionState, the
-        # disk's unload_heads. Parking on the shock's readout, the re-arms and their rate, the hold
-        # before the unpark are the daemon core's (tests/daemon/test-protection.c, in virtual time).
-        self.start(trace('drop-30cm.csv'), claim=False)
-        self.protect(['sda'])
-        self.assertEqual(self.get('ParkCount'), 0)
-        self.assertFalse(self.get('Parked'))
-        self.assertEventually(lambda: len(self.rec.of('HeadsParked')) > 0,
-                              timeout=DROP_AT_S + STARTUP_SLACK_S + 5, message='the drop parks the heads')
-        self.assertEqual(self.sysfs.unload_heads('sda'), DISK_PARK_TIMEOUT_MS,
-                         'a park writes the bounded timeout (ms)')
-        self.assertTrue(self.get('Parked'))
-        self.assertEqual(self.get('ProtectionState'), 'parked')
-        self.assertEventually(lambda: (['sda'], False) in [(list(d), bool(p)) for d, p in self.rec.of('HeadsParked')],
-                              timeout=10, message='unparked after the hold')
-        self.assertEqual(self.sysfs.unload_heads('sda'), '0', 'unpark writes 0')
-        self.stop_recording()
-
-        parked = self.rec.of('HeadsParked')
-        for disks, _flag in parked:
-            self.assertEqual(list(disks), ['sda'])
-        self.assertEqual([bool(p) for _, p in parked][0], True)
-        self.assertEqual(len(self.rec.of('Shock')), 1)
-        self.assertEqual(self.get('ParkCount'), 1)
-        self.assertFalse(self.get('Parked'))
-        self.assertEqual(self.get('ProtectionState'), 'armed')
-        self.assertEqual([v for _, v in self.rec.changes('Parked')], [True, False])
-        self.assertEqual([v for _, v in self.rec.changes('ParkCount')], [1])
-        self.assertEqual([v for _, v in self.rec.changes('ProtectionState')], ['armed', 'parked', 'armed'])
-        for name in ('nvme0n1', 'sdc'):
-            self.assertEqual(self.sysfs.unload_heads(name), '0', 'unprotected disks are left alone')
 
     def test_pause_suspends_protection(self):
         # The contract of Pause(): ProtectionState, PausedUntil (CLOCK_MONOTONIC usec), Pause(0). No park

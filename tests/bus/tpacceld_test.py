@@ -196,7 +196,7 @@ time.sleep(600)
         self.start_daemon()
         self.accel.Claim()
         self.assertEqual(self.collect_samples(0.6, subscribe=False), [], 'no Sample without a subscription')
-        self.assertGreater(len(self.collect_samples(0.6)), 10, 'Sample while subscribed')
+        self.assertGreater(len(self.collect_samples(5, at_least=11)), 10, 'Sample while subscribed')
         self.collect_samples(0.3, subscribe=False)  # those sent before the Unsubscribe arrived
         self.assertEqual(self.collect_samples(0.6, subscribe=False), [], 'none after UnsubscribeSamples')
         self.assertDBusError('org.thinkpad.Accelerometer.Error.NotSubscribed', self.accel.UnsubscribeSamples)
@@ -205,13 +205,13 @@ time.sleep(600)
         self.subscribe_samples()
         self.subscribe_samples()
         self.unsubscribe_samples()
-        self.assertGreater(len(self.collect_samples(0.6, subscribe=False)), 10, 'one subscription left')
+        self.assertGreater(len(self.collect_samples(5, subscribe=False, at_least=11)), 10, 'one subscription left')
         self.unsubscribe_samples()
 
         # A subscriber leaving the bus ends its subscription.
         other = self.new_connection()
         self.subscribe_samples(other)
-        self.assertGreater(len(self.collect_samples(0.6, subscribe=False)), 10, "another's subscription")
+        self.assertGreater(len(self.collect_samples(5, subscribe=False, at_least=11)), 10, "another's subscription")
         other.close()
         time.sleep(0.2)
         self.collect_samples(0.3, subscribe=False)  # those sent before it left
@@ -221,9 +221,8 @@ time.sleep(600)
         # Subscribing claims nothing.
         self.assertEventually(lambda: not self.get('Polling'))
         self.subscribe_samples()
-        time.sleep(0.5)
-        self.assertFalse(self.get('Polling'), 'a subscription alone does not poll')
         self.assertEqual(self.collect_samples(0.5, subscribe=False), [])
+        self.assertFalse(self.get('Polling'), 'a subscription alone does not poll')
         self.unsubscribe_samples()
 
     def test_claim_at_rate_polls_at_the_highest_claim(self):

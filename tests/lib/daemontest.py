@@ -517,8 +517,9 @@ class TpaccelTestBase(BusTestCase):
     def unsubscribe_samples(self, con=None):
         (con or self.bus).call(NAME, PATH, IFACE, 'UnsubscribeSamples')
 
-    def collect_samples(self, seconds, subscribe=True):
-        """The Sample signals of `seconds`, subscribed to for that time (unless subscribe is False)."""
+    def collect_samples(self, seconds, subscribe=True, at_least=None):
+        """The Sample signals of `seconds`, subscribed to for that time (unless subscribe is False); with
+        at_least, only until that many came."""
         samples = []
         m = self.bus.subscribe_signal(lambda t, x, y: samples.append((int(t), int(x), int(y))), IFACE, 'Sample',
                                       path=PATH)
@@ -526,7 +527,7 @@ class TpaccelTestBase(BusTestCase):
             self.subscribe_samples()
         deadline = time.monotonic() + seconds
         ctx = GLib.main_context_default()
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and (at_least is None or len(samples) < at_least):
             ctx.iteration(False) or time.sleep(0.001)
         m.remove()
         if subscribe:

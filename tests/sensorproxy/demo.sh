@@ -40,7 +40,7 @@ umockdev-run -d "$here/thinkpad-extra-buttons.umockdev" -i "/dev/input/event5=$h
         --state-dir="$tmp" >"$tmp/tpacceld.log" 2>&1 &
 pids+=($!)
 
-echo "== $mode mode: the base turns right side up, left side up, hinge up (15 s)"
-timeout 15 monitor-sensor || true
+echo "== $mode mode: the base turns right side up, left side up, hinge up (10 s)"
+timeout 10 monitor-sensor || true
 echo "== tpacceld said:"
 grep -E "SensorProxy|Tablet-mode|tablet-mode" "$tmp/tpacceld.log" || true

@@ -18,8 +18,13 @@ gen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gen)
 
 TURN_MS = 800   # a deliberate turn, as in the rotate-* traces
-HOLD_MS = 1000  # each rotation's hold and the rest after it: the orientation changes within 0.1 s
-REST_MS = 700
+# Each rotation's hold, and the rest after its turn back. The classifier (docs/ROTATION.md) proposes a
+# rotation from 35 degrees on (0.34 s into a turn) and keeps it until 25 degrees (0.51 s into the turn
+# back), and proposes normal until 35 degrees of the next turn: with these, each orientation stands
+# 1.2 s (rotated) and 0.9 s (normal), of which the 250 ms debounce and a 50 ms readout need 0.3 s; the
+# rest is slack for a daemon stalled on a loaded machine.
+HOLD_MS = 300
+REST_MS = 300
 # (axis, base angle in degrees, the screen orientation it gives in tablet mode)
 TURNS = [("roll", 90, "left-up"), ("roll", -90, "right-up"), ("pitch", -90, "bottom-up")]
 SCREEN_SEQUENCE = "normal,left-up,normal,right-up,normal,bottom-up,normal"

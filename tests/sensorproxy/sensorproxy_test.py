@@ -40,6 +40,17 @@ def tour_seconds():
 TOUR_SECONDS = tour_seconds()
 
 
+def sequence(out):
+    """The orientations the rotation client reported, each change once."""
+    seen = []
+    for line in out.splitlines():
+        if line.startswith(('claimed: ', 'orientation: ')):
+            v = line.split(': ', 1)[1]
+            if not seen or seen[-1] != v:
+                seen.append(v)
+    return seen
+
+
 def tour_expectation(mode):
     with open(TOUR) as f:
         for line in f:
@@ -80,17 +91,27 @@ class SensorProxyTest(TpaccelTestBase):
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + TIMEOUT)
         return p.stdout + p.stderr
 
+    def run_client_until(self, done, seconds=30):
+        """The client's output until done(output) holds, and 0.5 s more for anything that should not
+        come; at most `seconds`."""
+        p = subprocess.Popen(['/usr/bin/python3', CLIENT, str(seconds)], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        out, terminated = [], False
+        for line in p.stdout:  # to EOF: the client ends after `seconds` at the latest
+            out.append(line)
+            if not terminated and done(''.join(out)):
+                time.sleep(0.5)
+                p.terminate()
+                terminated = True
+        p.wait(TIMEOUT)
+        return ''.join(out)
+
     def orientations(self, out):
         """The sequence of orientations the client's state went through (its claim reply and its
         PropertiesChanged handler may both report the first value)."""
-        seen = []
-        lines = [l for l in out.splitlines() if l.startswith(('claimed: ', 'orientation: '))]
-        self.assertEqual(sum(l.startswith('claimed: ') for l in lines), 1, out)
-        for line in lines:
-            v = line.split(': ', 1)[1]
-            self.assertNotEqual(v, 'undefined', 'a Get right after the Claim reply must be valid:\n' + out)
-            if not seen or seen[-1] != v:
-                seen.append(v)
+        self.assertEqual(sum(l.startswith('claimed: ') for l in out.splitlines()), 1, out)
+        seen = sequence(out)
+        self.assertNotIn('undefined', seen, 'a Get right after the Claim reply must be valid:\n' + out)
         return seen
 
     # Interface
@@ -244,7 +265,7 @@ class SensorProxyTest(TpaccelTestBase):
         self.assertEqual(self.sp_props.Get(SP_IFACE, 'HasAccelerometer'), False)
         self.assertEqual(self.sp_props.Get(SP_IFACE, 'AccelerometerOrientation'), 'undefined')
         self.assertEqual(self.accel_props.Get(ACCEL_IFACE, 'HasAccelerometer'), True, 'tpaccel itself has one')
-        out = self.run_client(2)
+        out = self.run_client_until(lambda out: 'not claiming' in out)
         self.assertIn('appeared HasAccelerometer=false', out)
         self.assertIn('not claiming: no accelerometer', out)
         # A client claiming anyway gets success (iio-sensor-proxy's answer for an absent sensor), no polling.
@@ -263,7 +284,7 @@ class SensorProxyTest(TpaccelTestBase):
         # mode at 0.5 s and back into laptop mode at 4.5 s, while the base is still rolled.
         self.start_proxy_daemon(switch='laptop', events='fold-and-unfold.events',
                                 trace=os.path.join(TRACES, 'rotate-right-up.csv'))
-        out = self.run_client(7)
+        out = self.run_client_until(lambda out: len(sequence(out)) == 3)
         self.assertEqual(self.orientations(out), ['normal', 'left-up', 'normal'], out)
         log = self.daemon_log()
         self.assertIn('Tablet-mode switch /dev/input/event5: laptop mode', log)
