@@ -18,7 +18,7 @@ import unittest
 from gi.repository import GLib
 
 from daemontest import (ACCESS_DENIED, CONFIGURE, IFACE, INVALID_ARGS, NAME, PATH, PROPERTIES_IFACE, TRACES,
-                        TpaccelTestBase, error_message, error_name, trace_from)
+                        TpaccelTestBase, error_message, error_name, trace_from, trace_rest)
 from fake_sysfs import FakeSysfs
 
 SHOCK_HOLD_MS_DEFAULT = 1000     # MOTION_SHOCK_HOLD_MS_DEFAULT
@@ -28,7 +28,6 @@ POLKIT_PENDING_PER_SENDER = 4    # bus-polkit.h: checks in flight per connection
 DROP_AT_S = 5.0                  # drop-*.csv: '# expect: shock at_ms=5000'
 DROP_LEAD_FROM_MS = 2000         # drop-30cm.csv is in the hands from 1.5 s on: replayed from here, it drops at 3 s
 ROTATION_LEAD_FROM_MS = 1000     # rotate-*.csv turn at 2 s: replayed from here, at 1 s
-DROP_REST = (-498, -439)         # drop-30cm.csv's level start (its '# rest' line)
 STARTUP_SLACK_S = 1.0            # daemon start -> polling, on a loaded 2-core CI machine
 LATE_SLACK_S = 0.5               # a trace event -> the readout (or signal) reporting it, on a loaded machine
 SHOCK_REASONS = ('jolt', 'drift', 'freefall')
@@ -140,12 +139,13 @@ class MotionTest(TpaccelTestBase):
         # daemon core's (tests/daemon/test-protection.c, in virtual time); protection polls without a claim.
         # The rest position is the level desk's, saved by an earlier run: the replay starts in the hands,
         # DROP_LEAD_FROM_MS into drop-30cm.csv, and the free fall is told from that rest position.
+        rest = trace_rest('drop-30cm.csv')
         with open(os.path.join(self.state_dir, 'state'), 'w') as f:
-            f.write('rest_position=%d,%d\n' % DROP_REST)
+            f.write('rest_position=%d,%d\n' % rest)
         drop_s = DROP_AT_S - DROP_LEAD_FROM_MS / 1000
         t0 = self.start('--trace=' + trace_from('drop-30cm.csv', DROP_LEAD_FROM_MS,
                                                 os.path.join(self.state_dir, 'drop.csv')), claim=False)
-        self.assertEqual(tuple(self.get('RestPosition')), DROP_REST)
+        self.assertEqual(tuple(self.get('RestPosition')), rest)
         self.protect(['sda'])
         self.assertEqual(self.get('ShockHoldMs'), SHOCK_HOLD_MS_DEFAULT)
         self.assertEqual(self.get('ShockMinRate'), SHOCK_MIN_RATE_HZ)

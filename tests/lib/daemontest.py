@@ -100,6 +100,17 @@ def trace_from(name, start_ms, path):
     return path
 
 
+def trace_rest(name):
+    """The level rest position (x, y) trace name (a path, or one in tests/traces) starts at: its
+    '# rest X,Y counts' line (tests/traces/gen-traces.py)."""
+    with open(os.path.join(TRACES, name)) as f:
+        for line in f:
+            m = re.match(r"# rest (-?\d+),(-?\d+) counts", line)
+            if m:
+                return int(m.group(1)), int(m.group(2))
+    raise ValueError(f"trace {name} has no '# rest X,Y counts' line")
+
+
 def row(*first, length=16):
     """An EC row argument (ay): first, then zeros, length bytes."""
     return list(first) + [0] * (length - len(first))
