@@ -644,7 +644,7 @@ class TrayTest(TrayMenu, ClientTestCase):
             self.assertEqual(status, 0, output)
             self.assertIn("1 passed, 0 failed", output)
             self.assertNotIn("CRITICAL", output)
-        # Destroyed while a resize waits for the frame clock: GTK's own criticals without the hook.
+        # Destroyed while a resize waits for the frame clock: GTK's warnings (criticals too, by timing).
         status, output = run("--without-hook", "layout_pending_when_destroyed_from_outside")
         self.assertEqual(status, 1, output)
         self.assertIn("has no handler with id", output)
