@@ -185,17 +185,18 @@ class Case:
 
         self.env['DBUS_SYSTEM_BUS_ADDRESS'] = self.address
         self.gnome = GnomeSession(spawn, Bus(self.address), self.env)
-        self.tray_host = 'GNOME Shell 43 (AppIndicator)'
+        self.tray_host = 'GNOME Shell %s (AppIndicator)' % self.gnome.version()
         env = dict(self.gnome.client_env(self.env), TPACCEL_ICON_DIR=os.path.join(SRC, 'data', 'icons'))
         self.tray = self.spawn([self.programs['TPACCEL_TRAY'], '--session', '--show-window'],
                                env=env)
         wait_for(lambda: self.prop('EffectiveRate') == '50', 'the full rate for the window in GNOME')
-        windows = self.gnome.windows_js('ThinkPad Accelerometer')
+        title = 'ThinkPad Accelerometer'
+        wait_for(lambda: self.gnome.window_state(title), 'the window in the shell')
         if case == 'gnome-minimized':
-            self.gnome.eval(windows + '.forEach(w => w.minimize())')
+            wait_for(lambda: self.gnome.minimize(title), 'the window minimized')
             time.sleep(5)  # what the tray does within seconds is what is measured
         elif case == 'gnome-closed':
-            wait_for(lambda: self.gnome.close('ThinkPad Accelerometer'), 'the window to go')
+            wait_for(lambda: self.gnome.close(title), 'the window to go')
             wait_for(lambda: self.prop('EffectiveRate') == '4', "the icon's rate (%s)" % case)
 
     def stop(self):

@@ -39,6 +39,7 @@ struct TrayWindow {
         int rest_x, rest_y;
         gboolean seen;     /* last told through on_visibility */
         gboolean x_mapped; /* the X window is mapped (map-event/unmap-event) */
+        gboolean obscured; /* the compositor suspended the window (on_visibility_notify) */
         /* The frame clock: a redraw asked for at draw_asked_usec (0: none waiting) and not painted
          * STALLED_USEC later makes the window stalled until the clock paints again. */
         GdkFrameClock *clock;
@@ -204,17 +205,19 @@ static gboolean draw_plot(GtkWidget *widget, cairo_t *cr, gpointer userdata)
         return TRUE;
 }
 
-/* Shown, mapped, not minimized and painted. On X11 a window manager minimizing the window sets
- * _NET_WM_STATE_HIDDEN (GDK: ICONIFIED); one switching to another workspace unmaps it (xfwm4, mutter;
+/* Shown, mapped, not minimized, not suspended and painted. On X11 a window manager minimizing the window
+ * sets _NET_WM_STATE_HIDDEN (GDK: ICONIFIED); one switching to another workspace unmaps it (xfwm4, mutter;
  * GDK: an unmap event, and ICONIFIED too when the window manager has no _NET_WM_STATE_HIDDEN), as does
  * anyone unmapping it from outside; until it is first mapped the window is WITHDRAWN. A Wayland
  * compositor says none of that (GNOME's minimize, a sway window on another workspace): it stops sending
- * frame callbacks, so the frame clock stalls. */
+ * frame callbacks, so the frame clock stalls (sway), or, with xdg-shell 6, suspends the window (mutter 45
+ * and later, which keeps the frame clock of a minimized window going; GTK 3.24.4x tells it as a
+ * visibility-notify-event, on_visibility_notify). */
 static gboolean is_seen(TrayWindow *w)
 {
         GdkWindow *window = gtk_widget_get_window(w->window);
 
-        return gtk_widget_get_visible(w->window) && window && w->x_mapped && !w->stalled &&
+        return gtk_widget_get_visible(w->window) && window && w->x_mapped && !w->stalled && !w->obscured &&
                !(gdk_window_get_state(window) & (GDK_WINDOW_STATE_ICONIFIED | GDK_WINDOW_STATE_WITHDRAWN));
 }
 
@@ -234,15 +237,30 @@ static void on_visibility(GtkWidget *widget, gpointer userdata)
 {
         TrayWindow *w = userdata;
 
-        /* Hidden or shown again: a new surface, whose frames are yet to come. */
+        /* Hidden or shown again: a new surface, whose frames and states are yet to come. */
         w->draw_asked_usec = 0;
         w->stalled = FALSE;
+        w->obscured = FALSE;
         tell_visibility(w);
 }
 
 static gboolean on_window_state(GtkWidget *widget, GdkEventWindowState *event, gpointer userdata)
 {
         tell_visibility(userdata);
+        return FALSE;
+}
+
+/* Wayland: GTK (3.24.41 and later, built with xdg-shell 6) turns xdg_toplevel's "suspended" state, which a
+ * compositor sets on a window nobody can see (mutter: minimized), into FULLY_OBSCURED, and its end into
+ * UNOBSCURED. On X11 the event comes only with GDK_VISIBILITY_NOTIFY_MASK, which the window does not ask
+ * for: there, unmap and ICONIFIED say it. */
+static gboolean on_visibility_notify(GtkWidget *widget, GdkEventVisibility *event, gpointer userdata)
+{
+        TrayWindow *w = userdata;
+
+        w->obscured = event->state == GDK_VISIBILITY_FULLY_OBSCURED;
+        g_debug("Window %s by the compositor", w->obscured ? "suspended" : "resumed");
+        tell_visibility(w);
         return FALSE;
 }
 
@@ -330,6 +348,7 @@ static void on_destroyed(GtkWidget *widget, gpointer userdata)
         forget_clock(w);
         w->window = NULL;
         w->x_mapped = FALSE;
+        w->obscured = FALSE;
         build(w);
         tell_visibility(w);
 }
@@ -363,6 +382,7 @@ static void build(TrayWindow *w)
         g_signal_connect(w->window, "hide", G_CALLBACK(on_visibility), w);
         g_signal_connect(w->window, "window-state-event", G_CALLBACK(on_window_state), w);
         g_signal_connect(w->window, "map-event", G_CALLBACK(on_map_event), w);
+        g_signal_connect(w->window, "visibility-notify-event", G_CALLBACK(on_visibility_notify), w);
         g_signal_connect(w->window, "unmap-event", G_CALLBACK(on_map_event), w);
         g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroyed), w);
         g_signal_connect(w->window, "realize", G_CALLBACK(on_realize), w);

@@ -6,7 +6,8 @@ the caller's private bus, for the Wayland tray tests (tests/wayland/test_tray_gn
 Its settings are a key file in its own home (GSETTINGS_BACKEND=keyfile), so that no dconf-service is
 started with the caller's home. A small user extension turns on the shell's unsafe mode, without which
 org.gnome.Shell.Eval and org.gnome.Shell.Screenshot refuse an unknown caller: the tests drive windows and
-read the top bar through them. The private bus serves as the system bus too: the shell's login-manager
+read the top bar through them. It comes in the two forms GNOME Shell loads: a script for 43 and 44 (Debian
+12), an ES module for 45 and later (Debian 13); each shell loads the one whose versions name it. The private bus serves as the system bus too: the shell's login-manager
 proxy needs one that answers (it finds no logind there and goes on)."""
 import glob
 import json
@@ -17,9 +18,15 @@ import time
 
 WIDTH, HEIGHT = 1280, 800
 APPINDICATOR = "ubuntu-appindicators@ubuntu.com"
-UNSAFE = "tpaccel-unsafe@tpaccel"
 SHELL, SHELL_PATH = "org.gnome.Shell", "/org/gnome/Shell"
-UNSAFE_JS = "function init() {}\nfunction enable() { global.context.unsafe_mode = true; }\nfunction disable() {}\n"
+# {uuid: (shell versions, extension.js)}: the unsafe-mode extension as a script and as a module.
+UNSAFE = {
+    "tpaccel-unsafe@tpaccel": (["43", "44"], "function init() {}\n"
+                               "function enable() { global.context.unsafe_mode = true; }\nfunction disable() {}\n"),
+    "tpaccel-unsafe-esm@tpaccel": ([str(v) for v in range(45, 50)],
+                                   "export default class { enable() { global.context.unsafe_mode = true; }\n"
+                                   "  disable() {} }\n"),
+}
 
 
 def missing():
@@ -41,17 +48,19 @@ class GnomeSession:
         runtime = os.path.join(self.home, "run")
         os.makedirs(runtime, mode=0o700)
         config, data = os.path.join(self.home, ".config"), os.path.join(self.home, ".local", "share")
-        ext = os.path.join(data, "gnome-shell", "extensions", UNSAFE)
-        os.makedirs(ext)
-        with open(os.path.join(ext, "metadata.json"), "w") as f:
-            json.dump({"uuid": UNSAFE, "name": "tests: unsafe mode", "shell-version": ["43", "44", "45"],
-                       "description": "lets the tests call Eval and Screenshot"}, f)
-        with open(os.path.join(ext, "extension.js"), "w") as f:
-            f.write(UNSAFE_JS)
+        for uuid, (versions, js) in UNSAFE.items():
+            ext = os.path.join(data, "gnome-shell", "extensions", uuid)
+            os.makedirs(ext)
+            with open(os.path.join(ext, "metadata.json"), "w") as f:
+                json.dump({"uuid": uuid, "name": "tests: unsafe mode", "shell-version": versions,
+                           "description": "lets the tests call Eval and Screenshot"}, f)
+            with open(os.path.join(ext, "extension.js"), "w") as f:
+                f.write(js)
         keyfile = os.path.join(config, "glib-2.0", "settings", "keyfile")
         os.makedirs(os.path.dirname(keyfile))
         with open(keyfile, "w") as f:
-            f.write(f"[org/gnome/shell]\nenabled-extensions=['{APPINDICATOR}', '{UNSAFE}']\n"
+            enabled = ", ".join(f"'{uuid}'" for uuid in [APPINDICATOR, *UNSAFE])
+            f.write(f"[org/gnome/shell]\nenabled-extensions=[{enabled}]\n"
                     "disable-user-extensions=false\nwelcome-dialog-last-shown-version='999'\n")
         env = {k: v for k, v in base_env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
         env.update(HOME=self.home, XDG_CONFIG_HOME=config, XDG_DATA_HOME=data,
@@ -97,6 +106,21 @@ class GnomeSession:
         """[{minimized, wayland}] for each window of that title."""
         return self.eval(f"{self.windows_js(title)}.map(w => ({{minimized: w.minimized, "
                          "wayland: w.get_client_type() === 0}))")
+
+    def minimize(self, title):
+        """Minimizes the windows of that title as their title bar's button does; True once they are. Like
+        close, a request in the window's first moments can be dropped: call again until True."""
+        self.eval(f"{self.windows_js(title)}.forEach(w => w.minimize())")
+        state = self.window_state(title)
+        return bool(state) and all(w["minimized"] for w in state)
+
+    def unminimize(self, title):
+        """Brings the minimized windows of that title back, as a click on them in the overview does."""
+        self.eval(f"{self.windows_js(title)}.forEach(w => w.unminimize())")
+
+    def version(self):
+        """The shell's version ("48.7"), as it says on its bus."""
+        return self.bus.get_property(SHELL, SHELL_PATH, SHELL, "ShellVersion")
 
     def close(self, title):
         """Closes the windows of that title as their close button does (delete); True once none is left.

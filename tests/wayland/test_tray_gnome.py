@@ -4,6 +4,7 @@
 extension as the tray host, against the real tpacceld on the EC emulator on a private bus. Windows are
 driven through the shell (org.gnome.Shell.Eval), the top bar read from the shell's screenshots."""
 import os
+import re
 import subprocess
 import unittest
 
@@ -13,6 +14,23 @@ from gnomesession import WIDTH, GnomeSession, missing  # tests/lib
 
 TITLE = "ThinkPad Accelerometer"
 BAR = 32  # the top bar's height at scale 1
+
+
+def shell_major():
+    """GNOME Shell's major version ("GNOME Shell 48.7": 48), 0 when it says none."""
+    try:
+        out = subprocess.run(["gnome-shell", "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    m = re.search(r"(\d+)\.\d+", out)
+    return int(m.group(1)) if m else 0
+
+
+# GNOME Shell 43 (Debian 12) keeps a minimized window's frame clock going and has no xdg-shell suspended
+# state: the tray cannot tell that the window is minimized (docs/TESTING.md, Wayland). GNOME 48 (Debian
+# 13) suspends it. Later shells than 43 are held to it; 44-47 were not tried.
+def fails_on_gnome_43(test):
+    return unittest.expectedFailure(test) if shell_major() <= 43 else test
 
 
 class GnomeTrayTest(DesktopTrayTest):
@@ -50,6 +68,22 @@ class GnomeTrayTest(DesktopTrayTest):
         wait_until(lambda: self.icon_name() == "tpaccel-tilt-r4-p2-symbolic", timeout=15, what="the leaning icon")
         wait_until(lambda: (self.bar_icons("gnome-wayland-bar-leaning.png") - before) not in (set(), level),
                    interval=0.3, what="the top bar to draw the leaning icon")
+
+    @fails_on_gnome_43
+    def test_window_minimized_and_restored(self):
+        # The shell's minimize hides the window without closing it: mutter (48) suspends it (xdg-shell 6),
+        # GTK says so, and within seconds the claim is the icon's (the daemon keeps polling for the
+        # icon); restored, the full rate again.
+        self.start_tray("--show-window")
+        self.start_daemon("rest.csv")
+        wait_until(lambda: self.gnome.window_state(TITLE), what="the window in the shell")
+        wait_until(lambda: self.rate() == 50, what="the full rate for the window")
+        wait_until(lambda: self.gnome.minimize(TITLE), interval=1, what="the window minimized")
+        wait_until(lambda: self.rate() == 4, what="the icon's rate with the window minimized")
+        self.assertIs(self.bus.accel_property("Polling"), True)
+        self.assertIn("Window unseen", self.tray_log())
+        self.gnome.unminimize(TITLE)
+        wait_until(lambda: self.rate() == 50, what="the full rate for the window restored")
 
     def test_window_closed_and_shown_again(self):
         # The window is a Wayland client of the shell; the shell's close (delete) hides it: the icon's

@@ -5,9 +5,10 @@ tray host and mako as the notification daemon, against the real tpacceld on the 
 bus. Driven as a user would through sway (swaymsg) and the tray's menu as waybar calls it (dbusmenu);
 what is on screen is read from grim's screenshots by colour, as the X11 tests do."""
 import os
+import subprocess
 import unittest
 
-from clienttest import OUTDIR, TOP_SRCDIR, wait_until  # tests/client
+from clienttest import OUTDIR, TOP_BUILDDIR, TOP_SRCDIR, wait_until  # tests/client
 from desktoptest import DesktopTrayTest  # beside this file
 from swaysession import BAR_HEIGHT, WIDTH, SwaySession, missing_programs  # tests/lib
 
@@ -84,6 +85,13 @@ class SwayTrayTest(DesktopTrayTest):
         wait_until(lambda: self.rate() == 4, what="the icon's rate with the window moved away")
         self.sway.swaymsg("workspace", "3")
         wait_until(lambda: self.rate() == 50, what="the full rate on the window's new workspace")
+
+    def test_suspended_window_is_unseen(self):
+        # xdg-shell's suspended state, which sway 1.7 never sets (GNOME Shell 48 and KWin 6 do, on a
+        # minimized window): tests/wayland/test-tray-suspended.c makes GTK's events for it on this display.
+        helper = os.path.join(TOP_BUILDDIR, "tests", "wayland", "test-tray-suspended")
+        run = subprocess.run([helper], env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
 
     def test_window_closed_and_shown_again(self):
         # sway's close (xdg_toplevel.close) hides the window: the icon's rate. "Show window" in the menu
