@@ -5,7 +5,9 @@
 # and so does ccache's cache of its builds, the root's /root/.cache/ccache):
 #   1. scripts/deps.sh test: installs what is missing there (the first run installs everything);
 #   2. a -Werror build (meson setup -Dwerror=true, ninja);
-#   3. the default meson test: the unit and dbus tiers;
+#   3. the default meson test: the unit and dbus tiers; then the tray on the release's own compositors
+#      (the `wayland` suite: GNOME Shell, sway with waybar and mako), where a minimized window is
+#      suspended (GNOME 45 and later), which Debian 12's GNOME 43 cannot show;
 #   4. the .debs with dpkg-buildpackage, lintian clean with the release's own lintian
 #      (tests/package/check-lintian.sh), their polkit actions in every language (po/check-policy.py);
 #   5. those .debs as installed under the release's own systemd, dbus-daemon and polkitd: the root booted
@@ -14,12 +16,24 @@
 # the end of its log, and the steps that do not need it still run. One line per step with its time.
 #
 # Usage: tests/release/test-release.sh RELEASE   (trixie; needs root, debootstrap, systemd-container)
-# Inside the root it runs itself as: test-release.sh --in-root RELEASE STEP (deps|build|test|package)
+# Inside the root it runs itself as: test-release.sh --in-root RELEASE STEP (deps|build|test|wayland|package)
 set -uo pipefail
 
 top_srcdir=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 state=/var/lib/tpaccel-release # in the release's root
 LOG_TAIL=60
+
+# BUILD LOG [ARGS...]: meson test with ARGS, its output in LOG; on failure the failed tests' logs
+# (--print-errorlogs) and meson's summary of failures; the counts in one line.
+meson_test() {
+        local build=$1 log=$2 status
+        shift 2
+        meson test -C "$build" --num-processes 2 --timeout-multiplier 3 --print-errorlogs "$@" >"$log" 2>&1
+        status=$?
+        [ $status -eq 0 ] || grep -vE '^ *[0-9]+/[0-9]+ .* (OK|SKIP) ' "$log" | tail -n 200
+        grep -E '^(Ok|Fail|Timeout|Skipped|Expected Fail|Unexpected Pass): ' "$log" | paste -sd' '
+        return $status
+}
 
 in_root() {
         local rel=$1 step=$2 build=$state/build log=$state/logs/$2.log
@@ -40,14 +54,8 @@ in_root() {
                 grep -m1 '^C compiler for the host machine' "$log" || true
                 echo "$(gcc -dumpfullversion 2>/dev/null | sed 's/^/gcc /'), meson $(meson --version)"
                 ;;
-        test)
-                meson test -C "$build" --num-processes 2 --timeout-multiplier 3 --print-errorlogs >"$log" 2>&1
-                local status=$?
-                # On failure the failed tests' logs (--print-errorlogs) and meson's summary of failures.
-                [ $status -eq 0 ] || grep -vE '^ *[0-9]+/[0-9]+ .* (OK|SKIP) ' "$log" | tail -n 200
-                grep -E '^(Ok|Fail|Timeout|Skipped|Expected Fail|Unexpected Pass): ' "$log" | paste -sd' '
-                return $status
-                ;;
+        test) meson_test "$build" "$log" ;;
+        wayland) meson_test "$build" "$log" --setup full --suite wayland ;;
         package)
                 local pkg=$state/pkg
                 rm -rf "$pkg" "$state/debs"
@@ -108,6 +116,7 @@ logs="the logs in the root: $kept$state/logs/"
 step "scripts/deps.sh test ($logs)" in_kept_root deps || exit 1
 if step "the -Werror build ($logs)" in_kept_root build; then
         step "meson test (the default setup: unit, dbus; $logs)" in_kept_root test
+        step "the tray on $rel's GNOME Shell and sway (meson test --suite wayland; $logs)" in_kept_root wayland
 fi
 if step "dpkg-buildpackage, $rel's lintian, the polkit actions' translations ($logs)" in_kept_root package; then
         step "the packages under $rel's systemd (tests/package/test-systemd.sh --root $kept)" \
