@@ -92,7 +92,8 @@ class SwayTrayAlarmTest(AlarmSound, AlarmParts, SwayTrayTest):
     def mako_notifications(self):
         """What mako shows, [(summary, body)]: its ListNotifications, which makoctl list calls (mako 1.7
         prints it as JSON, 1.10 as text; the call is the same in both)."""
-        shown = self.bus.call("fr.emersion.Mako", "/fr/emersion/Mako", "fr.emersion.Mako", "ListNotifications")
+        shown = self.bus.call("org.freedesktop.Notifications", "/fr/emersion/Mako", "fr.emersion.Mako",
+                              "ListNotifications")
         return [(n["summary"], n["body"]) for n in shown]
 
     def mako_bubble(self, shot):
