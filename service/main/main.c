@@ -387,10 +387,10 @@ int main(int argc, char *argv[])
                 return EXIT_SUCCESS;
         }
         log_set_max_level(o.verbose ? LOG_DEBUG : LOG_INFO);
-        if (mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) != 1)
-                log_warning("Could not fix malloc's mmap threshold: big calls may stay in the heap");
         /* Activated by a D-Bus daemon without systemd, stderr is the bus's /dev/null: use syslog. */
         (void) log_target_auto("tpacceld");
+        if (mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) != 1)
+                log_warning("Could not fix malloc's mmap threshold: big calls may stay in the heap");
 
         return run(&o);
 }
