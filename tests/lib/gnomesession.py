@@ -7,8 +7,9 @@ Its settings are a key file in its own home (GSETTINGS_BACKEND=keyfile), so that
 started with the caller's home. A small user extension turns on the shell's unsafe mode, without which
 org.gnome.Shell.Eval and org.gnome.Shell.Screenshot refuse an unknown caller: the tests drive windows and
 read the top bar through them. It comes in the two forms GNOME Shell loads: a script for 43 and 44 (Debian
-12), an ES module for 45 and later (Debian 13); each shell loads the one whose versions name it. The private bus serves as the system bus too: the shell's login-manager
-proxy needs one that answers (it finds no logind there and goes on)."""
+12), an ES module for 45 and later (Debian 13); each shell loads the one whose versions name it. The
+private bus serves as the system bus too: the shell's login-manager proxy needs one that answers (it finds
+no logind there and goes on)."""
 import glob
 import json
 import os
