@@ -155,6 +155,18 @@ installed=1
 dpkg -L tpaccel tpaccel-tray | grep -vx -e '/\.' -e '' | sort -u >"$tmp/installed-paths"
 diff -u "$tmp/deb-paths" "$tmp/installed-paths" || fail "dpkg -L differs from the packages' contents"
 
+step "tpaccel-tray depends on the gdk-pixbuf loader of each of its icons' formats"
+# GTK draws an icon only through the loader of its format; a machine without it (a minimal sway or i3
+# system) shows nothing where the icon should be.
+tray_depends=$(dpkg-deb -f "$(ls "$tmp"/src/tpaccel-tray_*.deb)" Depends)
+for ext in $(dpkg -L tpaccel-tray | grep '^/usr/share/icons/.*\.' | sed 's/.*\.//' | sort -u); do
+        loader=$(ls /usr/lib/*/gdk-pixbuf-2.0/*/loaders/libpixbufloader-"$ext".so 2>/dev/null | head -1)
+        [ -n "$loader" ] || fail "no gdk-pixbuf loader for .$ext icons here (libpixbufloader-$ext.so)"
+        provider=$(dpkg -S "$loader" | cut -d: -f1)
+        grep -qE "(^|, )$provider( |,|$)" <<<"$tray_depends" ||
+                fail "tpaccel-tray's icons are .$ext, loaded by $provider ($loader), which its Depends ($tray_depends) lacks"
+done
+
 step "the installed polkit actions in each language of po/LINGUAS (po/check-policy.py)"
 for lang in $(grep -v '^#' "$top_srcdir/po/LINGUAS"); do
         python3 "$top_srcdir/po/check-policy.py" /usr/share/polkit-1/actions/org.thinkpad.accelerometer.policy \
