@@ -6,12 +6,14 @@
 #
 #   tests/release/debian-root.sh path RELEASE
 #       makes the pristine root if missing; prints its path
-#   tests/release/debian-root.sh run [--fresh|--kept] [--src DIR] [--apt-cache] RELEASE COMMAND...
+#   tests/release/debian-root.sh run [--fresh|--kept] [--src DIR] [--clone] [--apt-cache] RELEASE COMMAND...
 #       runs COMMAND (through bash -c) as root in a chroot of RELEASE's root, with /proc, /sys, /dev
 #       and a tmpfs on /run and /tmp, the machine's resolv.conf and apt proxy settings, and
 #       a copy of the source tree DIR (its tracked files as they are in the work tree, default: this
-#       clone) at /src, the working directory. --fresh (the default): a throwaway overlay over the
-#       pristine root, so nothing installed survives the command (a fresh machine each time).
+#       clone) at /src, the working directory; with --clone, a git clone of DIR (its committed HEAD), as
+#       a user's is. --fresh (the default): a throwaway copy of the pristine root (about 130 MB), so
+#       nothing installed survives the command (a fresh machine each time); a copy, not an overlay, so
+#       that the command can run this script in turn (an overlay cannot have its upper layer on another).
 #       --kept: RELEASE's kept root (/var/cache/tpaccel/roots/RELEASE/kept, a copy of the pristine one
 #       made on first use), where what COMMAND installs stays for the next run (the release matrix
 #       keeps its build dependencies between CI runs on the same machine). --apt-cache: the root's
@@ -106,7 +108,7 @@ copy_tree() {
 }
 
 run() {
-        local mode=fresh src=$top_srcdir apt_cache=
+        local mode=fresh src=$top_srcdir apt_cache= clone=
         while [ $# -gt 0 ]; do
                 case $1 in
                 --fresh) mode=fresh ;;
@@ -114,11 +116,12 @@ run() {
                 --src) src=$2; shift ;;
                 --src=*) src=${1#--src=} ;;
                 --apt-cache) apt_cache=1 ;;
+                --clone) clone=1 ;;
                 *) break ;;
                 esac
                 shift
         done
-        [ $# -ge 2 ] || die "usage: debian-root.sh run [--fresh|--kept] [--src DIR] [--apt-cache] RELEASE COMMAND..."
+        [ $# -ge 2 ] || die "usage: debian-root.sh run [--fresh|--kept] [--src DIR] [--clone] [--apt-cache] RELEASE COMMAND..."
         local rel=$1
         shift
         check_release "$rel"
@@ -127,8 +130,13 @@ run() {
         if [ "$mode" = kept ]; then base=$(kept "$rel"); else base=$(pristine "$rel"); fi
         local tmp
         tmp=$(mktemp -d /var/tmp/tpaccel-root.XXXXXX)
-        mkdir -p "$tmp/upper" "$tmp/work" "$tmp/root" "$tmp/src"
-        copy_tree "$src" "$tmp/src"
+        mkdir -p "$tmp/root"
+        if [ -n "$clone" ]; then
+                git clone -q "$src" "$tmp/src" || die "git clone of $src failed"
+        else
+                copy_tree "$src" "$tmp/src"
+        fi
+        [ "$mode" = kept ] || cp -a "$base/." "$tmp/root"
         if [ -n "$apt_cache" ]; then
                 apt_cache=$cache/$rel/apt
                 mkdir -p "$apt_cache/partial"
@@ -148,10 +156,11 @@ set -euo pipefail
 mode=$1 base=$2 tmp=$3 apt_cache=$4
 shift 4
 root=$tmp/root
+# A mount point either way, as a machine's root is.
 if [ "$mode" = kept ]; then
         mount --bind "$base" "$root"
 else
-        mount -t overlay overlay -o "lowerdir=$base,upperdir=$tmp/upper,workdir=$tmp/work" "$root"
+        mount --bind "$root" "$root"
 fi
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The README's first command on a fresh machine: the first line of the README's first sh block
 # (scripts/demo.sh), exactly as written, as root, in a copy of this tree's tracked files (what a clone
-# has), in a throwaway overlay over a minimal Debian root (tests/release/debian-root.sh run --fresh:
+# has), in a throwaway copy of a minimal Debian root (tests/release/debian-root.sh run --fresh:
 # debootstrap minbase, nothing installed but apt; only the .debs apt downloads are kept, --apt-cache).
 # It must install what it needs, build, and print live events from the monitor. Then SIGINT goes to its
 # process group, as Ctrl-C in a terminal sends it, and the demo must end cleanly: the monitor releases
@@ -17,7 +17,7 @@ LIVE_EVENTS=5       # monitor event lines to see before the Ctrl-C
 # install and build take 3-10 min).
 HANG_LIMIT_SEC=1800
 END_LIMIT_SEC=60       # the same, from the Ctrl-C to the end of the last process in the root
-CLEANUP_LIMIT_SEC=600  # and to the end of debian-root.sh, which then removes the overlay (GBs of files)
+CLEANUP_LIMIT_SEC=600  # and to the end of debian-root.sh, which then removes the copy (GBs of files)
 
 [ $# -eq 1 ] || { echo "usage: test-demo-fresh.sh RELEASE" >&2; exit 2; }
 rel=$1
@@ -53,7 +53,7 @@ root_processes() {
                 awk -v id="$root_id" '$1 == id { split($2, p, "/"); print p[3] }'
 }
 
-# After a failure: the processes in the root first, so that debian-root.sh removes its overlay and ends.
+# After a failure: the processes in the root first, so that debian-root.sh removes its copy and ends.
 cleanup() {
         local t=$SECONDS
         if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
