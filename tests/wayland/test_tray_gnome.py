@@ -11,6 +11,7 @@ import unittest
 from clienttest import OUTDIR, wait_until  # tests/client
 from desktoptest import DesktopTrayTest  # beside this file
 from gnomesession import WIDTH, GnomeSession, missing  # tests/lib
+import testmain  # tests/lib
 
 TITLE = "ThinkPad Accelerometer"
 BAR = 32  # the top bar's height at scale 1
@@ -26,11 +27,15 @@ def shell_major():
     return int(m.group(1)) if m else 0
 
 
-# GNOME Shell 43 (Debian 12) keeps a minimized window's frame clock going and has no xdg-shell suspended
-# state: the tray cannot tell that the window is minimized (docs/TESTING.md, Wayland). GNOME 48 (Debian
-# 13) suspends it. Later shells than 43 are held to it; 44-47 were not tried.
-def fails_on_gnome_43(test):
-    return unittest.expectedFailure(test) if shell_major() <= 43 else test
+# GNOME Shell 43 (Debian 12) keeps a minimized window's frame clock going, reports its frames presented
+# and has no xdg-shell suspended state: the tray cannot tell that the window is minimized
+# (docs/TESTING.md, Wayland), and what it does there is up to chance: a loaded shell sometimes sends the
+# minimized window no frame for over 3 s, which the tray takes for hidden (a fresh Debian 12 root's run
+# passed the test so). Nothing holds there to assert. GNOME 48 (Debian 13) suspends the window; later
+# shells than 43 are held to it (44-47 were not tried).
+def needs_a_shell_that_tells(test):
+    return unittest.skipIf(shell_major() <= 43, "GNOME Shell 43 tells a client nothing of a minimized window "
+                           "(docs/TESTING.md, Wayland)")(test)
 
 
 class GnomeTrayTest(DesktopTrayTest):
@@ -69,7 +74,7 @@ class GnomeTrayTest(DesktopTrayTest):
         wait_until(lambda: (self.bar_icons("gnome-wayland-bar-leaning.png") - before) not in (set(), level),
                    interval=0.3, what="the top bar to draw the leaning icon")
 
-    @fails_on_gnome_43
+    @needs_a_shell_that_tells
     def test_window_minimized_and_restored(self):
         # The shell's minimize hides the window without closing it: mutter (48) suspends it (xdg-shell 6),
         # GTK says so, and within seconds the claim is the icon's (the daemon keeps polling for the
@@ -101,4 +106,4 @@ class GnomeTrayTest(DesktopTrayTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()
