@@ -160,8 +160,9 @@ step "tpaccel-tray depends on the gdk-pixbuf loader of each of its icons' format
 # system) shows nothing where the icon should be.
 tray_depends=$(dpkg-deb -f "$(ls "$tmp"/src/tpaccel-tray_*.deb)" Depends)
 for ext in $(dpkg -L tpaccel-tray | grep '^/usr/share/icons/.*\.' | sed 's/.*\.//' | sort -u); do
-        loader=$(ls /usr/lib/*/gdk-pixbuf-2.0/*/loaders/libpixbufloader-"$ext".so 2>/dev/null | head -1)
-        [ -n "$loader" ] || fail "no gdk-pixbuf loader for .$ext icons here (libpixbufloader-$ext.so)"
+        # libpixbufloader-svg.so (librsvg 2.54, Debian 12), libpixbufloader_svg.so (2.60, Debian 13)
+        loader=$(ls /usr/lib/*/gdk-pixbuf-2.0/*/loaders/libpixbufloader[-_]"$ext".so 2>/dev/null | head -1)
+        [ -n "$loader" ] || fail "no gdk-pixbuf loader for .$ext icons here (libpixbufloader[-_]$ext.so)"
         provider=$(dpkg -S "$loader" | cut -d: -f1)
         grep -qE "(^|, )$provider( |,|$)" <<<"$tray_depends" ||
                 fail "tpaccel-tray's icons are .$ext, loaded by $provider ($loader), which its Depends ($tray_depends) lacks"

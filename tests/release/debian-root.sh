@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Debian roots for the release matrix and the fresh-machine tests: a minimal root (debootstrap
 # --variant=minbase) of each release, made once from the machine's own archive and kept in
-# /var/cache/tpaccel/roots/RELEASE/pristine; commands run in a chroot of it.
+# /var/cache/tpaccel/roots/RELEASE/pristine; commands run in it as the root of a mount namespace.
 #
 #   tests/release/debian-root.sh path RELEASE
 #       makes the pristine root if missing; prints its path
 #   tests/release/debian-root.sh run [--fresh|--kept] [--src DIR] [--clone] [--apt-cache] RELEASE COMMAND...
-#       runs COMMAND (through bash -c) as root in a chroot of RELEASE's root, with /proc, /sys, /dev
+#       runs COMMAND (through bash -c) as root in RELEASE's root (the root of a mount namespace), with /proc, /sys, /dev
 #       and a tmpfs on /run and /tmp, the machine's resolv.conf and apt proxy settings, and
 #       a copy of the source tree DIR (its tracked files as they are in the work tree, default: this
 #       clone) at /src, the working directory; with --clone, a git clone of DIR (its committed HEAD), as
@@ -125,7 +125,7 @@ run() {
         local rel=$1
         shift
         check_release "$rel"
-        [ "$(id -u)" -eq 0 ] || die "needs root (chroot, mounts)"
+        [ "$(id -u)" -eq 0 ] || die "needs root (mounts, pivot_root)"
         local base
         if [ "$mode" = kept ]; then base=$(kept "$rel"); else base=$(pristine "$rel"); fi
         local tmp
@@ -172,7 +172,14 @@ mount --bind "$tmp/src" "$root/src"
 [ -z "$apt_cache" ] || mount --bind "$apt_cache" "$root/var/cache/apt/archives"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 for f in /etc/apt/apt.conf.d/*proxy*; do [ -e "$f" ] && cp "$f" "$root/etc/apt/apt.conf.d/"; done
-exec chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+# The root becomes this mount namespace's own (pivot_root, the old one stacked on it and then detached),
+# not a chroot: the kernel refuses a chrooted process a user namespace (unshare(CLONE_NEWUSER): EPERM),
+# which the command's sandboxing checks need as a machine has it (tests/package/systemd-checks.sh).
+cd "$root"
+pivot_root . .
+umount -l .
+cd /
+exec /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 ${CI:+CI=$CI} \
         bash -c 'cd /src && exec bash -c "$0" "$@"' "$@"
 INNER
