@@ -9,21 +9,20 @@ print(), which KWin writes to its log as "js: ..." lines: each script prints one
 of its own.
 
 Debian's kwin_wayland carries a file capability (cap_sys_resource on KWin 5, cap_sys_nice on KWin 6);
-where the capability bounding set lacks it (here, and in containers) exec fails with EPERM, and as root the
-loader would ignore LD_* and parts of the environment anyway. The session runs a copy of the binary
-without it. KWin runs as root as it does as a user; its settings go to the session's own home."""
+where the capability bounding set lacks it (here, for KWin 5's) exec fails with EPERM. The session runs a
+copy of the binary, which has none, under the same file name (KWin's Qt platform plugin loads only into a
+kwin_wayland). KWin runs as root as it does as a user; its settings go to the session's own home."""
 import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 
 from daemontest import wait_until  # tests/lib
 
 WIDTH, HEIGHT = 1280, 800
-KWIN, KWIN_PATH = "org.kde.KWin", "/KWin"
+KWIN = "org.kde.KWin"
 SCRIPTING, SCRIPTING_PATH = "org.kde.kwin.Scripting", "/Scripting"
 SOCKET = "wayland-tpaccel"
 # The windows of a title, as KWin 6 (windowList) and KWin 5 (clientList) list them.
@@ -108,22 +107,27 @@ class KWinSession:
         finally:
             self.bus.call(KWIN, SCRIPTING_PATH, SCRIPTING, "unloadScript", "s", (name,))
 
+    def on_windows(self, title, js):
+        """Runs js on `windows`, the windows of that title, as a KWin script; returns its answer()."""
+        return self.script(WINDOWS_JS % json.dumps(title) + js)
+
     def window_state(self, title):
         """[{minimized, wayland}] for each window of that title; wayland: KWin manages it as an xdg-shell
         toplevel (an X11 client's window would be a KWin::X11Window)."""
-        return self.script(WINDOWS_JS % json.dumps(title) + "answer(windows.map(function (w) { return "
-                           "{minimized: w.minimized, wayland: String(w).indexOf('KWin::XdgToplevelWindow(') === 0}; }));")
+        return self.on_windows(title, "answer(windows.map(function (w) { return {minimized: w.minimized, "
+                               "wayland: String(w).indexOf('KWin::XdgToplevelWindow(') === 0}; }));")
 
     def set_minimized(self, title, minimized):
         """Minimizes (or restores) the windows of that title, as their title bar's button (or a click in
         the task manager) does; True once each is."""
-        return self.script(WINDOWS_JS % json.dumps(title) + "windows.forEach(function (w) { w.minimized = %s; });\n"
-                           "answer(windows.length > 0 && windows.every(function (w) { return w.minimized === %s; }));"
-                           % (json.dumps(minimized), json.dumps(minimized)))
+        value = json.dumps(minimized)
+        return self.on_windows(title, f"windows.forEach(function (w) {{ w.minimized = {value}; }});\n"
+                               "answer(windows.length > 0 && windows.every(function (w) { "
+                               f"return w.minimized === {value}; }}));")
 
     def close(self, title):
         """Closes the windows of that title as their close button does; True once none is left."""
-        self.script(WINDOWS_JS % json.dumps(title) + "windows.forEach(function (w) { w.closeWindow(); });\nanswer(0);")
+        self.on_windows(title, "windows.forEach(function (w) { w.closeWindow(); });\nanswer(0);")
         time.sleep(0.5)
         return not self.window_state(title)
 
