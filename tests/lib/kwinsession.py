@@ -61,11 +61,18 @@ class KWinSession:
                    QT_LOGGING_RULES="js.debug=true", QT_FORCE_STDERR_LOGGING="1")
         self.proc = spawn([kwin, "--virtual", "--width", str(WIDTH), "--height", str(HEIGHT), "--socket", SOCKET,
                            "--no-lockscreen"], "kwin.log", env)
-        wait_until(lambda: self.proc.poll() is not None or (
-            self.bus.name_owner(KWIN) and os.path.exists(os.path.join(runtime, SOCKET))),
-            timeout=60, what="KWin's Wayland socket and org.kde.KWin on the bus")
-        if self.proc.poll() is not None:
-            raise RuntimeError("kwin_wayland exited at start")
+        try:
+            wait_until(lambda: self.proc.poll() is not None or (
+                self.bus.name_owner(KWIN) and os.path.exists(os.path.join(runtime, SOCKET))),
+                timeout=60, what="KWin's Wayland socket and org.kde.KWin on the bus")
+            if self.proc.poll() is not None:
+                raise RuntimeError("kwin_wayland exited at start")
+        except Exception:
+            # The caller has no session to stop (its setUp failed): KWin and the home go now.
+            self.proc.kill()
+            self.proc.wait()
+            self.stop()
+            raise
         self.env = {"XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": SOCKET, "XDG_CURRENT_DESKTOP": "KDE",
                     "XDG_SESSION_TYPE": "wayland", "GDK_BACKEND": "wayland"}
 
