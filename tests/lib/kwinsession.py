@@ -125,12 +125,21 @@ class KWinSession:
                                "wayland: String(w).indexOf('KWin::XdgToplevelWindow(') === 0}; }));")
 
     def set_minimized(self, title, minimized):
-        """Minimizes (or restores) the windows of that title, as their title bar's button (or a click in
-        the task manager) does; True once each is."""
+        """Minimizes (or restores) the windows of that title; True once each is."""
         value = json.dumps(minimized)
         return self.on_windows(title, f"windows.forEach(function (w) {{ w.minimized = {value}; }});\n"
                                "answer(windows.length > 0 && windows.every(function (w) { "
                                f"return w.minimized === {value}; }}));")
+
+    def minimize(self, title):
+        """Minimizes the windows of that title as their title bar's button does; True once each is."""
+        return self.set_minimized(title, True)
+
+    def unminimize(self, title):
+        """Brings the minimized windows of that title back, as a click on them in the task manager does.
+        Fails when one stays minimized."""
+        if not self.set_minimized(title, False):
+            raise RuntimeError(f"KWin left a window {title!r} minimized")
 
     def close(self, title):
         """Closes the windows of that title as their close button does; True once none is left."""

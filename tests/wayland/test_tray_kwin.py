@@ -47,32 +47,14 @@ class KWinTrayTest(DesktopTrayTest):
 
     def test_window_minimized_and_restored(self):
         # KWin's minimize hides the window without closing it: KWin 5.27 stops its frame callbacks (KWin 6
-        # also suspends it, xdg-shell 6), and within seconds the claim is the icon's (the daemon keeps
-        # polling for the icon); restored, the full rate again.
-        self.start_tray("--show-window")
-        self.start_daemon("rest.csv")
-        wait_until(lambda: self.kwin.window_state(TITLE), what="the window in KWin")
-        wait_until(lambda: self.rate() == 50, what="the full rate for the window")
-        wait_until(lambda: self.kwin.set_minimized(TITLE, True), interval=1, what="the window minimized")
-        wait_until(lambda: self.rate() == 4, what="the icon's rate with the window minimized")
-        self.assertIs(self.bus.accel_property("Polling"), True)
-        self.assertIn("Window unseen", self.tray_log())
-        self.assertTrue(self.kwin.set_minimized(TITLE, False), "the window was not restored")
-        wait_until(lambda: self.rate() == 50, what="the full rate for the window restored")
+        # suspends it, xdg-shell 6), and within seconds the claim is the icon's (the daemon keeps polling
+        # for the icon); restored, the full rate again.
+        self.window_minimized_and_restored(self.kwin, TITLE)
 
     def test_window_closed_and_shown_again(self):
         # The window is a Wayland client of KWin (an xdg-shell toplevel); KWin's close hides it: the
         # icon's rate. Show window from the menu brings it back at the full rate.
-        self.start_tray("--show-window")
-        self.start_daemon("rest.csv")
-        wait_until(lambda: self.kwin.window_state(TITLE), what="the window in KWin")
-        self.assertEqual(self.kwin.window_state(TITLE), [{"minimized": False, "wayland": True}])
-        wait_until(lambda: self.rate() == 50, what="the full rate for the window")
-        wait_until(lambda: self.kwin.close(TITLE), interval=1, what="the window to go")
-        wait_until(lambda: self.rate() == 4, what="the icon's rate with the window closed")
-        self.click_menu("Show _window")
-        wait_until(lambda: self.kwin.window_state(TITLE), what="the window again")
-        wait_until(lambda: self.rate() == 50, what="the full rate for the window shown again")
+        self.window_closed_and_shown_again(self.kwin, TITLE)
 
 
 if __name__ == "__main__":
