@@ -44,6 +44,8 @@ test_pkgs+=(locales)
 # notification daemon, grim for screenshots; GNOME Shell's Wayland session with its AppIndicator extension;
 # dunst, a real notification daemon under Xvfb.
 test_pkgs+=(sway waybar mako-notifier grim gnome-shell gnome-shell-extension-appindicator dconf-cli dunst)
+# KWin's Wayland session (tests/wayland/test_tray_kwin.py), driven by KWin scripts over its D-Bus.
+test_pkgs+=(kwin-wayland)
 # The motion alarm: the tray and tpaccelctl alarm play the freedesktop sound theme through libcanberra (its
 # -dev in build_pkgs); the tests check a real PulseAudio's null sink for the stream.
 test_pkgs+=(libcanberra-pulse sound-theme-freedesktop pulseaudio pulseaudio-utils)

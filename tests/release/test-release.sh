@@ -6,8 +6,8 @@
 #   1. scripts/deps.sh test: installs what is missing there (the first run installs everything);
 #   2. a -Werror build (meson setup -Dwerror=true, ninja);
 #   3. the default meson test: the unit and dbus tiers; then the tray on the release's own compositors
-#      (the `wayland` suite: GNOME Shell, sway with waybar and mako), where a minimized window is
-#      suspended (GNOME 45 and later), which Debian 12's GNOME 43 cannot show;
+#      (the `wayland` suite: GNOME Shell, KWin, sway with waybar and mako), where a minimized window is
+#      suspended (GNOME 45 and later, KWin 6), which Debian 12's GNOME 43 cannot show;
 #   4. the .debs with dpkg-buildpackage, lintian clean with the release's own lintian
 #      (tests/package/check-lintian.sh), their polkit actions in every language (po/check-policy.py);
 #   5. those .debs as installed under the release's own systemd, dbus-daemon and polkitd: the root booted
@@ -116,7 +116,7 @@ logs="the logs in the root: $kept$state/logs/"
 step "scripts/deps.sh test ($logs)" in_kept_root deps || exit 1
 if step "the -Werror build ($logs)" in_kept_root build; then
         step "meson test (the default setup: unit, dbus; $logs)" in_kept_root test
-        step "the tray on $rel's GNOME Shell and sway (meson test --suite wayland; $logs)" in_kept_root wayland
+        step "the tray on $rel's GNOME Shell, KWin and sway (meson test --suite wayland; $logs)" in_kept_root wayland
 fi
 if step "dpkg-buildpackage, $rel's lintian, the polkit actions' translations ($logs)" in_kept_root package; then
         step "the packages under $rel's systemd (tests/package/test-systemd.sh --root $kept)" \

@@ -78,31 +78,13 @@ class GnomeTrayTest(DesktopTrayTest):
     def test_window_minimized_and_restored(self):
         # The shell's minimize hides the window without closing it: mutter (48) suspends it (xdg-shell 6),
         # GTK says so, and within seconds the claim is the icon's (the daemon keeps polling for the
-        # icon); restored, the full rate again.
-        self.start_tray("--show-window")
-        self.start_daemon("rest.csv")
-        wait_until(lambda: self.gnome.window_state(TITLE), what="the window in the shell")
-        wait_until(lambda: self.rate() == 50, what="the full rate for the window")
-        wait_until(lambda: self.gnome.minimize(TITLE), interval=1, what="the window minimized")
-        wait_until(lambda: self.rate() == 4, what="the icon's rate with the window minimized")
-        self.assertIs(self.bus.accel_property("Polling"), True)
-        self.assertIn("Window unseen", self.tray_log())
-        self.gnome.unminimize(TITLE)
-        wait_until(lambda: self.rate() == 50, what="the full rate for the window restored")
+        # icon); restored (unminimize), the full rate again.
+        self.window_minimized_and_restored(self.gnome, TITLE)
 
     def test_window_closed_and_shown_again(self):
-        # The window is a Wayland client of the shell; the shell's close (delete) hides it: the icon's
-        # rate. Show window from the menu brings it back at the full rate.
-        self.start_tray("--show-window")
-        self.start_daemon("rest.csv")
-        wait_until(lambda: self.gnome.window_state(TITLE), what="the window in the shell")
-        self.assertEqual(self.gnome.window_state(TITLE), [{"minimized": False, "wayland": True}])
-        wait_until(lambda: self.rate() == 50, what="the full rate for the window")
-        wait_until(lambda: self.gnome.close(TITLE), interval=1, what="the window to go")
-        wait_until(lambda: self.rate() == 4, what="the icon's rate with the window closed")
-        self.click_menu("Show _window")
-        wait_until(lambda: self.gnome.window_state(TITLE), what="the window again")
-        wait_until(lambda: self.rate() == 50, what="the full rate for the window shown again")
+        # The window is a Wayland client of the shell (its client type); the shell's close (delete) hides
+        # it: the icon's rate. Show window from the menu brings it back at the full rate.
+        self.window_closed_and_shown_again(self.gnome, TITLE)
 
 
 if __name__ == "__main__":
