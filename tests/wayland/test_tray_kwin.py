@@ -6,11 +6,11 @@ own tools drive them. No plasmashell, so no tray host: the tray says so and pres
 the grace for a panel starting, 1 s here), which the tests wait for before they touch the window: that
 presentation would restore a window minimized before it. Its menu is driven as a tray host would call
 it (dbusmenu), on the item the tray serves all the same."""
-import unittest
 
 from clienttest import ITEM_PATH, TRAY, item_owner, wait_until  # tests/client
 from desktoptest import DesktopTrayTest  # beside this file
 from kwinsession import KWinSession, missing  # tests/lib
+import testmain  # tests/lib
 
 TITLE = "ThinkPad Accelerometer"
 NO_HOST = "No tray shows the accelerometer icon"
@@ -58,4 +58,4 @@ class KWinTrayTest(DesktopTrayTest):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    testmain.main()
