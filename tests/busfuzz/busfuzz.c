@@ -63,6 +63,8 @@
 
 /* How many times (100 ms apart) the check waits for polling to stop once every client left. */
 #define POLLING_STOP_WAIT_TRIES 600
+/* How long the EC's configuration may stay unreadable after the flood (read_ec_config). */
+#define EC_CONFIG_WAIT_USEC (60ULL * 1000000ULL)
 
 typedef struct Stats {
         uint64_t sent, replied, errors, abandoned, unanswered, connects, connect_failures;
@@ -707,9 +709,17 @@ static void set_polkit_allowed(sd_bus *bus, bool configure, bool calibrate, bool
 
 /* The EC's own configuration (0x17/0x82: [1] status, [2..3] EC rate, [4] filter order), retried past
  * injected faults and pending changes. */
-static int read_ec_config(sd_bus *bus, unsigned *ret_rate, unsigned *ret_order)
+/* Reads the EC's rate and filter order (row 0x17/0x82) through ReadRow, trying again while the daemon
+ * refuses or the EC says it is busy: after a flood, polkit (the real one, loaded) may still be answering
+ * the flood's checks for a while. Gives up after EC_CONFIG_WAIT_USEC, with why the last try failed in
+ * reason. */
+static int read_ec_config(sd_bus *bus, unsigned *ret_rate, unsigned *ret_order, char *reason,
+                          size_t reason_size)
 {
-        for (int attempt = 0; attempt < 100; attempt++) {
+        uint64_t deadline = now_usec() + EC_CONFIG_WAIT_USEC;
+
+        snprintf(reason, reason_size, "no attempt");
+        do {
                 _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
                 _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
                 uint8_t row[16] = {0x17, 0x82};
@@ -728,13 +738,20 @@ static int read_ec_config(sd_bus *bus, unsigned *ret_rate, unsigned *ret_order)
                         r = sd_bus_call(bus, m, CALL_TIMEOUT, &error, &reply);
                 if (r >= 0)
                         r = sd_bus_message_read_array(reply, 'y', (const void **) &data, &len);
-                if (r >= 0 && len == 16 && !(data[1] & 0x02)) {
+                if (r < 0)
+                        snprintf(reason, reason_size, "%s",
+                                 sd_bus_error_is_set(&error) ? error.message ?: error.name : strerror(-r));
+                else if (len != 16)
+                        snprintf(reason, reason_size, "a row of %zu bytes", len);
+                else if (data[1] & 0x02)
+                        snprintf(reason, reason_size, "the EC's status byte 0x%02x says busy", data[1]);
+                else {
                         *ret_rate = data[2] | data[3] << 8;
                         *ret_order = data[4];
                         return 0;
                 }
                 usleep(20000);
-        }
+        } while (now_usec() < deadline);
         return -EIO;
 }
 
@@ -763,6 +780,7 @@ static void check_daemon(const char *address, pid_t pid, const char *state_file)
         _cleanup_strv_free_ char **disks = NULL;
         _cleanup_free_ char *load_error = NULL;
         unsigned rate = 0, ratio = 0, order = 0, ec_rate = 0, ec_order = 0;
+        char reason[256];
         double tilt = 0, sens = 0;
         bool invert = false, has = false, switched = false;
         StateConfig file;
@@ -851,9 +869,10 @@ static void check_daemon(const char *address, pid_t pid, const char *state_file)
                 printf("busfuzz: no accelerometer (an injected 'absent'): EC configuration not compared\n");
                 return;
         }
-        r = read_ec_config(bus, &ec_rate, &ec_order);
+        r = read_ec_config(bus, &ec_rate, &ec_order, reason, sizeof(reason));
         if (r < 0) {
-                finding("cannot read the EC's configuration (0x17/0x82) after 100 attempts");
+                finding("cannot read the EC's configuration (0x17/0x82) in %d s: %s",
+                        (int) (EC_CONFIG_WAIT_USEC / 1000000), reason);
                 return;
         }
         printf("busfuzz: EC (0x17/0x82): rate %u, filter order %u\n", ec_rate, ec_order);
