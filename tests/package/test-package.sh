@@ -212,6 +212,9 @@ else
         # stderr of every service it activates (tpacceld's log, without a journal), to /dev/null.
         step "system bus: starting dbus-daemon --system (the installed configuration)"
         rm -f "$SYSTEM_SOCKET"
+        # Its directory, as systemd-tmpfiles makes it at boot (dbus's tmpfiles.d): a machine without
+        # systemd running, with a fresh /run (a Debian 13 root), has none.
+        mkdir -p -m 0755 "$(dirname "$SYSTEM_SOCKET")"
         dbus-daemon --system --nofork --nopidfile --nosyslog >"$tmp/dbus-daemon.log" 2>&1 &
         bus_pid=$!
         started_bus=1
