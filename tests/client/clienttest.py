@@ -53,6 +53,13 @@ def item_owner(bus, names, item_path):
     return None
 
 
+def item_owner_on_bus(bus, item_path):
+    """The connection on bus (a private bus: a handful) that serves a StatusNotifierItem at item_path, or
+    None: for when no watcher lists the item's owner."""
+    names = bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
+    return item_owner(bus, [name for name in names if name.startswith(":")], item_path)
+
+
 class TrayMenu:
     """The tray's menu as a tray host reads and clicks it (dbusmenu), for a ClientTestCase whose
     menu_owner() is the bus name of the tray's item."""

@@ -15,7 +15,7 @@ import time
 import unittest
 
 from clienttest import (ACCEL, ACCEL_PATH, DBUSMENU, ITEM_PATH, MENU_PATH, OUTDIR, TOP_BUILDDIR, TOP_SRCDIR, TRAY,
-                        ClientTestCase, TrayMenu, colours, item_owner, stop_process, trace_from, wait_until)
+                        ClientTestCase, TrayMenu, colours, item_owner_on_bus, stop_process, trace_from, wait_until)
 from gi.repository import GLib
 
 from fake_sysfs import FakeSysfs
@@ -183,10 +183,8 @@ class TrayTest(TrayMenu, ClientTestCase):
         return any(args and args[0] == ITEM_PATH for _, args in calls)
 
     def _tray_name(self):
-        """The tray's unique bus name. The watcher mock records the object path only, so ask every
-        connection on this private bus (a handful) for the item's IconName."""
-        names = self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
-        return item_owner(self.bus, [name for name in names if name.startswith(":")], ITEM_PATH)
+        """The tray's unique bus name. The watcher mock records the object path only."""
+        return item_owner_on_bus(self.bus, ITEM_PATH)
 
     def icon_name(self):
         return self.bus.get_property(self._owner, ITEM_PATH, SNI, "IconName")

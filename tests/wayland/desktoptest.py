@@ -12,6 +12,7 @@ from clienttest import ITEM_PATH, TRAY, ClientTestCase, TrayMenu, colours, item_
 
 SNI = "org.kde.StatusNotifierItem"
 WATCHER, WATCHER_PATH = "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher"
+TITLE = "ThinkPad Accelerometer"  # the tray's window (client/tray/tray-window.c)
 
 
 def magick(shot, region, *operations):
@@ -91,32 +92,32 @@ class DesktopTrayTest(TrayMenu, ClientTestCase):
     def rate(self):
         return self.bus.accel_property("EffectiveRate")
 
-    def window_minimized_and_restored(self, desktop, title):
+    def window_minimized_and_restored(self, desktop):
         """The window minimized through desktop (a session with window_state, minimize and unminimize of a
-        title) costs the icon's rate within seconds, the daemon still polling for the icon; restored, the
-        full rate again."""
+        window title) costs the icon's rate within seconds, the daemon still polling for the icon;
+        restored, the full rate again."""
         self.start_tray("--show-window")
         self.start_daemon("rest.csv")
-        wait_until(lambda: desktop.window_state(title), what="the window in the compositor")
+        wait_until(lambda: desktop.window_state(TITLE), what="the window in the compositor")
         wait_until(lambda: self.rate() == 50, what="the full rate for the window")
-        wait_until(lambda: desktop.minimize(title), interval=1, what="the window minimized")
+        wait_until(lambda: desktop.minimize(TITLE), interval=1, what="the window minimized")
         wait_until(lambda: self.rate() == 4, what="the icon's rate with the window minimized")
         self.assertIs(self.bus.accel_property("Polling"), True)
         self.assertIn("Window unseen", self.tray_log())
-        desktop.unminimize(title)
+        desktop.unminimize(TITLE)
         wait_until(lambda: self.rate() == 50, what="the full rate for the window restored")
 
-    def window_closed_and_shown_again(self, desktop, title):
-        """The window is a Wayland client of desktop (a session with window_state and close of a title);
-        closed as its close button does, it costs the icon's rate; Show window from the menu brings it back
-        at the full rate."""
+    def window_closed_and_shown_again(self, desktop):
+        """The window is a Wayland client of desktop (a session with window_state and close of a window
+        title); closed as its close button does, it costs the icon's rate; Show window from the menu brings
+        it back at the full rate."""
         self.start_tray("--show-window")
         self.start_daemon("rest.csv")
-        wait_until(lambda: desktop.window_state(title), what="the window in the compositor")
-        self.assertEqual(desktop.window_state(title), [{"minimized": False, "wayland": True}])
+        wait_until(lambda: desktop.window_state(TITLE), what="the window in the compositor")
+        self.assertEqual(desktop.window_state(TITLE), [{"minimized": False, "wayland": True}])
         wait_until(lambda: self.rate() == 50, what="the full rate for the window")
-        wait_until(lambda: desktop.close(title), interval=1, what="the window to go")
+        wait_until(lambda: desktop.close(TITLE), interval=1, what="the window to go")
         wait_until(lambda: self.rate() == 4, what="the icon's rate with the window closed")
         self.click_menu("Show _window")
-        wait_until(lambda: desktop.window_state(title), what="the window again")
+        wait_until(lambda: desktop.window_state(TITLE), what="the window again")
         wait_until(lambda: self.rate() == 50, what="the full rate for the window shown again")

@@ -13,7 +13,6 @@ from desktoptest import DesktopTrayTest  # beside this file
 from gnomesession import WIDTH, GnomeSession, missing  # tests/lib
 import testmain  # tests/lib
 
-TITLE = "ThinkPad Accelerometer"
 BAR = 32  # the top bar's height at scale 1
 
 
@@ -79,12 +78,12 @@ class GnomeTrayTest(DesktopTrayTest):
         # The shell's minimize hides the window without closing it: mutter (48) suspends it (xdg-shell 6),
         # GTK says so, and within seconds the claim is the icon's (the daemon keeps polling for the
         # icon); restored (unminimize), the full rate again.
-        self.window_minimized_and_restored(self.gnome, TITLE)
+        self.window_minimized_and_restored(self.gnome)
 
     def test_window_closed_and_shown_again(self):
         # The window is a Wayland client of the shell (its client type); the shell's close (delete) hides
         # it: the icon's rate. Show window from the menu brings it back at the full rate.
-        self.window_closed_and_shown_again(self.gnome, TITLE)
+        self.window_closed_and_shown_again(self.gnome)
 
 
 if __name__ == "__main__":

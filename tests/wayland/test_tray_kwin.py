@@ -7,12 +7,11 @@ the grace for a panel starting, 1 s here), which the tests wait for before they 
 presentation would restore a window minimized before it. Its menu is driven as a tray host would call
 it (dbusmenu), on the item the tray serves all the same."""
 
-from clienttest import ITEM_PATH, TRAY, item_owner, wait_until  # tests/client
+from clienttest import ITEM_PATH, TRAY, item_owner_on_bus, wait_until  # tests/client
 from desktoptest import DesktopTrayTest  # beside this file
 from kwinsession import KWinSession, missing  # tests/lib
 import testmain  # tests/lib
 
-TITLE = "ThinkPad Accelerometer"
 NO_HOST = "No tray shows the accelerometer icon"
 
 
@@ -39,9 +38,7 @@ class KWinTrayTest(DesktopTrayTest):
 
     def menu_owner(self):
         """The tray's item, found on the bus itself: no watcher lists it."""
-        names = [n for n in self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                          "ListNames") if n.startswith(":")]
-        owner = item_owner(self.bus, names, ITEM_PATH)
+        owner = item_owner_on_bus(self.bus, ITEM_PATH)
         self.assertTrue(owner, "the tray serves no item")
         return owner
 
@@ -49,12 +46,12 @@ class KWinTrayTest(DesktopTrayTest):
         # KWin's minimize hides the window without closing it: KWin 5.27 stops its frame callbacks (KWin 6
         # suspends it, xdg-shell 6), and within seconds the claim is the icon's (the daemon keeps polling
         # for the icon); restored, the full rate again.
-        self.window_minimized_and_restored(self.kwin, TITLE)
+        self.window_minimized_and_restored(self.kwin)
 
     def test_window_closed_and_shown_again(self):
         # The window is a Wayland client of KWin (an xdg-shell toplevel); KWin's close hides it: the
         # icon's rate. Show window from the menu brings it back at the full rate.
-        self.window_closed_and_shown_again(self.kwin, TITLE)
+        self.window_closed_and_shown_again(self.kwin)
 
 
 if __name__ == "__main__":
