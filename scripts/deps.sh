@@ -41,9 +41,10 @@ test_pkgs+=(debootstrap ccache)
 # tests/lib/locales.py: the German tests run under de_DE.UTF-8, compiled from the locale sources.
 test_pkgs+=(locales)
 # The tray on Wayland (tests/client): sway headless with waybar as the tray host and mako as the
-# notification daemon, grim for screenshots; GNOME Shell's Wayland session with its AppIndicator extension;
-# dunst, a real notification daemon under Xvfb.
-test_pkgs+=(sway waybar mako-notifier grim gnome-shell gnome-shell-extension-appindicator dconf-cli dunst)
+# notification daemon, grim for screenshots; GNOME Shell's Wayland session with its AppIndicator extension
+# and its X server (xwayland, which a GNOME desktop has: the tray opens it on GNOME 43); dunst, a real
+# notification daemon under Xvfb.
+test_pkgs+=(sway waybar mako-notifier grim gnome-shell gnome-shell-extension-appindicator xwayland dconf-cli dunst)
 # KWin's Wayland session (tests/wayland/test_tray_kwin.py), driven by KWin scripts over its D-Bus.
 test_pkgs+=(kwin-wayland)
 # The motion alarm: the tray and tpaccelctl alarm play the freedesktop sound theme through libcanberra (its

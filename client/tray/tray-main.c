@@ -9,6 +9,7 @@
 #include "client-i18n.h"
 #include "config.h"
 #include "tray-app.h"
+#include "tray-backend.h"
 #include "tray-icon.h"
 #include "tray-x11.h"
 
@@ -85,6 +86,7 @@ int main(int argc, char *argv[])
         TrayOptions options = {.target = BUS_TARGET_SYSTEM};
 
         client_i18n_init();
+        tray_backend_choose();
         if (!gtk_init_with_args(&argc, &argv, _("- tray tilt indicator for the ThinkPad accelerometer"),
                                 entries, GETTEXT_PACKAGE, &error)) {
                 /* The command line is wrong, unless GTK could not open the display (FAILED). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests of the tray's display logic: icon choice, the plot's sample history and the shock
- * notifications' words. */
+/* Unit tests of the tray's display logic: icon choice, the plot's sample history, the shock
+ * notifications' words and the choice of display in a Wayland session. */
 #include <math.h>
 #include <string.h>
 
@@ -8,6 +8,7 @@
 
 #include "accel-words.h"
 #include "test-helpers.h"
+#include "tray-backend.h"
 #include "tray-history.h"
 #include "tray-icon.h"
 #include "tray-notify.h"
@@ -143,6 +144,44 @@ TEST(test_refusal_words)
         CHECK(other_words == NULL);
 }
 
+TEST(test_backend_choice)
+{
+        /* Debian 12's GNOME Wayland session: mutter 43 (xdg_wm_base 5), GTK 3.24.38, Xwayland. */
+        const TrayBackendFacts gnome43 = {.x_display = TRUE,
+                                          .wayland_connected = TRUE,
+                                          .mutter = TRUE,
+                                          .xdg_wm_base_version = 5,
+                                          .gtk_tells_suspended = FALSE};
+        TrayBackendFacts f;
+
+        CHECK(tray_backend_prefers_x11(&gnome43));
+        /* mutter 48 with GTK 3.24.49 (Debian 13): suspended tells the minimize; Wayland. */
+        f = gnome43;
+        f.xdg_wm_base_version = 6;
+        f.gtk_tells_suspended = TRUE;
+        CHECK(!tray_backend_prefers_x11(&f));
+        /* Either half alone is not enough: an old GTK on a new mutter, a new GTK on an old one. */
+        f.gtk_tells_suspended = FALSE;
+        CHECK(tray_backend_prefers_x11(&f));
+        f = gnome43;
+        f.gtk_tells_suspended = TRUE;
+        CHECK(tray_backend_prefers_x11(&f));
+        /* Not mutter (sway, KWin: their hidden windows stop the frame clock or are suspended). */
+        f = gnome43;
+        f.mutter = FALSE;
+        CHECK(!tray_backend_prefers_x11(&f));
+        /* The user chose with $GDK_BACKEND; no X server offered; no compositor answered. */
+        f = gnome43;
+        f.gdk_backend_set = TRUE;
+        CHECK(!tray_backend_prefers_x11(&f));
+        f = gnome43;
+        f.x_display = FALSE;
+        CHECK(!tray_backend_prefers_x11(&f));
+        f = gnome43;
+        f.wayland_connected = FALSE;
+        CHECK(!tray_backend_prefers_x11(&f));
+}
+
 int main(void)
 {
         RUN(test_icon_steps);
@@ -151,5 +190,6 @@ int main(void)
         RUN(test_history_span_and_capacity);
         RUN(test_shock_words);
         RUN(test_refusal_words);
+        RUN(test_backend_choice);
         return test_summary();
 }

@@ -9,7 +9,11 @@ org.gnome.Shell.Eval and org.gnome.Shell.Screenshot refuse an unknown caller: th
 read the top bar through them. It comes in the two forms GNOME Shell loads: a script for 43 and 44 (Debian
 12), an ES module for 45 and later (Debian 13); each shell loads the one whose versions name it. The
 private bus serves as the system bus too: the shell's login-manager proxy needs one that answers (it finds
-no logind there and goes on)."""
+no logind there and goes on).
+
+The shell has its X server (Xwayland) as a desktop session does, and its clients are offered both displays
+(DISPLAY as well as WAYLAND_DISPLAY, no GDK_BACKEND): which one the tray opens is its own choice
+(client/tray/tray-backend.h), which the tests check."""
 import glob
 import json
 import os
@@ -32,7 +36,7 @@ UNSAFE = {
 
 def missing():
     """What this machine lacks for the session: programs and the AppIndicator extension."""
-    lacks = [p for p in ("gnome-shell",) if not shutil.which(p)]
+    lacks = [p for p in ("gnome-shell", "Xwayland") if not shutil.which(p)]
     if not os.path.isdir(os.path.join("/usr/share/gnome-shell/extensions", APPINDICATOR)):
         lacks.append("gnome-shell-extension-appindicator")
     return lacks
@@ -40,8 +44,8 @@ def missing():
 
 class GnomeSession:
     """GNOME Shell on a display of its own, on bus (tests/lib/daemontest.py's Bus: call, name_owner).
-    env: what a Wayland client of this session needs (WAYLAND_DISPLAY, XDG_RUNTIME_DIR, XDG_CURRENT_DESKTOP,
-    no DISPLAY). spawn(argv, log_name, env) starts a process that the caller stops."""
+    env: what a client of this session needs (WAYLAND_DISPLAY and DISPLAY, XDG_RUNTIME_DIR,
+    XDG_CURRENT_DESKTOP). spawn(argv, log_name, env) starts a process that the caller stops."""
 
     def __init__(self, spawn, bus, base_env):
         self.bus = bus
@@ -67,8 +71,8 @@ class GnomeSession:
         env.update(HOME=self.home, XDG_CONFIG_HOME=config, XDG_DATA_HOME=data,
                    XDG_CACHE_HOME=os.path.join(self.home, ".cache"), XDG_RUNTIME_DIR=runtime,
                    XDG_SESSION_TYPE="wayland", XDG_CURRENT_DESKTOP="GNOME", GSETTINGS_BACKEND="keyfile")
-        self.proc = spawn(["gnome-shell", "--wayland", "--headless", "--virtual-monitor", f"{WIDTH}x{HEIGHT}",
-                           "--no-x11"], "gnome-shell.log", env)
+        self.proc = spawn(["gnome-shell", "--wayland", "--headless", "--virtual-monitor", f"{WIDTH}x{HEIGHT}"],
+                          "gnome-shell.log", env)
         deadline = time.monotonic() + 60
         while not self._ready():
             if self.proc.poll() is not None:
@@ -77,8 +81,12 @@ class GnomeSession:
                 raise RuntimeError("gnome-shell did not start (no unsafe mode or no StatusNotifierWatcher in 60 s)")
             time.sleep(0.2)
         display = [os.path.basename(p) for p in glob.glob(os.path.join(runtime, "wayland-*")) if not p.endswith(".lock")]
-        self.env = {"XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": display[0], "XDG_CURRENT_DESKTOP": "GNOME",
-                    "XDG_SESSION_TYPE": "wayland", "GDK_BACKEND": "wayland"}
+        # The X server's display and its key, as the shell gives them to the session's programs.
+        x_display, x_authority = (self.eval(f"imports.gi.GLib.getenv('{name}')") for name in ("DISPLAY", "XAUTHORITY"))
+        if not x_display or not x_authority:
+            raise RuntimeError("gnome-shell started no X server (Xwayland): DISPLAY or XAUTHORITY unset")
+        self.env = {"XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": display[0], "DISPLAY": x_display,
+                    "XAUTHORITY": x_authority, "XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_TYPE": "wayland"}
 
     def _ready(self):
         if not self.bus.name_owner("org.kde.StatusNotifierWatcher"):
@@ -89,7 +97,7 @@ class GnomeSession:
             return False
 
     def client_env(self, env):
-        env = {k: v for k, v in env.items() if k != "DISPLAY"}
+        env = {k: v for k, v in env.items() if k not in ("GDK_BACKEND", "XAUTHORITY")}
         env.update(self.env)
         return env
 

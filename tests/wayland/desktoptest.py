@@ -107,14 +107,15 @@ class DesktopTrayTest(TrayMenu, ClientTestCase):
         desktop.unminimize(TITLE)
         wait_until(lambda: self.rate() == 50, what="the full rate for the window restored")
 
-    def window_closed_and_shown_again(self, desktop):
-        """The window is a Wayland client of desktop (a session with window_state and close of a window
-        title); closed as its close button does, it costs the icon's rate; Show window from the menu brings
-        it back at the full rate."""
+    def window_closed_and_shown_again(self, desktop, wayland=True):
+        """The window is a client of desktop (a session with window_state and close of a window title),
+        a Wayland one unless wayland is False (then an X11 one, through the desktop's Xwayland); closed as
+        its close button does, it costs the icon's rate; Show window from the menu brings it back at the
+        full rate."""
         self.start_tray("--show-window")
         self.start_daemon("rest.csv")
         wait_until(lambda: desktop.window_state(TITLE), what="the window in the compositor")
-        self.assertEqual(desktop.window_state(TITLE), [{"minimized": False, "wayland": True}])
+        self.assertEqual(desktop.window_state(TITLE), [{"minimized": False, "wayland": wayland}])
         wait_until(lambda: self.rate() == 50, what="the full rate for the window")
         wait_until(lambda: desktop.close(TITLE), interval=1, what="the window to go")
         wait_until(lambda: self.rate() == 4, what="the icon's rate with the window closed")
