@@ -11,7 +11,7 @@ what=${1:-test}
 
 # What scripts/demo.sh needs on a fresh machine: the build without tests, dbus-run-session and dbus-send.
 build_pkgs=(meson ninja-build pkg-config gcc gettext libsystemd-dev libglib2.0-dev libgtk-3-dev libx11-dev
-            libayatana-appindicator3-dev libjson-glib-dev libcanberra-dev dbus-daemon dbus-bin)
+            libwayland-dev libayatana-appindicator3-dev libjson-glib-dev libcanberra-dev dbus-daemon dbus-bin)
 # The tray's icons are SVG (scripts/demo.sh --tray): gdk-pixbuf's SVG loader, which tpaccel-tray depends on.
 build_pkgs+=(librsvg2-common)
 # Configuring with the tests (tests/client: dbusmock and gi; tests/bus: libseccomp) and the unit tier
