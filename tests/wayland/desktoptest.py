@@ -7,12 +7,20 @@ setUp and stops it in stop_display()."""
 import os
 import re
 import subprocess
+import time
 
-from clienttest import ITEM_PATH, TRAY, ClientTestCase, TrayMenu, colours, item_owner, wait_until  # tests/client
+from clienttest import ITEM_PATH, TOP_SRCDIR, TRAY, ClientTestCase, TrayMenu, colours, item_owner, wait_until  # tests/client
 
 SNI = "org.kde.StatusNotifierItem"
 WATCHER, WATCHER_PATH = "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher"
 TITLE = "ThinkPad Accelerometer"  # the tray's window (client/tray/tray-window.c)
+
+
+def stalled_sec():
+    """How long a redraw stays unpainted before the tray takes its window for hidden: tray-window.c's
+    STALLED_USEC, read from there."""
+    with open(os.path.join(TOP_SRCDIR, "client", "tray", "tray-window.c")) as f:
+        return int(re.search(r"#define STALLED_USEC \((\d+) \* G_USEC_PER_SEC\)", f.read()).group(1))
 
 
 def magick(shot, region, *operations):
@@ -100,6 +108,11 @@ class DesktopTrayTest(TrayMenu, ClientTestCase):
         self.start_daemon("rest.csv")
         wait_until(lambda: desktop.window_state(TITLE), what="the window in the compositor")
         wait_until(lambda: self.rate() == 50, what="the full rate for the window")
+        # Shown, it stays seen past the time after which an unpainted window is taken for hidden
+        # (client/tray/tray-window.c, 3 s): the compositor paints it.
+        time.sleep(stalled_sec() + 1)
+        self.assertEqual(self.rate(), 50)
+        self.assertNotIn("Window unseen", self.tray_log())
         wait_until(lambda: desktop.minimize(TITLE), interval=1, what="the window minimized")
         wait_until(lambda: self.rate() == 4, what="the icon's rate with the window minimized")
         self.assertIs(self.bus.accel_property("Polling"), True)
