@@ -14,6 +14,7 @@ from clienttest import ITEM_PATH, TOP_SRCDIR, TRAY, ClientTestCase, TrayMenu, co
 SNI = "org.kde.StatusNotifierItem"
 WATCHER, WATCHER_PATH = "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher"
 TITLE = "ThinkPad Accelerometer"  # the tray's window (client/tray/tray-window.c)
+NO_HOST = "No tray shows the accelerometer icon"  # what the tray says without a tray host (tray-app.c)
 
 
 def stalled_sec():

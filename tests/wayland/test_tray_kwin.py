@@ -8,11 +8,9 @@ presentation would restore a window minimized before it. Its menu is driven as a
 it (dbusmenu), on the item the tray serves all the same."""
 
 from clienttest import ITEM_PATH, TRAY, item_owner_on_bus, wait_until  # tests/client
-from desktoptest import DesktopTrayTest  # beside this file
+from desktoptest import NO_HOST, DesktopTrayTest  # beside this file
 from kwinsession import KWinSession, missing  # tests/lib
 import testmain  # tests/lib
-
-NO_HOST = "No tray shows the accelerometer icon"
 
 
 class KWinTrayTest(DesktopTrayTest):
