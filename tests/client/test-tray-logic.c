@@ -2,6 +2,7 @@
 /* Unit tests of the tray's display logic: icon choice, the plot's sample history, the shock
  * notifications' words and the choice of display in a Wayland session. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <glib.h>
@@ -146,40 +147,30 @@ TEST(test_refusal_words)
 
 TEST(test_backend_choice)
 {
-        /* Debian 12's GNOME Wayland session: mutter 43 (xdg_wm_base 5), GTK 3.24.38, Xwayland. */
-        const TrayBackendFacts gnome43 = {.x_display = TRUE,
-                                          .wayland_connected = TRUE,
-                                          .mutter = TRUE,
-                                          .xdg_wm_base_version = 5,
-                                          .gtk_tells_suspended = FALSE};
-        TrayBackendFacts f;
+        /* The facts in TrayBackendFacts's order: GDK_BACKEND set, DISPLAY set, a Wayland compositor,
+         * mutter, its xdg_wm_base version, GTK tells "suspended". */
+        static const struct {
+                const char *what;
+                TrayBackendFacts facts;
+                gboolean x11;
+        } cases[] = {
+                {"Debian 12's GNOME: mutter 43, GTK 3.24.38, Xwayland",
+                 {FALSE, TRUE, TRUE, TRUE, 5, FALSE},
+                 TRUE},
+                {"Debian 13's GNOME: mutter 48, GTK 3.24.49", {FALSE, TRUE, TRUE, TRUE, 6, TRUE}, FALSE},
+                {"an old GTK on a new mutter", {FALSE, TRUE, TRUE, TRUE, 6, FALSE}, TRUE},
+                {"a new GTK on an old mutter", {FALSE, TRUE, TRUE, TRUE, 5, TRUE}, TRUE},
+                {"not mutter (sway, KWin)", {FALSE, TRUE, TRUE, FALSE, 5, FALSE}, FALSE},
+                {"the user chose with $GDK_BACKEND", {TRUE, TRUE, TRUE, TRUE, 5, FALSE}, FALSE},
+                {"no X server offered", {FALSE, FALSE, TRUE, TRUE, 5, FALSE}, FALSE},
+                {"no compositor answered", {FALSE, TRUE, FALSE, TRUE, 5, FALSE}, FALSE},
+        };
 
-        CHECK(tray_backend_prefers_x11(&gnome43));
-        /* mutter 48 with GTK 3.24.49 (Debian 13): suspended tells the minimize; Wayland. */
-        f = gnome43;
-        f.xdg_wm_base_version = 6;
-        f.gtk_tells_suspended = TRUE;
-        CHECK(!tray_backend_prefers_x11(&f));
-        /* Either half alone is not enough: an old GTK on a new mutter, a new GTK on an old one. */
-        f.gtk_tells_suspended = FALSE;
-        CHECK(tray_backend_prefers_x11(&f));
-        f = gnome43;
-        f.gtk_tells_suspended = TRUE;
-        CHECK(tray_backend_prefers_x11(&f));
-        /* Not mutter (sway, KWin: their hidden windows stop the frame clock or are suspended). */
-        f = gnome43;
-        f.mutter = FALSE;
-        CHECK(!tray_backend_prefers_x11(&f));
-        /* The user chose with $GDK_BACKEND; no X server offered; no compositor answered. */
-        f = gnome43;
-        f.gdk_backend_set = TRUE;
-        CHECK(!tray_backend_prefers_x11(&f));
-        f = gnome43;
-        f.x_display = FALSE;
-        CHECK(!tray_backend_prefers_x11(&f));
-        f = gnome43;
-        f.wayland_connected = FALSE;
-        CHECK(!tray_backend_prefers_x11(&f));
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+                if (tray_backend_prefers_x11(&cases[i].facts) != cases[i].x11)
+                        printf("# %s\n", cases[i].what);
+                CHECK_EQ(tray_backend_prefers_x11(&cases[i].facts), cases[i].x11);
+        }
 }
 
 int main(void)
