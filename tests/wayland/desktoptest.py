@@ -37,6 +37,15 @@ class DesktopTrayTest(TrayMenu, ClientTestCase):
         wait_until(lambda: self.tray.poll() is not None or self.sni_owner(), what="the tray's item in the tray host")
         self.assertIsNone(self.tray.poll(), "tpaccel-tray exited")
 
+    def start_tray_without_host(self, *args, **env):
+        """The tray where no tray host is: ready once it has said so (after the grace, tpaccel-tray(1): 10 s
+        for a user, 1 s here) and presented its window instead; env is added to its environment."""
+        self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log",
+                               env=dict(self.env, G_MESSAGES_DEBUG="all", TPACCEL_TRAY_HOST_GRACE_MS="1000", **env))
+        wait_until(lambda: self.tray.poll() is not None or NO_HOST in self.tray_log(), timeout=30,
+                   what="the tray to say that no tray shows its icon")
+        self.assertIsNone(self.tray.poll(), "tpaccel-tray exited")
+
     def tray_log(self):
         with open(os.path.join(self.tmpdir, "tray.log"), errors="replace") as f:
             return f.read()

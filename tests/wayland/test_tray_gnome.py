@@ -7,7 +7,7 @@ import os
 import re
 import subprocess
 
-from clienttest import OUTDIR, TRAY, wait_until  # tests/client
+from clienttest import OUTDIR, wait_until  # tests/client
 from desktoptest import NO_HOST, TITLE, DesktopTrayTest  # beside this file
 from gnomesession import WIDTH, GnomeSession, missing  # tests/lib
 import testmain  # tests/lib
@@ -35,17 +35,24 @@ def tray_on_wayland():
     return shell_major() >= 45
 
 
-class GnomeTrayTest(DesktopTrayTest):
+class GnomeDesktopTest(DesktopTrayTest):
+    """The tray in a GNOME session of its own, with the AppIndicator extension unless APPINDICATOR is
+    False."""
+    APPINDICATOR = True
+
     def setUp(self):
         super().setUp()
         lacks = missing()
         # Required: scripts/deps.sh test installs them.
         self.assertFalse(lacks, f"not installed: {' '.join(lacks)} (scripts/deps.sh test)")
-        self.gnome = GnomeSession(self.spawn, self.bus, self.env)
+        self.gnome = GnomeSession(self.spawn, self.bus, self.env, appindicator=self.APPINDICATOR)
         self.env = self.gnome.client_env(self.env)
 
     def stop_display(self):
         self.gnome.stop()
+
+
+class GnomeTrayTest(GnomeDesktopTest):
 
     def bar_icons(self, name):
         """The bright pixels of the top bar's right end (the status icons, drawn light on the dark bar)."""
@@ -85,19 +92,9 @@ class GnomeTrayTest(DesktopTrayTest):
         self.window_closed_and_shown_again(self.gnome, wayland=tray_on_wayland())
 
 
-
-class StockGnomeTrayTest(DesktopTrayTest):
+class StockGnomeTrayTest(GnomeDesktopTest):
     """GNOME Shell as Debian installs it: without the AppIndicator extension, so without a tray host."""
-
-    def setUp(self):
-        super().setUp()
-        lacks = missing()
-        self.assertFalse(lacks, f"not installed: {' '.join(lacks)} (scripts/deps.sh test)")
-        self.gnome = GnomeSession(self.spawn, self.bus, self.env, appindicator=False)
-        self.env = self.gnome.client_env(self.env)
-
-    def stop_display(self):
-        self.gnome.stop()
+    APPINDICATOR = False
 
     def test_no_tray_host_said_once_with_the_window_instead(self):
         # Nothing shows the icon: after the grace for a panel starting (1 s here), the tray says once what
@@ -105,13 +102,8 @@ class StockGnomeTrayTest(DesktopTrayTest):
         # tray_on_wayland() says; no GTK warning on either display (GtkStatusIcon, the X11 fallback, finds
         # no XEmbed tray in GNOME Shell either). The notice (test_tray.py's no-host case checks it) finds
         # no notification server here: the headless shell does not take org.freedesktop.Notifications.
-        self.tray = self.spawn([TRAY, "--session"], "tray.log",
-                               env=dict(self.env, G_MESSAGES_DEBUG="all", G_DEBUG="fatal-criticals",
-                                        TPACCEL_TRAY_HOST_GRACE_MS="1000"))
+        self.start_tray_without_host(G_DEBUG="fatal-criticals")
         self.start_daemon("rest.csv")
-        wait_until(lambda: self.tray.poll() is not None or NO_HOST in self.tray_log(), timeout=30,
-                   what="the tray to say that no tray shows its icon")
-        self.assertIsNone(self.tray.poll(), "tpaccel-tray exited")
         wait_until(lambda: self.gnome.window_state(TITLE), what="the window instead of the icon")
         self.assertEqual(self.gnome.window_state(TITLE), [{"minimized": False, "wayland": tray_on_wayland()}])
         log = self.tray_log()

@@ -7,8 +7,8 @@ the grace for a panel starting, 1 s here), which the tests wait for before they 
 presentation would restore a window minimized before it. Its menu is driven as a tray host would call
 it (dbusmenu), on the item the tray serves all the same."""
 
-from clienttest import ITEM_PATH, TRAY, item_owner_on_bus, wait_until  # tests/client
-from desktoptest import NO_HOST, DesktopTrayTest  # beside this file
+from clienttest import ITEM_PATH, item_owner_on_bus  # tests/client
+from desktoptest import DesktopTrayTest  # beside this file
 from kwinsession import KWinSession, missing  # tests/lib
 import testmain  # tests/lib
 
@@ -26,13 +26,8 @@ class KWinTrayTest(DesktopTrayTest):
         self.kwin.stop()
 
     def start_tray(self, *args):
-        # No tray host: ready once it has said so and presented its window (tpaccel-tray(1): the grace,
-        # 10 s for a user, shortened for tests).
-        self.tray = self.spawn([TRAY, "--session"] + list(args), "tray.log",
-                               env=dict(self.env, G_MESSAGES_DEBUG="all", TPACCEL_TRAY_HOST_GRACE_MS="1000"))
-        wait_until(lambda: self.tray.poll() is not None or NO_HOST in self.tray_log(), timeout=30,
-                   what="the tray to say that no tray shows its icon")
-        self.assertIsNone(self.tray.poll(), "tpaccel-tray exited")
+        # No tray host (no plasmashell).
+        self.start_tray_without_host(*args)
 
     def menu_owner(self):
         """The tray's item, found on the bus itself: no watcher lists it."""
